@@ -1,0 +1,62 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "navwatch",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "NavWatch", targets: ["NavWatch"]),
+        .library(name: "NavWatchRx", targets: ["NavWatchRx"]),
+        .library(name: "LoopbackServer", targets: ["LoopbackServer"]),
+        .executable(name: "navwatch", targets: ["navwatch"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // Layer 0: the system WebKitGTK 4.1 (GTK 3) library.
+        .systemLibrary(
+            name: "CWebKitGTK",
+            pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev"])]
+        ),
+        // Layer 1: flat C that turns GObject signals into plain C callbacks.
+        .target(name: "CNavShim", dependencies: ["CWebKitGTK"]),
+        // Layer 2: the WebKit thread, its executor and global actor, the display.
+        .target(name: "WebKitThread", dependencies: ["CNavShim"]),
+        // Layer 3: WebView, navigations and the navigation delegate.
+        .target(name: "NavWatch", dependencies: ["WebKitThread", "CNavShim"]),
+        // Layer 4: the delegate proxy and typed observables (`view.rx`).
+        .target(
+            name: "NavWatchRx",
+            dependencies: [
+                "NavWatch",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ]
+        ),
+        // A loopback HTTP(S) server shared by the tests, the demo and the benchmark.
+        .target(
+            name: "LoopbackServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // The command-line tool.
+        .executableTarget(
+            name: "navwatch",
+            dependencies: [
+                "NavWatch", "NavWatchRx", "LoopbackServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "LoopbackServer", "CNavShim"]),
+        .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "LoopbackServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,252 @@
+// navshim: a flat C layer between WebKitGTK 4.1 and Swift.
+//
+// Why it exists: GObject signal wiring (g_signal_connect, G_CALLBACK, the type
+// cast macros) does not import into Swift. This shim connects every signal
+// navwatch needs and forwards each one as plain C data to one of four
+// callbacks. It converts and forwards; it makes no decision of its own.
+//
+// Threading: every function here must be called on the thread that called
+// nw_runtime_init (the WebKit thread), except nw_runtime_enqueue, which may be
+// called from any thread. Every callback is invoked on the WebKit thread.
+//
+// Ownership: strings passed to callbacks are borrowed (transfer none) and live
+// only for the duration of the call. Functions returning `char *` return
+// memory the caller frees with nw_free.
+#ifndef NAVSHIM_H
+#define NAVSHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: - Runtime: display, GTK, main loop
+
+/// Starts `Xvfb -displayfd ... -nolisten tcp` on a free display number.
+/// The child gets SIGTERM when the calling thread exits (PR_SET_PDEATHSIG).
+/// Returns the display number (>= 0) and stores the child's pid in `out_pid`,
+/// or returns -1 and stores a message (transfer full, nullable) in `out_error`.
+int nw_xvfb_start(const char *xvfb_path, int *out_pid, char **out_error);
+
+/// Sends SIGTERM to the Xvfb started by nw_xvfb_start and reaps it.
+void nw_xvfb_stop(int pid);
+
+/// Sets WebKit's environment knobs and calls gtk_init_check. Returns 1 on
+/// success; on failure returns 0 and stores a message in `out_error`.
+/// The calling thread becomes the WebKit thread.
+int nw_runtime_init(char **out_error);
+
+/// Runs the default GLib main loop on the WebKit thread. Never returns.
+void nw_runtime_run(void);
+
+/// Schedules `job(data)` on the WebKit thread's main loop, after the jobs and
+/// events already pending. Safe from any thread; never runs `job` inline.
+void nw_runtime_enqueue(void (*job)(void *data), void *data);
+
+/// The calling thread's kernel id (gettid), to tell the WebKit thread apart.
+int nw_current_thread_id(void);
+
+/// Frees memory returned by this shim.
+void nw_free(void *pointer);
+
+// MARK: - Web contexts
+
+/// An opaque WebKitWebContext (one network process, one cookie store).
+typedef struct nw_context nw_context;
+
+/// Creates a context. `data_directory` is ignored when `ephemeral` is 1.
+/// Transfer full: release with nw_context_free once no view uses it.
+nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore_tls_errors);
+void nw_context_free(nw_context *context);
+
+// MARK: - Events
+
+typedef enum {
+    NW_EVENT_LOAD_STARTED,
+    NW_EVENT_LOAD_REDIRECTED,
+    NW_EVENT_LOAD_COMMITTED,      // `response`: the main resource's response, when there is one
+    NW_EVENT_LOAD_FINISHED,
+    NW_EVENT_LOAD_FAILED,         // `uri`: failing URI; `error_*`; `load_event`: the load-changed stage
+    NW_EVENT_LOAD_FAILED_TLS,     // `uri`: failing URI; `tls_errors`: GTlsCertificateFlags
+    NW_EVENT_WEB_PROCESS_TERMINATED, // `termination_reason`: WebKitWebProcessTerminationReason
+    NW_EVENT_URI_CHANGED,         // `uri`
+    NW_EVENT_TITLE_CHANGED,       // `title` (nullable)
+    NW_EVENT_PROGRESS_CHANGED,    // `progress`
+    NW_EVENT_LOADING_CHANGED,     // `is_loading`
+    NW_EVENT_RESOURCE_STARTED,    // `resource_id`, `uri`, `is_main_resource`, `method`
+    NW_EVENT_RESOURCE_REDIRECTED, // `resource_id`, `uri` (new request), `response` (the redirect)
+    NW_EVENT_RESOURCE_FINISHED,   // `resource_id`, `uri`, `response` (nullable)
+    NW_EVENT_RESOURCE_FAILED,     // `resource_id`, `uri`, `error_*`
+    NW_EVENT_CLOSE_REQUESTED,     // window.close()
+} nw_event_kind;
+
+typedef struct {
+    const char *uri;
+    unsigned status;
+    const char *mime;                 // nullable
+    int64_t content_length;           // -1 when unknown
+    const char *suggested_filename;   // nullable
+    const char *const *header_names;  // `header_count` entries
+    const char *const *header_values;
+    size_t header_count;
+} nw_response;
+
+typedef struct {
+    nw_event_kind kind;
+    const char *uri;                  // nullable
+    const nw_response *response;      // nullable
+    const char *error_domain;         // nullable; g_quark_to_string of the GError domain
+    int error_code;
+    const char *error_message;        // nullable
+    int load_event;                   // WebKitLoadEvent, for LOAD_FAILED
+    unsigned tls_errors;
+    int termination_reason;
+    const char *title;                // nullable
+    double progress;
+    int is_loading;
+    uint64_t resource_id;
+    int is_main_resource;
+    const char *method;               // nullable
+} nw_event;
+
+// MARK: - Policy decisions
+
+typedef enum {
+    NW_POLICY_NAVIGATION_ACTION,
+    NW_POLICY_NEW_WINDOW_ACTION,
+    NW_POLICY_RESPONSE,
+} nw_policy_kind;
+
+/// An undecided WebKitPolicyDecision. The callee owns one reference and must
+/// pass it exactly once to nw_decision_use, _ignore or _download, on the
+/// WebKit thread.
+typedef struct nw_decision nw_decision;
+
+typedef struct {
+    nw_policy_kind kind;
+    nw_decision *decision;            // transfer full
+    const char *uri;                  // the request's URI
+    const char *method;               // nullable
+    int navigation_type;              // WebKitNavigationType (actions only)
+    int is_redirect;
+    int is_user_gesture;
+    const char *frame_name;           // nullable; the target frame (new-window actions)
+    const nw_response *response;      // RESPONSE only
+    int is_mime_type_supported;       // RESPONSE only
+    int is_main_frame_main_resource;  // RESPONSE only
+} nw_policy;
+
+void nw_decision_use(nw_decision *decision);
+void nw_decision_ignore(nw_decision *decision);
+void nw_decision_download(nw_decision *decision);
+
+// MARK: - Script dialogs
+
+typedef struct {
+    int type;                         // WebKitScriptDialogType
+    const char *message;
+    const char *default_text;         // prompt only, nullable
+} nw_dialog;
+
+typedef struct {
+    int confirmed;                    // confirm, prompt, before-unload: 1 accepts
+    char *text;                       // prompt: the text to return, nullable; transfer full
+                                      // (allocated with malloc, freed by the shim)
+} nw_dialog_reply;
+
+// MARK: - Views
+
+typedef struct {
+    /// Called for every forwarded signal.
+    void (*event)(void *context, const nw_event *event);
+    /// Called for every decide-policy; the decision is owned by the callee.
+    void (*policy)(void *context, const nw_policy *policy);
+    /// Called for every script-dialog; fill `reply` before returning.
+    void (*dialog)(void *context, const nw_dialog *dialog, nw_dialog_reply *reply);
+    /// Called once, from nw_view_destroy, after every handler is disconnected.
+    void (*release)(void *context);
+} nw_callbacks;
+
+typedef struct {
+    const char *user_agent;           // nullable: WebKit's default
+    int javascript_enabled;
+    int images_enabled;
+    int width, height;                // the offscreen window's size
+} nw_settings;
+
+typedef struct nw_view nw_view;
+
+/// Creates an offscreen window holding a web view that uses `context`, applies
+/// `settings` and connects every signal. `user_context` is retained by the
+/// caller on behalf of the view until `callbacks->release` is called.
+nw_view *nw_view_new(nw_context *context, const nw_settings *settings,
+                     nw_callbacks callbacks, void *user_context);
+
+/// Disconnects every handler (the view's and its resources'), cancels
+/// pending script evaluations, destroys the window and the view, then calls
+/// `release`. No event, policy or dialog callback is invoked after this
+/// returns; a cancelled evaluation's `done` still arrives later.
+void nw_view_destroy(nw_view *view);
+
+void nw_view_load_uri(nw_view *view, const char *uri);
+void nw_view_load_html(nw_view *view, const char *html, const char *base_uri);
+void nw_view_stop(nw_view *view);
+void nw_view_reload(nw_view *view);
+void nw_view_terminate_web_process(nw_view *view);
+void nw_view_set_user_agent(nw_view *view, const char *user_agent);
+void nw_view_set_javascript_enabled(nw_view *view, int enabled);
+void nw_view_set_images_enabled(nw_view *view, int enabled);
+
+/// Returns the view's URI, title (transfer full, nullable).
+char *nw_view_copy_uri(nw_view *view);
+char *nw_view_copy_title(nw_view *view);
+double nw_view_estimated_progress(nw_view *view);
+int nw_view_is_loading(nw_view *view);
+
+// MARK: - JavaScript
+
+typedef enum {
+    NW_JS_UNDEFINED, NW_JS_NULL, NW_JS_BOOLEAN, NW_JS_NUMBER, NW_JS_STRING,
+    NW_JS_ARRAY, NW_JS_OBJECT, NW_JS_ERROR,
+} nw_js_type;
+
+/// `json` is the result as JSON (nullable when it cannot be serialised or on
+/// error); on NW_JS_ERROR the `error_*` fields describe the GError.
+typedef struct {
+    nw_js_type type;
+    const char *json;
+    const char *error_domain;
+    int error_code;
+    const char *error_message;
+} nw_js_result;
+
+typedef struct nw_evaluation nw_evaluation;
+
+/// Evaluates `script` in the main frame. `done` is called exactly once, on
+/// the WebKit thread, also when the evaluation is cancelled or the view is
+/// destroyed. The returned handle (transfer full) may be cancelled with
+/// nw_evaluation_cancel and must be released with nw_evaluation_free.
+nw_evaluation *nw_view_evaluate(nw_view *view, const char *script,
+                                void (*done)(void *context, const nw_js_result *result),
+                                void *context);
+void nw_evaluation_cancel(nw_evaluation *evaluation);
+void nw_evaluation_free(nw_evaluation *evaluation);
+
+// MARK: - Accounting (for leak tests)
+
+typedef struct {
+    long views;             // nw_view objects alive
+    long signal_handlers;   // handlers connected by the shim and not yet disconnected
+    long user_contexts;     // user contexts not yet released
+    long tracked_resources; // resources whose signals are still connected
+} nw_stats;
+
+nw_stats nw_stats_get(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

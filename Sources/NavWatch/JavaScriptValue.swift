@@ -1,0 +1,61 @@
+import Foundation
+
+/// A JavaScript value that survived `JSON.stringify`, plus `undefined`.
+public enum JavaScriptValue: Sendable, Hashable {
+    case undefined
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JavaScriptValue])
+    case object([String: JavaScriptValue])
+
+    /// Builds a value from the JSON text WebKit produced.
+    init(json: String) throws {
+        self = try JSONDecoder().decode(JavaScriptValue.self, from: Data(json.utf8))
+    }
+
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+}
+
+extension JavaScriptValue: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JavaScriptValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JavaScriptValue].self)) }
+    }
+}
+
+/// Why a script evaluation produced no value.
+public enum JavaScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The script threw; `message` is the exception as WebKit reports it.
+    case exception(message: String)
+    /// The result (a DOM node, a function, a cyclic object) has no JSON form.
+    case unserializableResult(String)
+    /// The result did not decode as the requested type; `path` names where.
+    case decodingFailed(path: String, message: String)
+    /// The view closed before the evaluation finished.
+    case viewClosed
+    /// The awaiting task was cancelled.
+    case cancelled
+    /// Any other error WebKit reported.
+    case other(domain: String, code: Int, message: String)
+
+    public var description: String {
+        switch self {
+        case .exception(let message): return "the script threw: \(message)"
+        case .unserializableResult(let message): return "the result cannot be serialised: \(message)"
+        case .decodingFailed(let path, let message): return "the result does not decode at \(path): \(message)"
+        case .viewClosed: return "the web view closed before the script finished"
+        case .cancelled: return "the evaluation was cancelled"
+        case .other(let domain, let code, let message): return "\(message) (\(domain) \(code))"
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Why a navigation failed: a closed set of kinds to switch over, and the raw
+/// error WebKit (or navwatch) reported.
+public struct NavigationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, in terms a caller can act on. The raw values are the
+    /// spellings used in navwatch's JSON output.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The host name did not resolve.
+        case dns
+        /// Nothing listens on the port.
+        case connectionRefused = "connection-refused"
+        /// The connection broke before the response was complete.
+        case connectionReset = "connection-reset"
+        /// The certificate did not validate, or the TLS handshake failed.
+        case tls
+        /// The navigation took longer than the configured timeout.
+        case timeout
+        /// A stop, a new load on the same view, or the view closing ended it.
+        case cancelled
+        /// The server redirected more than WebKit follows (20 hops).
+        case tooManyRedirects = "too-many-redirects"
+        /// The port is on the browser's list of restricted ports.
+        case blockedPort = "blocked-port"
+        /// A policy decision stopped it (cancelled by the delegate, a
+        /// download, a MIME type WebKit cannot show).
+        case policy
+        /// The web process crashed or was terminated during the navigation.
+        case webProcessCrashed = "web-process-crashed"
+        /// Anything else; see `domain`, `code` and `message`.
+        case other
+    }
+
+    public let kind: Kind
+    /// The GError domain (for example `g-io-error-quark`, `WebKitNetworkError`),
+    /// or `navwatch` for failures navwatch itself decided (timeouts, crashes).
+    public let domain: String
+    public let code: Int
+    public let message: String
+    /// The URL that failed, when known.
+    public let failingURL: URL?
+
+    public init(kind: Kind, domain: String, code: Int, message: String, failingURL: URL?) {
+        self.kind = kind
+        self.domain = domain
+        self.code = code
+        self.message = message
+        self.failingURL = failingURL
+    }
+
+    public var description: String {
+        "\(kind.rawValue): \(message) (\(domain) \(code))"
+    }
+}
+
+extension NavigationError {
+    /// The domain of errors navwatch decides itself.
+    public static let navwatchDomain = "navwatch"
+
+    /// Codes in `navwatchDomain`.
+    public enum NavwatchCode: Int, Sendable {
+        case timeout = 1
+        case webProcessTerminated = 2
+        case cancelledByDelegate = 3
+        case superseded = 4
+        case viewClosed = 5
+        case stopped = 6
+        case blockedPort = 7
+    }
+
+    package static func navwatch(_ kind: Kind, _ code: NavwatchCode, _ message: String, url: URL?) -> NavigationError {
+        NavigationError(kind: kind, domain: navwatchDomain, code: code.rawValue, message: message, failingURL: url)
+    }
+
+    /// Maps a GError reported by WebKit to a kind.
+    ///
+    /// - Parameter sawTLSFailure: whether `load-failed-with-tls-errors` was
+    ///   emitted for the same load.
+    public static func classify(domain: String, code: Int, message: String, sawTLSFailure: Bool) -> Kind {
+        if sawTLSFailure || domain == "g-tls-error-quark" { return .tls }
+        switch domain {
+        case "g-resolver-error-quark":
+            return .dns
+        case "g-io-error-quark":
+            switch code {
+            case 39: return .connectionRefused        // G_IO_ERROR_CONNECTION_REFUSED
+            case 44, 45, 34: return .connectionReset  // CONNECTION_CLOSED, NOT_CONNECTED, PARTIAL_INPUT
+            case 24: return .timeout                  // G_IO_ERROR_TIMED_OUT
+            case 19: return .cancelled                // G_IO_ERROR_CANCELLED
+            case 28: return .dns                      // G_IO_ERROR_HOST_NOT_FOUND
+            default: return .other
+            }
+        case "WebKitNetworkError":
+            if code == 302 { return .cancelled }
+            if message.contains("redirection") { return .tooManyRedirects }
+            return .other
+        case "WebKitPolicyError":
+            return code == 103 ? .blockedPort : .policy
+        case "soup-session-error-quark":
+            return code == 2 ? .tooManyRedirects : .other   // SOUP_SESSION_ERROR_TOO_MANY_REDIRECTS
+        default:
+            if message.localizedCaseInsensitiveContains("connection reset")
+                || message.localizedCaseInsensitiveContains("connection terminated unexpectedly") {
+                return .connectionReset
+            }
+            return .other
+        }
+    }
+}

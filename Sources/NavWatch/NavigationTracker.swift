@@ -1,0 +1,170 @@
+import Foundation
+
+/// A main-frame load signal from WebKit, converted from C.
+package enum LoadSignal: Sendable, Equatable {
+    /// `decide-policy` for a main-frame navigation action that was allowed.
+    case navigationAllowed(url: URL)
+    case started
+    case redirected(uri: String?)
+    case committed(uri: String?, response: NavigationResponse?)
+    case finished
+    case failed(uri: String?, domain: String, code: Int, message: String)
+    case failedWithTLSErrors
+    case webProcessTerminated(WebProcessTerminationReason)
+    case uriChanged(String?)
+}
+
+/// Attributes WebKit's main-frame load signals to navigations and turns them
+/// into `NavigationEvent`s, so that every navigation ends with exactly one
+/// terminal event.
+///
+/// The rules, each from how WebKitGTK 4.1 behaves (see shared/webkitgtk-facts.md):
+/// - A load the caller asks for is `requested` until WebKit's next
+///   `started`; any `failed`, `committed` or `finished` before that belongs to
+///   the cycle it replaced and is dropped.
+/// - Asking for a load while another navigation is unfinished ends the old
+///   one at once as `cancelled`: WebKit either reports the old cycle's
+///   failure late or, when the old load had not started, not at all.
+/// - A `started` with no requested navigation is the page navigating; its URL
+///   is the last allowed navigation action's (WebKit's URI still shows the
+///   old page at that point).
+/// - `failed` is terminal; the `finished` WebKit sends after it is dropped.
+/// - A commit of `about:blank` for an http(s) navigation is WebKit refusing a
+///   restricted port (it reports no failure): a provisional failure of kind
+///   `blockedPort`.
+/// - The web process terminating ends the unfinished navigation as a failure
+///   of kind `webProcessCrashed`.
+/// - A URI change while no load cycle is open is a same-document navigation.
+package struct NavigationTracker {
+    package enum Stage: Sendable, Equatable {
+        case requested, provisional, committed
+    }
+
+    package struct Active: Sendable {
+        package var navigation: Navigation
+        package var stage: Stage
+        package var sawTLSFailure = false
+    }
+
+    /// The unfinished navigation, if any.
+    package private(set) var active: Active?
+    /// The navigation whose document is shown (the last one that committed).
+    package private(set) var document: Navigation?
+    /// The view's last known non-empty URL.
+    package private(set) var currentURL: URL?
+    private var lastAllowedActionURL: URL?
+    private let makeID: @Sendable () -> UInt64
+
+    package init(makeID: @escaping @Sendable () -> UInt64) {
+        self.makeID = makeID
+    }
+
+    /// Starts tracking a load the caller asked for. Returns the events that
+    /// end the navigation it replaces, if one was unfinished.
+    package mutating func request(url: URL, origin: Navigation.Origin) -> (Navigation, [NavigationEvent]) {
+        let navigation = Navigation(id: makeID(), url: url, origin: origin)
+        var events: [NavigationEvent] = []
+        if let previous = active {
+            events.append(Self.failure(previous, .navwatch(.cancelled, .superseded,
+                "cancelled by a new load on the same view", url: previous.navigation.url)))
+        }
+        active = Active(navigation: navigation, stage: .requested)
+        return (navigation, events)
+    }
+
+    /// Ends the unfinished navigation `id` with `error`, if it is still
+    /// unfinished. Used for timeouts, stops, a delegate's cancel and closing.
+    package mutating func fail(navigationID id: UInt64, with error: NavigationError) -> [NavigationEvent] {
+        guard let current = active, current.navigation.id == id else { return [] }
+        active = nil
+        return [Self.failure(current, error)]
+    }
+
+    /// Feeds one WebKit signal; returns the events it produces, in order.
+    package mutating func handle(_ signal: LoadSignal) -> [NavigationEvent] {
+        switch signal {
+        case .navigationAllowed(let url):
+            lastAllowedActionURL = url
+            return []
+
+        case .started:
+            if var current = active, current.stage == .requested {
+                current.stage = .provisional
+                active = current
+                return [.didStartProvisionalNavigation(current.navigation)]
+            }
+            var events: [NavigationEvent] = []
+            if let previous = active {
+                events.append(Self.failure(previous, .navwatch(.cancelled, .superseded,
+                    "cancelled by a navigation the page started", url: previous.navigation.url)))
+            }
+            let url = lastAllowedActionURL ?? currentURL ?? URL(string: "about:blank")!
+            let navigation = Navigation(id: makeID(), url: url, origin: .page)
+            active = Active(navigation: navigation, stage: .provisional)
+            events.append(.didStartProvisionalNavigation(navigation))
+            return events
+
+        case .redirected(let uri):
+            guard let current = active, current.stage == .provisional,
+                  let uri, let url = URL(string: uri) else { return [] }
+            return [.didReceiveServerRedirect(current.navigation, to: url)]
+
+        case .committed(let uri, let response):
+            guard var current = active, current.stage == .provisional else { return [] }
+            let scheme = current.navigation.url.scheme?.lowercased()
+            if uri == "about:blank", response == nil, scheme == "http" || scheme == "https" {
+                active = nil
+                return [.didFailProvisionalNavigation(current.navigation, .navwatch(.blockedPort, .blockedPort,
+                    "not allowed to use a restricted network port", url: current.navigation.url))]
+            }
+            current.stage = .committed
+            active = current
+            document = current.navigation
+            let committed = response ?? NavigationResponse(
+                url: uri.flatMap(URL.init(string:)) ?? current.navigation.url, statusCode: 0, mimeType: nil,
+                headers: [], expectedContentLength: nil, suggestedFilename: nil, canShowMIMEType: true)
+            return [.didCommit(current.navigation, committed)]
+
+        case .finished:
+            guard let current = active, current.stage == .committed else { return [] }
+            active = nil
+            return [.didFinish(current.navigation)]
+
+        case .failed(let uri, let domain, let code, let message):
+            guard let current = active, current.stage != .requested else { return [] }
+            active = nil
+            let kind = NavigationError.classify(domain: domain, code: code, message: message,
+                                                sawTLSFailure: current.sawTLSFailure)
+            let error = NavigationError(kind: kind, domain: domain, code: code, message: message,
+                                        failingURL: uri.flatMap(URL.init(string:)) ?? current.navigation.url)
+            return [Self.failure(current, error)]
+
+        case .failedWithTLSErrors:
+            active?.sawTLSFailure = true
+            return []
+
+        case .webProcessTerminated(let reason):
+            var events: [NavigationEvent] = [.webContentProcessDidTerminate(reason)]
+            if let current = active {
+                active = nil
+                events.append(Self.failure(current, .navwatch(.webProcessCrashed, .webProcessTerminated,
+                    "the web process terminated (\(reason))", url: current.navigation.url)))
+            }
+            return events
+
+        case .uriChanged(let uri):
+            guard let uri, !uri.isEmpty, let url = URL(string: uri) else { return [] }
+            let previous = currentURL
+            currentURL = url
+            let cycleOpen = active.map { $0.stage != .committed } ?? false
+            guard !cycleOpen, url != previous, uri != "about:blank" else { return [] }
+            return [.sameDocumentNavigation(SameDocumentNavigation(navigation: active?.navigation ?? document, url: url))]
+        }
+    }
+
+    private static func failure(_ active: Active, _ error: NavigationError) -> NavigationEvent {
+        active.stage == .committed
+            ? .didFail(active.navigation, error)
+            : .didFailProvisionalNavigation(active.navigation, error)
+    }
+}

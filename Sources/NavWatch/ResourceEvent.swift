@@ -1,0 +1,25 @@
+import Foundation
+
+/// One step of one subresource (or of the main resource) of the page.
+/// A resource's events may come after its navigation has finished.
+public enum ResourceEvent: Sendable, Hashable {
+    case started(id: UInt64, url: URL, method: String?, isMainResource: Bool)
+    case redirected(id: UInt64, to: URL, status: Int)
+    case finished(id: UInt64, url: URL, status: Int, mimeType: String?)
+    case failed(id: UInt64, url: URL, error: NavigationError)
+
+    public var id: UInt64 {
+        switch self {
+        case .started(let id, _, _, _), .redirected(let id, _, _), .finished(let id, _, _, _), .failed(let id, _, _):
+            return id
+        }
+    }
+}
+
+/// A change of one of the view's observable properties.
+public enum WebViewPropertyChange: Sendable, Hashable {
+    case title(String?)
+    case url(URL?)
+    case isLoading(Bool)
+    case estimatedProgress(Double)
+}

@@ -1,0 +1,79 @@
+import CNavShim
+import Foundation
+
+/// One forwarded signal, converted from the shim's borrowed C data into Swift
+/// values before the callback returns.
+enum ShimEvent {
+    case load(LoadSignal)
+    case property(WebViewPropertyChange)
+    case resource(ResourceEvent)
+    case closeRequested
+
+    init(_ event: nw_event) {
+        let uri = event.uri.map { String(cString: $0) }
+        switch event.kind {
+        case NW_EVENT_LOAD_STARTED: self = .load(.started)
+        case NW_EVENT_LOAD_REDIRECTED: self = .load(.redirected(uri: uri))
+        case NW_EVENT_LOAD_COMMITTED:
+            self = .load(.committed(uri: uri, response: event.response.map { NavigationResponse($0.pointee) }))
+        case NW_EVENT_LOAD_FINISHED: self = .load(.finished)
+        case NW_EVENT_LOAD_FAILED:
+            self = .load(.failed(uri: uri, domain: string(event.error_domain), code: Int(event.error_code),
+                                 message: string(event.error_message)))
+        case NW_EVENT_LOAD_FAILED_TLS: self = .load(.failedWithTLSErrors)
+        case NW_EVENT_WEB_PROCESS_TERMINATED:
+            self = .load(.webProcessTerminated(WebProcessTerminationReason(rawValue: Int(event.termination_reason)) ?? .crashed))
+        case NW_EVENT_URI_CHANGED: self = .load(.uriChanged(uri))
+        case NW_EVENT_TITLE_CHANGED:
+            let title = event.title.map { String(cString: $0) }
+            self = .property(.title(title?.isEmpty == false ? title : nil))
+        case NW_EVENT_PROGRESS_CHANGED: self = .property(.estimatedProgress(event.progress))
+        case NW_EVENT_LOADING_CHANGED: self = .property(.isLoading(event.is_loading != 0))
+        case NW_EVENT_RESOURCE_STARTED:
+            self = .resource(.started(id: event.resource_id, url: parseURL(uri), method: event.method.map { String(cString: $0) },
+                                      isMainResource: event.is_main_resource != 0))
+        case NW_EVENT_RESOURCE_REDIRECTED:
+            self = .resource(.redirected(id: event.resource_id, to: parseURL(uri), status: Int(event.response?.pointee.status ?? 0)))
+        case NW_EVENT_RESOURCE_FINISHED:
+            let response = event.response?.pointee
+            self = .resource(.finished(id: event.resource_id, url: parseURL(uri), status: Int(response?.status ?? 0),
+                                       mimeType: response?.mime.map { String(cString: $0) }))
+        case NW_EVENT_RESOURCE_FAILED:
+            let domain = string(event.error_domain), message = string(event.error_message)
+            let code = Int(event.error_code)
+            let kind = NavigationError.classify(domain: domain, code: code, message: message, sawTLSFailure: false)
+            self = .resource(.failed(id: event.resource_id, url: parseURL(uri),
+                                     error: NavigationError(kind: kind, domain: domain, code: code, message: message,
+                                                            failingURL: parseURL(uri))))
+        default: self = .closeRequested
+        }
+    }
+}
+
+extension NavigationResponse {
+    init(_ response: nw_response, canShowMIMEType: Bool = true) {
+        var headers: [HTTPHeader] = []
+        headers.reserveCapacity(response.header_count)
+        for index in 0..<response.header_count {
+            headers.append(HTTPHeader(name: String(cString: response.header_names[index]!),
+                                      value: String(cString: response.header_values[index]!)))
+        }
+        self.init(url: parseURL(response.uri.map { String(cString: $0) }),
+                  statusCode: Int(response.status),
+                  mimeType: response.mime.map { String(cString: $0) },
+                  headers: headers,
+                  expectedContentLength: response.content_length >= 0 ? response.content_length : nil,
+                  suggestedFilename: response.suggested_filename.map { String(cString: $0) },
+                  canShowMIMEType: canShowMIMEType)
+    }
+}
+
+private func string(_ pointer: UnsafePointer<CChar>?) -> String {
+    pointer.map { String(cString: $0) } ?? ""
+}
+
+/// WebKit hands out URIs it has already parsed; an unparsable one (never seen)
+/// becomes about:blank rather than a crash.
+func parseURL(_ string: String?) -> URL {
+    string.flatMap(URL.init(string:)) ?? URL(string: "about:blank")!
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// How a `WebView` is set up. Every property has a default that works for
+/// watching and crawling pages.
+public struct WebViewConfiguration: Sendable, Hashable {
+    /// Where cookies, caches and local storage live.
+    public enum Storage: Sendable, Hashable {
+        /// In memory only, shared by the views of this process that use the
+        /// same configuration, gone when the process ends.
+        case ephemeral
+        /// On disk under `directory`, kept across runs.
+        case persistent(directory: URL)
+    }
+
+    /// What to do with a certificate that does not validate.
+    public enum TLSErrorPolicy: Sendable, Hashable {
+        /// The navigation fails with `NavigationError.Kind.tls`.
+        case fail
+        /// The page loads anyway.
+        case ignore
+    }
+
+    /// The User-Agent header and `navigator.userAgent`; nil keeps WebKit's.
+    public var userAgent: String?
+    /// Whether pages run JavaScript. `WebView.evaluateJavaScript` works either way.
+    public var javaScriptEnabled: Bool
+    /// Whether images load.
+    public var imagesEnabled: Bool
+    public var storage: Storage
+    public var tlsErrors: TLSErrorPolicy
+    /// How long one navigation may take before it fails with kind `timeout`.
+    public var navigationTimeout: Duration
+    /// The viewport in CSS pixels. Larger viewports paint more and load slower.
+    public var viewportWidth: Int
+    public var viewportHeight: Int
+
+    public init(
+        userAgent: String? = nil,
+        javaScriptEnabled: Bool = true,
+        imagesEnabled: Bool = true,
+        storage: Storage = .ephemeral,
+        tlsErrors: TLSErrorPolicy = .fail,
+        navigationTimeout: Duration = .seconds(30),
+        viewportWidth: Int = 1280,
+        viewportHeight: Int = 800
+    ) {
+        self.userAgent = userAgent
+        self.javaScriptEnabled = javaScriptEnabled
+        self.imagesEnabled = imagesEnabled
+        self.storage = storage
+        self.tlsErrors = tlsErrors
+        self.navigationTimeout = navigationTimeout
+        self.viewportWidth = viewportWidth
+        self.viewportHeight = viewportHeight
+    }
+}

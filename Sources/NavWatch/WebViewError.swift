@@ -1,0 +1,16 @@
+import Foundation
+
+/// Why a `WebView` call was refused.
+public enum WebViewError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The view was closed; create a new one.
+    case closed
+    /// The URL cannot be loaded (not absolute, or a scheme WebKit does not load).
+    case unsupportedURL(String)
+
+    public var description: String {
+        switch self {
+        case .closed: return "the web view is closed"
+        case .unsupportedURL(let url): return "cannot load \(url): only http, https, file, data and about URLs can be loaded"
+        }
+    }
+}
