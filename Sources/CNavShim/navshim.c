@@ -432,7 +432,13 @@ static gboolean on_view_script_dialog(WebKitWebView *web_view, WebKitScriptDialo
 }
 
 static GtkWidget *on_view_create(WebKitWebView *web_view, WebKitNavigationAction *action, gpointer user_data) {
-    return NULL;  // never open a window; the request was reported by decide-policy
+    WebKitURIRequest *request = webkit_navigation_action_get_request(action);
+    nw_event event = {.kind = NW_EVENT_NEW_WINDOW,
+                      .uri = webkit_uri_request_get_uri(request),
+                      .frame_name = webkit_navigation_action_get_frame_name(action),
+                      .is_user_gesture = webkit_navigation_action_is_user_gesture(action)};
+    emit(user_data, &event);
+    return NULL;  // never open a window
 }
 
 // MARK: - Views: public functions

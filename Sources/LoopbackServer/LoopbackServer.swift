@@ -1,1 +1,155 @@
-// placeholder
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// A small HTTP/1.1 server on 127.0.0.1, plain or TLS with a self-signed
+/// certificate, whose every answer comes from a route closure. Built for
+/// tests, the demo site and the benchmark: it can also hang, answer late, or
+/// reset a connection after the headers.
+public final class LoopbackServer: Sendable {
+    public typealias Route = @Sendable (LoopbackRequest) -> LoopbackResponse
+
+    /// The port it listens on (chosen by the system).
+    public let port: Int
+    public let isTLS: Bool
+    private let channel: any Channel
+    private let group: MultiThreadedEventLoopGroup
+
+    /// Starts listening on a free port of 127.0.0.1.
+    public static func start(tls: Bool = false, route: @escaping Route) async throws -> LoopbackServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let sslContext = try tls ? NIOSSLContext(configuration: .makeServerConfiguration(
+            certificateChain: [.certificate(NIOSSLCertificate(bytes: Array(TestCertificate.certificatePEM.utf8), format: .pem))],
+            privateKey: .privateKey(NIOSSLPrivateKey(bytes: Array(TestCertificate.privateKeyPEM.utf8), format: .pem)))) : nil
+        let log = RequestLog()
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    }
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(RouteHandler(route: route, log: log))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        return LoopbackServer(channel: channel, group: group, tls: tls, log: log)
+    }
+
+    private init(channel: any Channel, group: MultiThreadedEventLoopGroup, tls: Bool, log: RequestLog) {
+        self.channel = channel
+        self.group = group
+        self.port = channel.localAddress?.port ?? 0
+        self.isTLS = tls
+        self.log = log
+    }
+
+    private let log: RequestLog
+
+    /// `http://127.0.0.1:PORT` (or https).
+    public var baseURL: URL {
+        URL(string: "\(isTLS ? "https" : "http")://127.0.0.1:\(port)")!
+    }
+
+    /// The absolute URL of `path` on this server.
+    public func url(_ path: String) -> URL {
+        URL(string: baseURL.absoluteString + path)!
+    }
+
+    /// The request URIs received so far, in order.
+    public var receivedRequests: [String] { log.all }
+
+    /// Stops listening and closes every connection.
+    public func shutdown() async {
+        try? await channel.close()
+        try? await group.shutdownGracefully()
+    }
+}
+
+/// The URIs requested, shared by every connection's handler.
+final class RequestLog: Sendable {
+    private let entries = Mutex<[String]>([])
+    func append(_ uri: String) { entries.withLock { $0.append(uri) } }
+    var all: [String] { entries.withLock { $0 } }
+}
+
+private final class RouteHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let route: LoopbackServer.Route
+    private let log: RequestLog
+    private var head: HTTPRequestHead?
+
+    init(route: @escaping LoopbackServer.Route, log: RequestLog) {
+        self.route = route
+        self.log = log
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body:
+            break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            log.append(head.uri)
+            let request = LoopbackRequest(method: head.method.rawValue, uri: head.uri,
+                                          headers: head.headers.map { ($0.name, $0.value) })
+            perform(route(request), keepAlive: head.isKeepAlive, context: context)
+        }
+    }
+
+    private func perform(_ response: LoopbackResponse, keepAlive: Bool, context: ChannelHandlerContext) {
+        switch response {
+        case .hang:
+            break
+        case .delayed(let delay, let next):
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay.components.seconds) * 1_000_000_000
+                                                            + delay.components.attoseconds / 1_000_000_000)) {
+                let (handler, context) = bound.value
+                handler.perform(next, keepAlive: keepAlive, context: context)
+            }
+        case .resetAfterHeaders:
+            var headers = HTTPHeaders([("Content-Type", "text/html"), ("Content-Length", "100000")])
+            headers.add(name: "Connection", value: "close")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+            var buffer = context.channel.allocator.buffer(capacity: 64)
+            buffer.writeString("<html><head><title>partial</title></head><body>")
+            buffer.writeString(String(repeating: "<p>partial content before the reset</p>\n", count: 200))
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            let channel = context.channel
+            context.eventLoop.scheduleTask(in: .milliseconds(300)) {
+                // SO_LINGER with a zero timeout turns close() into a reset.
+                guard let provider = channel as? any SocketOptionProvider else { return channel.close(promise: nil) }
+                provider.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+                    .whenComplete { _ in channel.close(promise: nil) }
+            }
+        case .respond(let status, let fields, let body):
+            var headers = HTTPHeaders(fields)
+            headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
+            if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+            let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            if !body.isEmpty {
+                context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+            }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+                if !keepAlive { channel.close(promise: nil) }
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}

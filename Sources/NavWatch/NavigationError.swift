@@ -99,6 +99,8 @@ extension NavigationError {
         case "soup-session-error-quark":
             return code == 2 ? .tooManyRedirects : .other   // SOUP_SESSION_ERROR_TOO_MANY_REDIRECTS
         default:
+            // WebKit's redirect limit comes with an empty domain and code 0.
+            if message.contains("cannot follow more than") { return .tooManyRedirects }
             if message.localizedCaseInsensitiveContains("connection reset")
                 || message.localizedCaseInsensitiveContains("connection terminated unexpectedly") {
                 return .connectionReset

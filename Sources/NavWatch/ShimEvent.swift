@@ -8,6 +8,7 @@ enum ShimEvent {
     case property(WebViewPropertyChange)
     case resource(ResourceEvent)
     case closeRequested
+    case newWindow(NewWindowRequest)
 
     init(_ event: nw_event) {
         let uri = event.uri.map { String(cString: $0) }
@@ -45,6 +46,10 @@ enum ShimEvent {
             self = .resource(.failed(id: event.resource_id, url: parseURL(uri),
                                      error: NavigationError(kind: kind, domain: domain, code: code, message: message,
                                                             failingURL: parseURL(uri))))
+        case NW_EVENT_NEW_WINDOW:
+            self = .newWindow(NewWindowRequest(url: uri.flatMap(URL.init(string:)),
+                                               targetFrameName: event.frame_name.map { String(cString: $0) },
+                                               isUserGesture: event.is_user_gesture != 0))
         default: self = .closeRequested
         }
     }

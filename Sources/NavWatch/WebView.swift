@@ -76,14 +76,16 @@ public final class WebView {
     /// Starts loading `url`. A navigation still running on this view ends
     /// first, as `cancelled`.
     ///
+    /// - Parameter timeout: overrides `configuration.navigationTimeout` for
+    ///   this navigation.
     /// - Throws: `WebViewError.unsupportedURL` for URLs WebKit does not load,
     ///   `WebViewError.closed` after `close()`.
     @discardableResult
-    public func load(_ url: URL) throws -> Navigation {
+    public func load(_ url: URL, timeout: Duration? = nil) throws -> Navigation {
         guard let scheme = url.scheme?.lowercased(), Self.loadableSchemes.contains(scheme) else {
             throw WebViewError.unsupportedURL(url.absoluteString)
         }
-        return try begin(url: url, origin: .load) { nw_view_load_uri($0, url.absoluteString) }
+        return try begin(url: url, origin: .load, timeout: timeout) { nw_view_load_uri($0, url.absoluteString) }
     }
 
     /// Loads `html` as a document whose relative URLs resolve against `baseURL`.
@@ -201,11 +203,12 @@ public final class WebView {
 
     private static let loadableSchemes: Set<String> = ["http", "https", "file", "about", "data"]
 
-    private func begin(url: URL, origin: Navigation.Origin, issue: @escaping @WebKitActor (OpaquePointer) -> Void) throws -> Navigation {
+    private func begin(url: URL, origin: Navigation.Origin, timeout: Duration? = nil,
+                       issue: @escaping @WebKitActor (OpaquePointer) -> Void) throws -> Navigation {
         guard let shim else { throw WebViewError.closed }
         let (navigation, ended) = tracker.request(url: url, origin: origin)
         deliver(ended)
-        startTimeout(for: navigation)
+        startTimeout(for: navigation, after: timeout ?? configuration.navigationTimeout)
         if callbackDepth > 0 {
             // Loading from inside a WebKit signal handler interleaves two load
             // cycles; issue it once the handler has returned.
@@ -219,18 +222,16 @@ public final class WebView {
         return navigation
     }
 
-    private func startTimeout(for navigation: Navigation) {
-        let timeout = configuration.navigationTimeout
+    private func startTimeout(for navigation: Navigation, after timeout: Duration) {
         timeouts[navigation.id] = Task { [weak self] in
             do { try await Task.sleep(for: timeout) } catch { return }
-            self?.navigationTimedOut(navigation)
+            self?.navigationTimedOut(navigation, after: timeout)
         }
     }
 
-    private func navigationTimedOut(_ navigation: Navigation) {
+    private func navigationTimedOut(_ navigation: Navigation, after timeout: Duration) {
         guard let shim, tracker.active?.navigation.id == navigation.id else { return }
-        let seconds = Double(configuration.navigationTimeout.components.seconds)
-            + Double(configuration.navigationTimeout.components.attoseconds) / 1e18
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         end(navigationID: navigation.id, with: .navwatch(.timeout, .timeout,
             "the navigation did not finish within \(seconds) s", url: navigation.url))
         nw_view_stop(shim)
@@ -257,7 +258,7 @@ public final class WebView {
                 timeouts.removeValue(forKey: id)?.cancel()
             }
             if case .didStartProvisionalNavigation(let navigation) = event, timeouts[navigation.id] == nil {
-                startTimeout(for: navigation)  // a navigation the page started
+                startTimeout(for: navigation, after: configuration.navigationTimeout)  // the page started it
             }
             navigationDelegate?.dispatch(event, from: self)
         }
@@ -285,6 +286,8 @@ public final class WebView {
             navigationDelegate?.webView(self, didChange: change)
         case .resource(let resourceEvent):
             navigationDelegate?.webView(self, resource: resourceEvent)
+        case .newWindow(let request):
+            navigationDelegate?.webView(self, didRequestNewWindow: request)
         case .closeRequested:
             break  // window.close() from the page: the caller owns the view's life
         }
@@ -295,10 +298,8 @@ public final class WebView {
         let requestURL = parseURL(policy.uri.map { String(cString: $0) })
         switch policy.kind {
         case NW_POLICY_NEW_WINDOW_ACTION:
-            decision.ignore()
-            navigationDelegate?.webView(self, didRequestNewWindow: NewWindowRequest(
-                url: requestURL, targetFrameName: policy.frame_name.map { String(cString: $0) },
-                isUserGesture: policy.is_user_gesture != 0))
+            // Let it reach `create`, which reports it once and opens nothing.
+            decision.use()
         case NW_POLICY_NAVIGATION_ACTION:
             let action = NavigationAction(
                 url: requestURL, httpMethod: policy.method.map { String(cString: $0) },

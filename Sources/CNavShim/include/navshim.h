@@ -80,6 +80,7 @@ typedef enum {
     NW_EVENT_RESOURCE_FINISHED,   // `resource_id`, `uri`, `response` (nullable)
     NW_EVENT_RESOURCE_FAILED,     // `resource_id`, `uri`, `error_*`
     NW_EVENT_CLOSE_REQUESTED,     // window.close()
+    NW_EVENT_NEW_WINDOW,          // `create`: `uri`, `frame_name`, `is_user_gesture`; no window is created
 } nw_event_kind;
 
 typedef struct {
@@ -109,6 +110,8 @@ typedef struct {
     uint64_t resource_id;
     int is_main_resource;
     const char *method;               // nullable
+    const char *frame_name;           // nullable
+    int is_user_gesture;
 } nw_event;
 
 // MARK: - Policy decisions

@@ -1,0 +1,41 @@
+/// What the loopback server does with one request.
+public indirect enum LoopbackResponse: Sendable {
+    /// A complete response.
+    case respond(status: Int, headers: [(String, String)], body: [UInt8])
+    /// Reads the request and never answers.
+    case hang
+    /// Sends the status line and headers (announcing a long body), a little of
+    /// the body, then resets the connection (TCP RST).
+    case resetAfterHeaders
+    /// Answers with `response` after `delay`.
+    case delayed(Duration, LoopbackResponse)
+
+    /// An HTML page.
+    public static func html(_ html: String, status: Int = 200, headers: [(String, String)] = []) -> LoopbackResponse {
+        .respond(status: status, headers: [("Content-Type", "text/html; charset=utf-8")] + headers, body: Array(html.utf8))
+    }
+
+    /// A plain-text body.
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8",
+                            headers: [(String, String)] = []) -> LoopbackResponse {
+        .respond(status: status, headers: [("Content-Type", contentType)] + headers, body: Array(text.utf8))
+    }
+
+    /// A redirect to `location` (absolute or relative).
+    public static func redirect(to location: String, status: Int = 302) -> LoopbackResponse {
+        .respond(status: status, headers: [("Location", location)], body: [])
+    }
+}
+
+/// The parts of a request a route needs.
+public struct LoopbackRequest: Sendable {
+    public let method: String
+    /// The path with its query, as sent (`/a/b?c=d`).
+    public let uri: String
+    public let headers: [(String, String)]
+
+    /// The path without its query.
+    public var path: String {
+        String(uri.split(separator: "?", maxSplits: 1).first ?? "")
+    }
+}

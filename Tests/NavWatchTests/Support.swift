@@ -1,0 +1,139 @@
+import Foundation
+import LoopbackServer
+import NavWatch
+import WebKitThread
+
+/// Records every delegate call as one readable line, numbering navigations
+/// in the order they start (#1, #2, ...), and lets a test wait for a line.
+@WebKitActor
+final class Recorder: NavigationDelegate {
+    private(set) var lines: [String] = []
+    private var numbers: [UInt64: Int] = [:]
+    private var waiters: [(id: Int, predicate: ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    private var nextWaiter = 0
+    var actionPolicy: NavigationActionPolicy = .allow
+    let base: String
+
+    init(base: URL? = nil) {
+        self.base = base?.absoluteString ?? "\u{0}"
+    }
+
+    private func number(_ navigation: Navigation) -> String {
+        if numbers[navigation.id] == nil { numbers[navigation.id] = numbers.count + 1 }
+        return "#\(numbers[navigation.id]!)"
+    }
+
+    private func short(_ url: URL?) -> String {
+        (url?.absoluteString ?? "-").replacingOccurrences(of: base, with: "")
+    }
+
+    private func record(_ line: String) {
+        lines.append(line)
+        let ready = waiters.filter { $0.predicate(lines) }
+        waiters.removeAll { $0.predicate(lines) }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    /// Waits until `predicate` holds for the lines, or `seconds` pass.
+    func wait(seconds: Double = 20, until predicate: @escaping ([String]) -> Bool) async {
+        if predicate(lines) { return }
+        await withCheckedContinuation { continuation in
+            nextWaiter += 1
+            let id = nextWaiter
+            waiters.append((id, predicate, continuation))
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                if let index = self.waiters.firstIndex(where: { $0.id == id }) {
+                    self.waiters.remove(at: index).continuation.resume()
+                }
+            }
+        }
+    }
+
+    /// Waits for the terminal line of navigation `number` (1-based).
+    func waitForEnd(of number: Int, seconds: Double = 20) async {
+        await wait(seconds: seconds) { lines in
+            lines.contains { $0.hasPrefix("#\(number) finish") || $0.hasPrefix("#\(number) fail") }
+        }
+    }
+
+    func webView(_ webView: WebView, didStartProvisionalNavigation navigation: Navigation) {
+        record("\(number(navigation)) start \(short(navigation.url))")
+    }
+    func webView(_ webView: WebView, didReceiveServerRedirectFor navigation: Navigation, to url: URL) {
+        record("\(number(navigation)) redirect \(short(url))")
+    }
+    func webView(_ webView: WebView, didCommit navigation: Navigation, response: NavigationResponse) {
+        record("\(number(navigation)) commit \(response.statusCode) \(response.mimeType ?? "-")")
+    }
+    func webView(_ webView: WebView, didFinish navigation: Navigation) {
+        record("\(number(navigation)) finish")
+    }
+    func webView(_ webView: WebView, didFailProvisionalNavigation navigation: Navigation, withError error: NavigationError) {
+        record("\(number(navigation)) fail-provisional \(error.kind.rawValue)")
+        if ProcessInfo.processInfo.environment["NAVWATCH_TEST_TRACE"] != nil { print("TRACE", error) }
+    }
+    func webView(_ webView: WebView, didFail navigation: Navigation, withError error: NavigationError) {
+        record("\(number(navigation)) fail \(error.kind.rawValue)")
+    }
+    func webViewWebContentProcessDidTerminate(_ webView: WebView, reason: WebProcessTerminationReason) {
+        record("terminated \(reason)")
+    }
+    func webView(_ webView: WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
+        actionPolicy
+    }
+    func webView(_ webView: WebView, didSameDocumentNavigation navigation: SameDocumentNavigation) {
+        record("same-document \(short(navigation.url))")
+    }
+    func webView(_ webView: WebView, didRequestNewWindow request: NewWindowRequest) {
+        record("new-window \(short(request.url))")
+    }
+    func webView(_ webView: WebView, runScriptDialog dialog: ScriptDialog) -> ScriptDialogResponse {
+        record("dialog \(dialog.kind) \(dialog.message)")
+        return .accept
+    }
+    func webView(_ webView: WebView, didBecomeDownload download: Download) {
+        record("download \(short(download.url))")
+    }
+}
+
+/// The loopback site every bridge test uses.
+enum TestSite {
+    static let routes: LoopbackServer.Route = { request in
+        let path = request.path
+        switch path {
+        case "/page":
+            return .html("<html><head><title>Plain</title></head><body><p>plain</p></body></html>")
+        case "/redirect/1": return .redirect(to: "/page")
+        case "/redirect/2": return .redirect(to: "/redirect/1", status: 301)
+        case "/redirect/3": return .redirect(to: "/redirect/2", status: 307)
+        case "/loop": return .redirect(to: "/loop")
+        case "/status/404": return .html("<title>Missing</title>", status: 404)
+        case "/status/500": return .html("<title>Broken</title>", status: 500)
+        case "/hang": return .hang
+        case "/reset": return .resetAfterHeaders
+        case "/slow": return .delayed(.milliseconds(300), .html("<title>Slow</title>"))
+        case "/alert":
+            return .html("<html><head><title>Alert</title></head><body><script>alert('hello'); confirm('sure?');</script></body></html>")
+        case "/download":
+            return .text("a,b\n1,2\n", contentType: "application/octet-stream",
+                         headers: [("Content-Disposition", "attachment; filename=data.csv")])
+        case "/push":
+            return .html("""
+                <html><head><title>Push</title></head><body><a id="a" href="#frag">frag</a><script>
+                window.addEventListener('load', () => setTimeout(() => {
+                  history.pushState({}, '', '/pushed');
+                  setTimeout(() => document.getElementById('a').click(), 50);
+                }, 50));
+                </script></body></html>
+                """)
+        case "/window":
+            return .html("<html><body><script>window.addEventListener('load', () => window.open('/page'));</script></body></html>")
+        default:
+            return .html("<title>Not found</title>", status: 404)
+        }
+    }
+
+    static let http = Task { try await LoopbackServer.start(route: routes) }
+    static let https = Task { try await LoopbackServer.start(tls: true, route: routes) }
+}
