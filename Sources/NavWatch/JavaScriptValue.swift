@@ -35,8 +35,9 @@ extension JavaScriptValue: Decodable {
 
 /// Why a script evaluation produced no value.
 public enum JavaScriptError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The script threw; `message` is the exception as WebKit reports it.
-    case exception(message: String)
+    /// The script threw: the exception's text (`TypeError: ...`) and the
+    /// line it was thrown at, when WebKit says.
+    case exception(message: String, line: Int?)
     /// The result (a DOM node, a function, a cyclic object) has no JSON form.
     case unserializableResult(String)
     /// The result did not decode as the requested type; `path` names where.
@@ -50,12 +51,27 @@ public enum JavaScriptError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .exception(let message): return "the script threw: \(message)"
+        case .exception(let message, let line):
+            return "the script threw: \(message)" + (line.map { " (line \($0))" } ?? "")
         case .unserializableResult(let message): return "the result cannot be serialised: \(message)"
         case .decodingFailed(let path, let message): return "the result does not decode at \(path): \(message)"
         case .viewClosed: return "the web view closed before the script finished"
         case .cancelled: return "the evaluation was cancelled"
         case .other(let domain, let code, let message): return "\(message) (\(domain) \(code))"
         }
+    }
+}
+
+extension JavaScriptError {
+    /// Parses WebKit's "SOURCE:LINE:COLUMN: MESSAGE" exception text.
+    static func exception(reported text: String) -> JavaScriptError {
+        let parts = text.split(separator: ": ", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return .exception(message: text, line: nil) }
+        let location = parts[0].split(separator: ":", omittingEmptySubsequences: false)
+        guard location.count >= 2, let line = Int(location[location.count - 2]),
+              Int(location[location.count - 1]) != nil else {
+            return .exception(message: text, line: nil)
+        }
+        return .exception(message: String(parts[1]), line: line)
     }
 }

@@ -39,13 +39,15 @@ final class ScriptEvaluation {
             let domain = result.error_domain.map { String(cString: $0) } ?? ""
             let message = result.error_message.map { String(cString: $0) } ?? ""
             switch (domain, result.error_code) {
-            case ("WebKitJavascriptError", 699): return .failure(.exception(message: message))
+            case ("WebKitJavascriptError", 699): return .failure(JavaScriptError.exception(reported: message))
             case ("WebKitJavascriptError", _): return .failure(.unserializableResult(message))
             case ("g-io-error-quark", 19): return .failure(.cancelled)
             default: return .failure(.other(domain: domain, code: Int(result.error_code), message: message))
             }
         case NW_JS_UNDEFINED:
             return .success(nil)
+        case NW_JS_NULL:
+            return .success("null")
         default:
             guard let json = result.json else {
                 return .failure(.unserializableResult("the value has no JSON form"))
