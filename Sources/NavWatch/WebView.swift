@@ -31,7 +31,7 @@ public final class WebView {
 
     /// Objects other layers attach to the view and that live as long as it
     /// does (the delegate proxy keeps itself here), keyed by their type.
-    package var associatedObjects: [ObjectIdentifier: AnyObject] = [:]
+    public var associatedObjects: [ObjectIdentifier: AnyObject] = [:]
 
     private var shim: OpaquePointer?
     private var tracker = NavigationTracker(makeID: { WebView.navigationCounter.add(1, ordering: .relaxed).newValue })

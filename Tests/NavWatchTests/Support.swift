@@ -97,43 +97,9 @@ final class Recorder: NavigationDelegate {
     }
 }
 
-/// The loopback site every bridge test uses.
+/// The loopback servers every bridge test uses.
 enum TestSite {
-    static let routes: LoopbackServer.Route = { request in
-        let path = request.path
-        switch path {
-        case "/page":
-            return .html("<html><head><title>Plain</title></head><body><p>plain</p></body></html>")
-        case "/redirect/1": return .redirect(to: "/page")
-        case "/redirect/2": return .redirect(to: "/redirect/1", status: 301)
-        case "/redirect/3": return .redirect(to: "/redirect/2", status: 307)
-        case "/loop": return .redirect(to: "/loop")
-        case "/status/404": return .html("<title>Missing</title>", status: 404)
-        case "/status/500": return .html("<title>Broken</title>", status: 500)
-        case "/hang": return .hang
-        case "/reset": return .resetAfterHeaders
-        case "/slow": return .delayed(.milliseconds(300), .html("<title>Slow</title>"))
-        case "/alert":
-            return .html("<html><head><title>Alert</title></head><body><script>alert('hello'); confirm('sure?');</script></body></html>")
-        case "/download":
-            return .text("a,b\n1,2\n", contentType: "application/octet-stream",
-                         headers: [("Content-Disposition", "attachment; filename=data.csv")])
-        case "/push":
-            return .html("""
-                <html><head><title>Push</title></head><body><a id="a" href="#frag">frag</a><script>
-                window.addEventListener('load', () => setTimeout(() => {
-                  history.pushState({}, '', '/pushed');
-                  setTimeout(() => document.getElementById('a').click(), 50);
-                }, 50));
-                </script></body></html>
-                """)
-        case "/window":
-            return .html("<html><body><script>window.addEventListener('load', () => window.open('/page'));</script></body></html>")
-        default:
-            return .html("<title>Not found</title>", status: 404)
-        }
-    }
-
+    static let routes = FixtureSite.route
     static let http = Task { try await LoopbackServer.start(route: routes) }
     static let https = Task { try await LoopbackServer.start(tls: true, route: routes) }
 }

@@ -5,48 +5,8 @@ import NavWatch
 import Testing
 import WebKitThread
 
-@Suite("WebView life cycle and JavaScript", .serialized)
+@Suite("WebView life cycle and JavaScript")
 struct WebViewLifecycleTests {
-    @Test("200 loads and closes leave no view, signal handler, context or resource behind")
-    @WebKitActor func closingReleasesEverything() async throws {
-        let server = try await TestSite.http.value
-        let before = nw_stats_get()
-        for index in 1...200 {
-            let recorder = Recorder(base: server.baseURL)
-            let view = try WebView()
-            view.navigationDelegate = recorder
-            try view.load(server.url(index.isMultiple(of: 2) ? "/page" : "/alert"))
-            await recorder.waitForEnd(of: 1)
-            #expect(recorder.lines.last == "#1 finish")
-            view.close()
-        }
-        let after = nw_stats_get()
-        #expect(after.views == before.views)
-        #expect(after.signal_handlers == before.signal_handlers)
-        #expect(after.user_contexts == before.user_contexts)
-        #expect(after.tracked_resources == before.tracked_resources)
-    }
-
-    @Test("a view dropped without close() is torn down on the WebKit thread")
-    @WebKitActor func droppingReleases() async throws {
-        let server = try await TestSite.http.value
-        let before = nw_stats_get()
-        weak var weakView: WebView?
-        do {
-            let recorder = Recorder(base: server.baseURL)
-            let view = try WebView()
-            weakView = view
-            view.navigationDelegate = recorder
-            try view.load(server.url("/page"))
-            await recorder.waitForEnd(of: 1)
-        }
-        #expect(weakView == nil)
-        let after = nw_stats_get()
-        #expect(after.views == before.views)
-        #expect(after.signal_handlers == before.signal_handlers)
-        #expect(after.user_contexts == before.user_contexts)
-    }
-
     @Test("closing mid-load ends the navigation once as cancelled, then nothing follows")
     @WebKitActor func closeMidLoad() async throws {
         let server = try await TestSite.http.value

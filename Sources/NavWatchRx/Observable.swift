@@ -1,0 +1,43 @@
+/// A multicast stream of events of one concrete type that never fails.
+///
+/// Every `Observable` is one subscription, registered when the observable was
+/// obtained (not when iteration starts), so nothing that happens between
+/// obtaining it and iterating it is missed. Iterate it once.
+///
+/// Runtime behaviour:
+/// - Events arrive in the order they were produced, each exactly once.
+/// - Each subscriber has its own unbounded buffer: a slow subscriber never
+///   blocks the producer (the WebKit thread) or other subscribers; it only
+///   holds the events it has not consumed yet in memory.
+/// - It ends (the iterator returns nil) when its source completes, for the
+///   `.rx` members of a `WebView` when the view closes or is deinitialised.
+/// - Cancelling the iterating task, or dropping the observable without
+///   iterating it, ends the subscription and removes it from its source.
+public struct Observable<Element: Sendable>: AsyncSequence, Sendable {
+    public typealias Failure = Never
+
+    private let stream: AsyncStream<Element>
+
+    init(_ stream: AsyncStream<Element>) {
+        self.stream = stream
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: stream.makeAsyncIterator())
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncStream<Element>.Iterator
+
+        public mutating func next() async -> Element? {
+            await base.next()
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+            await base.next(isolation: actor)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension Observable.Iterator: Sendable {}

@@ -1,0 +1,132 @@
+import Foundation
+import NavWatch
+import WebKitThread
+
+extension WebView: ReactiveCompatible {}
+
+/// Typed observables of a `WebView`, from its `NavigationDelegateProxy`.
+///
+/// Every member obtains a new subscription at the moment it is read, on the
+/// WebKit thread, so `let finished = view.rx.didFinish; try view.load(url)`
+/// never misses the finish. Events are produced on the WebKit thread;
+/// iterate them from any task. See `Observable` for buffering, ordering and
+/// cancellation. Observables never fail (failures are values) and end when
+/// the view closes or is deinitialised.
+@WebKitActor
+extension Reactive where Base: WebView {
+    /// The view's delegate proxy (created and installed on first use).
+    public var delegate: NavigationDelegateProxy {
+        NavigationDelegateProxy.proxy(for: base)
+    }
+
+    // MARK: Events: no value on subscription, every later event
+
+    /// Every navigation event, in the order WebKit produced them.
+    public var navigationEvents: Observable<NavigationEvent> {
+        delegate.methodInvoked { $0.navigationEvent }
+    }
+
+    public var didStartProvisionalNavigation: Observable<Navigation> {
+        delegate.methodInvoked {
+            if case .navigation(.didStartProvisionalNavigation(let navigation)) = $0 { return navigation }
+            return nil
+        }
+    }
+
+    public var didReceiveServerRedirect: Observable<(Navigation, URL)> {
+        delegate.methodInvoked {
+            if case .navigation(.didReceiveServerRedirect(let navigation, let url)) = $0 { return (navigation, url) }
+            return nil
+        }
+    }
+
+    public var didCommit: Observable<(Navigation, NavigationResponse)> {
+        delegate.methodInvoked {
+            if case .navigation(.didCommit(let navigation, let response)) = $0 { return (navigation, response) }
+            return nil
+        }
+    }
+
+    public var didFinish: Observable<Navigation> {
+        delegate.methodInvoked {
+            if case .navigation(.didFinish(let navigation)) = $0 { return navigation }
+            return nil
+        }
+    }
+
+    public var didFailProvisionalNavigation: Observable<(Navigation, NavigationError)> {
+        delegate.methodInvoked {
+            if case .navigation(.didFailProvisionalNavigation(let navigation, let error)) = $0 { return (navigation, error) }
+            return nil
+        }
+    }
+
+    public var didFail: Observable<(Navigation, NavigationError)> {
+        delegate.methodInvoked {
+            if case .navigation(.didFail(let navigation, let error)) = $0 { return (navigation, error) }
+            return nil
+        }
+    }
+
+    public var didTerminate: Observable<WebProcessTerminationReason> {
+        delegate.methodInvoked {
+            if case .navigation(.webContentProcessDidTerminate(let reason)) = $0 { return reason }
+            return nil
+        }
+    }
+
+    public var sameDocumentNavigation: Observable<SameDocumentNavigation> {
+        delegate.methodInvoked {
+            if case .navigation(.sameDocumentNavigation(let navigation)) = $0 { return navigation }
+            return nil
+        }
+    }
+
+    public var newWindowRequest: Observable<NewWindowRequest> {
+        delegate.methodInvoked {
+            if case .navigation(.newWindowRequest(let request)) = $0 { return request }
+            return nil
+        }
+    }
+
+    /// Script dialogs, after they were answered.
+    public var scriptDialog: Observable<ScriptDialog> {
+        delegate.methodInvoked {
+            if case .navigation(.scriptDialog(let dialog)) = $0 { return dialog }
+            return nil
+        }
+    }
+
+    public var download: Observable<Download> {
+        delegate.methodInvoked {
+            if case .navigation(.download(let download)) = $0 { return download }
+            return nil
+        }
+    }
+
+    /// Subresource (and main resource) events.
+    public var resourceEvents: Observable<ResourceEvent> {
+        delegate.methodInvoked {
+            if case .resource(let event) = $0 { return event }
+            return nil
+        }
+    }
+
+    /// Navigation actions as they are decided, for observation only: the
+    /// forward delegate (or the default, allow) answers them.
+    public var decidePolicyNavigationAction: Observable<NavigationAction> {
+        delegate.actionPolicies.subscribe()
+    }
+
+    /// Main responses as they are decided, for observation only.
+    public var decidePolicyNavigationResponse: Observable<NavigationResponse> {
+        delegate.responsePolicies.subscribe()
+    }
+
+    // MARK: Properties: the current value on subscription, then every change (repeats skipped)
+
+    public var title: Observable<String?> { delegate.title.subscribe() }
+    public var url: Observable<URL?> { delegate.url.subscribe() }
+    public var isLoading: Observable<Bool> { delegate.isLoading.subscribe() }
+    public var estimatedProgress: Observable<Double> { delegate.estimatedProgress.subscribe() }
+}

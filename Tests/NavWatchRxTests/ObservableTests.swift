@@ -1,0 +1,192 @@
+import Foundation
+import LoopbackServer
+import NavWatch
+@testable import NavWatchRx
+import Testing
+import WebKitThread
+
+private let server = Task { try await LoopbackServer.start(route: FixtureSite.route) }
+
+private func describe(_ event: NavigationEvent, base: URL) -> String {
+    let short = { (url: URL) in url.absoluteString.replacingOccurrences(of: base.absoluteString, with: "") }
+    switch event {
+    case .didStartProvisionalNavigation(let n): return "start \(short(n.url))"
+    case .didReceiveServerRedirect(_, let url): return "redirect \(short(url))"
+    case .didCommit(_, let response): return "commit \(response.statusCode)"
+    case .didFinish: return "finish"
+    case .didFailProvisionalNavigation(_, let e): return "fail-provisional \(e.kind.rawValue)"
+    case .didFail(_, let e): return "fail \(e.kind.rawValue)"
+    default: return "other"
+    }
+}
+
+private func untilTerminal(_ events: Observable<NavigationEvent>) async -> [NavigationEvent] {
+    var result: [NavigationEvent] = []
+    for await event in events {
+        result.append(event)
+        if event.isTerminal { break }
+    }
+    return result
+}
+
+@Suite("Typed observables of WebView")
+@WebKitActor
+struct ObservableTests {
+    @Test("two subscribers each get the full ordered sequence of a redirected load")
+    func twoSubscribers() async throws {
+        let server = try await server.value
+        let view = try WebView()
+        defer { view.close() }
+        let first = view.rx.navigationEvents
+        let second = view.rx.navigationEvents
+        try view.load(server.url("/redirect/3"))
+        let expected = ["start /redirect/3", "redirect /redirect/2", "redirect /redirect/1", "redirect /page",
+                        "commit 200", "finish"]
+        #expect(await untilTerminal(first).map { describe($0, base: server.baseURL) } == expected)
+        #expect(await untilTerminal(second).map { describe($0, base: server.baseURL) } == expected)
+    }
+
+    @Test("nothing is lost between obtaining an observable and iterating it")
+    func noLostEvents() async throws {
+        let server = try await server.value
+        let view = try WebView()
+        defer { view.close() }
+        let started = view.rx.didStartProvisionalNavigation
+        let committed = view.rx.didCommit
+        let finished = view.rx.didFinish
+        let first = try await view.rx.pageLoad(server.url("/page"))
+        let second = try await view.rx.pageLoad(server.url("/status/404"))
+        // Only now, both loads over, does anyone start iterating.
+        let navigation = first.navigation
+        #expect(second.navigation.id != navigation.id)
+        var startIterator = started.makeAsyncIterator()
+        var commitIterator = committed.makeAsyncIterator()
+        var finishIterator = finished.makeAsyncIterator()
+        #expect(await startIterator.next() == navigation)
+        #expect(await commitIterator.next()?.1.statusCode == 200)
+        #expect(await finishIterator.next() == navigation)
+        #expect(await commitIterator.next()?.1.statusCode == 404)
+    }
+
+    @Test("failures are values on didFailProvisionalNavigation")
+    func failuresAreValues() async throws {
+        let view = try WebView()
+        defer { view.close() }
+        let failures = view.rx.didFailProvisionalNavigation
+        try view.load(URL(string: "http://127.0.0.1:1/")!)
+        var iterator = failures.makeAsyncIterator()
+        #expect(await iterator.next()?.1.kind == .blockedPort)
+    }
+
+    @Test("properties replay their current value to a late subscriber, then changes, skipping repeats")
+    func propertyReplay() async throws {
+        let server = try await server.value
+        let view = try WebView()
+        defer { view.close() }
+        let early = view.rx.title
+        var earlyIterator = early.makeAsyncIterator()
+        #expect(await earlyIterator.next() == .some(nil))
+        try view.load(server.url("/page"))
+        #expect(await earlyIterator.next() == "Plain")
+        let late = view.rx.title
+        var lateIterator = late.makeAsyncIterator()
+        #expect(await lateIterator.next() == "Plain")
+        let loading = view.rx.isLoading
+        var loadingIterator = loading.makeAsyncIterator()
+        #expect(await loadingIterator.next() == false)
+        view.close()
+        #expect(await lateIterator.next() == nil)
+        #expect(await loadingIterator.next() == nil)
+    }
+
+    @Test("every observable completes when the view closes, and later ones end at once")
+    func completionOnClose() async throws {
+        let server = try await server.value
+        let view = try WebView()
+        let events = view.rx.navigationEvents
+        let url = view.rx.url
+        try view.load(server.url("/hang"))
+        view.close()
+        let all = await untilTerminal(events)
+        #expect(all.map { describe($0, base: server.baseURL) } == ["fail-provisional cancelled"])
+        var urls: [URL?] = []
+        for await value in url { urls.append(value) }
+        #expect(urls == [nil, server.url("/hang")])
+        var after = view.rx.didFinish.makeAsyncIterator()
+        #expect(await after.next() == nil)
+    }
+
+    @Test("observables complete when the view is deinitialised")
+    func completionOnDeinit() async throws {
+        var view: WebView? = try WebView()
+        let events = view!.rx.navigationEvents
+        view = nil
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next() == nil)
+    }
+
+    @Test("cancelling iterations brings the subscriber count back to zero")
+    func subscriberCountAfterCancel() async throws {
+        let view = try WebView()
+        defer { view.close() }
+        let proxy = view.rx.delegate
+        #expect(proxy.subscriberCount == 0)
+        let observables = [view.rx.navigationEvents, view.rx.navigationEvents]
+        let title = view.rx.title
+        #expect(proxy.subscriberCount == 3)
+        let tasks = observables.map { observable in Task { for await _ in observable {} } }
+        let titleTask = Task { for await _ in title {} }
+        for task in tasks { task.cancel() }
+        titleTask.cancel()
+        for task in tasks { await task.value }
+        await titleTask.value
+        #expect(proxy.subscriberCount == 0)
+    }
+
+    @Test("1,000 subscribe and cancel cycles leave no subscriber behind")
+    func thousandCycles() async throws {
+        let view = try WebView()
+        defer { view.close() }
+        let proxy = view.rx.delegate
+        for index in 0..<1_000 {
+            if index.isMultiple(of: 2) {
+                _ = view.rx.didFinish  // dropped without iterating
+            } else {
+                let progress = view.rx.estimatedProgress
+                let task = Task { for await _ in progress {} }
+                task.cancel()
+                await task.value
+            }
+        }
+        #expect(proxy.subscriberCount == 0)
+    }
+
+    @Test("pageLoad returns the finish with its response, or the failure as a value")
+    func pageLoad() async throws {
+        let server = try await server.value
+        let view = try WebView()
+        defer { view.close() }
+        let finished = try await view.rx.pageLoad(server.url("/redirect/1"))
+        guard case .finished(let navigation, let response?) = finished else { Issue.record("\(finished)"); return }
+        #expect(navigation.url == server.url("/redirect/1"))
+        #expect(response.url == server.url("/page"))
+        let timedOut = try await view.rx.pageLoad(server.url("/hang"), timeout: .seconds(1))
+        guard case .failed(_, let error, nil) = timedOut else { Issue.record("\(timedOut)"); return }
+        #expect(error.kind == .timeout)
+    }
+
+    @Test("cancelling the task awaiting pageLoad stops the load, which ends as cancelled")
+    func pageLoadCancel() async throws {
+        let server = try await server.value
+        let view = try WebView()
+        defer { view.close() }
+        let started = view.rx.didStartProvisionalNavigation
+        let task = Task { try await view.rx.pageLoad(server.url("/hang")) }
+        var iterator = started.makeAsyncIterator()
+        _ = await iterator.next()
+        task.cancel()
+        let outcome = try await task.value
+        guard case .failed(_, let error, _) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(error.kind == .cancelled)
+    }
+}

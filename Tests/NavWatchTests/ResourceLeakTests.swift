@@ -1,0 +1,53 @@
+import CNavShim
+import Foundation
+import LoopbackServer
+import NavWatch
+import Testing
+import WebKitThread
+
+/// Counts the shim's live objects, which only means something when no other
+/// test creates views at the same time: `Scripts/test` runs this suite in a
+/// process of its own (`--filter ResourceLeakTests`), and the main run skips it.
+@Suite("ResourceLeakTests", .serialized)
+struct ResourceLeakTests {
+    @Test("200 loads and closes leave no view, signal handler, context or resource behind")
+    @WebKitActor func closingReleasesEverything() async throws {
+        let server = try await TestSite.http.value
+        let before = nw_stats_get()
+        for index in 1...200 {
+            let recorder = Recorder(base: server.baseURL)
+            let view = try WebView()
+            view.navigationDelegate = recorder
+            try view.load(server.url(index.isMultiple(of: 2) ? "/page" : "/alert"))
+            await recorder.waitForEnd(of: 1)
+            #expect(recorder.lines.last == "#1 finish")
+            view.close()
+        }
+        let after = nw_stats_get()
+        #expect(after.views == before.views)
+        #expect(after.signal_handlers == before.signal_handlers)
+        #expect(after.user_contexts == before.user_contexts)
+        #expect(after.tracked_resources == before.tracked_resources)
+    }
+
+    @Test("a view dropped without close() is torn down on the WebKit thread")
+    @WebKitActor func droppingReleases() async throws {
+        let server = try await TestSite.http.value
+        let before = nw_stats_get()
+        weak var weakView: WebView?
+        do {
+            let recorder = Recorder(base: server.baseURL)
+            let view = try WebView()
+            weakView = view
+            view.navigationDelegate = recorder
+            try view.load(server.url("/page"))
+            await recorder.waitForEnd(of: 1)
+        }
+        #expect(weakView == nil)
+        let after = nw_stats_get()
+        #expect(after.views == before.views)
+        #expect(after.signal_handlers == before.signal_handlers)
+        #expect(after.user_contexts == before.user_contexts)
+    }
+
+}
