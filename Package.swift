@@ -47,16 +47,20 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // The command-line tool.
-        .executableTarget(
-            name: "navwatch",
+        // The command-line tool: its commands live in a library so tests can reach them.
+        .target(
+            name: "NavWatchCLI",
             dependencies: [
                 "NavWatch", "NavWatchRx", "LoopbackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "navwatch", dependencies: ["NavWatchCLI"]),
+        // The README's `for await` example, built so that it keeps compiling.
+        .executableTarget(name: "ForAwaitExample", dependencies: ["NavWatchRx", "LoopbackServer"], path: "Examples/ForAwait"),
         .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "LoopbackServer", "CNavShim"]),
         .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "LoopbackServer"]),
+        .testTarget(name: "NavWatchCLITests", dependencies: ["NavWatchCLI", "LoopbackServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -41,8 +41,18 @@ int nw_xvfb_start(const char *xvfb_path, int *out_pid, char **out_error) {
         return -1;
     }
     if (pid == 0) {
-        // Child: only async-signal-safe calls from here on.
+        // Child: only async-signal-safe calls from here on. The forking
+        // thread may block or ignore signals (Swift's threads do); Xvfb must
+        // start with default signal handling, or SIGTERM never reaches it.
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
         prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() == 1) _exit(1);  // the parent is already gone
         int null_fd = open("/dev/null", O_RDWR);
         if (null_fd >= 0) {
             dup2(null_fd, 0);

@@ -16,6 +16,7 @@ public enum FixtureSite {
         case "/status/500": return .html("<title>Broken</title>", status: 500)
         case "/hang": return .hang
         case "/reset": return .resetAfterHeaders
+        case "/stall": return .stallAfterHeaders
         case "/slow": return .delayed(.milliseconds(300), .html("<title>Slow</title>"))
         case "/alert":
             return .html("<html><head><title>Alert</title></head><body><script>alert('hello'); confirm('sure?');</script></body></html>")

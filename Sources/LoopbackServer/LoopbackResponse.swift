@@ -7,6 +7,9 @@ public indirect enum LoopbackResponse: Sendable {
     /// Sends the status line and headers (announcing a long body), a little of
     /// the body, then resets the connection (TCP RST).
     case resetAfterHeaders
+    /// Sends the status line, headers and the start of an HTML body, then
+    /// neither sends more nor closes: the page commits and never finishes.
+    case stallAfterHeaders
     /// Answers with `response` after `delay`.
     case delayed(Duration, LoopbackResponse)
 

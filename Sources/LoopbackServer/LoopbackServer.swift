@@ -118,6 +118,13 @@ private final class RouteHandler: ChannelInboundHandler {
                 let (handler, context) = bound.value
                 handler.perform(next, keepAlive: keepAlive, context: context)
             }
+        case .stallAfterHeaders:
+            let headers = HTTPHeaders([("Content-Type", "text/html"), ("Content-Length", "100000")])
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+            var buffer = context.channel.allocator.buffer(capacity: 64)
+            buffer.writeString("<html><head><title>stalled</title></head><body>")
+            buffer.writeString(String(repeating: "<p>the rest of this page never arrives</p>\n", count: 200))
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         case .resetAfterHeaders:
             var headers = HTTPHeaders([("Content-Type", "text/html"), ("Content-Length", "100000")])
             headers.add(name: "Connection", value: "close")

@@ -1,1 +1,3 @@
-print("navwatch")
+import NavWatchCLI
+
+await NavwatchCommand.runAsMain()

@@ -101,7 +101,10 @@ struct ObservableTests {
 
     @Test("every observable completes when the view closes, and later ones end at once")
     func completionOnClose() async throws {
-        let server = try await server.value
+        // Requests that never get an answer hold one of the network process's
+        // connections to their host: such tests get a server of their own.
+        let server = try await LoopbackServer.start(route: FixtureSite.route)
+        defer { Task { await server.shutdown() } }
         let view = try WebView()
         let events = view.rx.navigationEvents
         let url = view.rx.url
@@ -163,7 +166,10 @@ struct ObservableTests {
 
     @Test("pageLoad returns the finish with its response, or the failure as a value")
     func pageLoad() async throws {
-        let server = try await server.value
+        // Requests that never get an answer hold one of the network process's
+        // connections to their host: such tests get a server of their own.
+        let server = try await LoopbackServer.start(route: FixtureSite.route)
+        defer { Task { await server.shutdown() } }
         let view = try WebView()
         defer { view.close() }
         let finished = try await view.rx.pageLoad(server.url("/redirect/1"))
@@ -177,7 +183,10 @@ struct ObservableTests {
 
     @Test("cancelling the task awaiting pageLoad stops the load, which ends as cancelled")
     func pageLoadCancel() async throws {
-        let server = try await server.value
+        // Requests that never get an answer hold one of the network process's
+        // connections to their host: such tests get a server of their own.
+        let server = try await LoopbackServer.start(route: FixtureSite.route)
+        defer { Task { await server.shutdown() } }
         let view = try WebView()
         defer { view.close() }
         let started = view.rx.didStartProvisionalNavigation

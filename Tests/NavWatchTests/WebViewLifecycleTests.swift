@@ -9,7 +9,10 @@ import WebKitThread
 struct WebViewLifecycleTests {
     @Test("closing mid-load ends the navigation once as cancelled, then nothing follows")
     @WebKitActor func closeMidLoad() async throws {
-        let server = try await TestSite.http.value
+        // Requests that never get an answer hold one of the network process's
+        // connections to their host: such tests get a server of their own.
+        let server = try await LoopbackServer.start(route: FixtureSite.route)
+        defer { Task { await server.shutdown() } }
         let recorder = Recorder(base: server.baseURL)
         let view = try WebView()
         view.navigationDelegate = recorder
@@ -24,7 +27,10 @@ struct WebViewLifecycleTests {
 
     @Test("stop() ends the running navigation as cancelled")
     @WebKitActor func stopCancels() async throws {
-        let server = try await TestSite.http.value
+        // Requests that never get an answer hold one of the network process's
+        // connections to their host: such tests get a server of their own.
+        let server = try await LoopbackServer.start(route: FixtureSite.route)
+        defer { Task { await server.shutdown() } }
         let recorder = Recorder(base: server.baseURL)
         let view = try WebView()
         view.navigationDelegate = recorder

@@ -95,7 +95,10 @@ struct WebViewNavigationTests {
 
     @Test("a second load cancels the first, which ends exactly once as cancelled")
     @WebKitActor func secondLoadCancelsFirst() async throws {
-        let server = try await TestSite.http.value
+        // Requests that never get an answer hold one of the network process's
+        // connections to their host: such tests get a server of their own.
+        let server = try await LoopbackServer.start(route: FixtureSite.route)
+        defer { Task { await server.shutdown() } }
         let recorder = Recorder(base: server.baseURL)
         let view = try WebView()
         view.navigationDelegate = recorder
@@ -111,7 +114,10 @@ struct WebViewNavigationTests {
 
     @Test("a server that never answers times out within the timeout plus one second")
     @WebKitActor func timeout() async throws {
-        let server = try await TestSite.http.value
+        // Requests that never get an answer hold one of the network process's
+        // connections to their host: such tests get a server of their own.
+        let server = try await LoopbackServer.start(route: FixtureSite.route)
+        defer { Task { await server.shutdown() } }
         let recorder = Recorder(base: server.baseURL)
         let view = try WebView()
         view.navigationDelegate = recorder
@@ -141,7 +147,10 @@ struct WebViewNavigationTests {
 
     @Test("a web process terminated mid-load fails the navigation; the view stays usable")
     @WebKitActor func terminatedMidLoad() async throws {
-        let server = try await TestSite.http.value
+        // Requests that never get an answer hold one of the network process's
+        // connections to their host: such tests get a server of their own.
+        let server = try await LoopbackServer.start(route: FixtureSite.route)
+        defer { Task { await server.shutdown() } }
         let recorder = Recorder(base: server.baseURL)
         let view = try WebView()
         view.navigationDelegate = recorder

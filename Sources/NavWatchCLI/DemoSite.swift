@@ -1,0 +1,31 @@
+import LoopbackServer
+
+/// The small site `navwatch demo` serves on 127.0.0.1: a page, a redirect,
+/// a 404 and a slow page.
+public enum DemoSite {
+    /// The paths the demo watches, in order.
+    public static let paths = ["/", "/old-home", "/missing", "/slow"]
+
+    public static let route: LoopbackServer.Route = { request in
+        switch request.path {
+        case "/":
+            return .html("""
+                <!doctype html><html><head><title>navwatch demo</title>
+                <link rel="stylesheet" href="/style.css"></head>
+                <body><h1>navwatch demo</h1><p>A page served on 127.0.0.1.</p>
+                <a href="/old-home">old home</a> <a href="/missing">missing</a> <a href="/slow">slow</a>
+                <script src="/app.js"></script></body></html>
+                """)
+        case "/style.css":
+            return .text("body { font-family: sans-serif; }", contentType: "text/css")
+        case "/app.js":
+            return .text("document.body.dataset.ready = 'yes';", contentType: "text/javascript")
+        case "/old-home":
+            return .redirect(to: "/", status: 301)
+        case "/slow":
+            return .delayed(.milliseconds(800), .html("<!doctype html><title>Slow page</title><p>worth the wait</p>"))
+        default:
+            return .html("<!doctype html><title>Not found</title><p>nothing here</p>", status: 404)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Writes `WatchEvent`s to standard output: JSON Lines, or aligned columns
+/// for people (coloured when standard output is a terminal).
+public struct EventPrinter: Sendable {
+    public enum Format: Sendable { case text, jsonLines }
+
+    public let format: Format
+    public let colour: Bool
+
+    public init(format: Format, colour: Bool = isatty(STDOUT_FILENO) == 1) {
+        self.format = format
+        self.colour = colour && format == .text
+    }
+
+    public func print(_ event: WatchEvent) {
+        write(format == .jsonLines ? event.jsonLine : textLine(event))
+    }
+
+    /// The one-line summary of a watched URL (text format only).
+    public func printSummary(_ summary: PageSummary) {
+        guard format == .text else { return }
+        var parts: [String] = []
+        parts.append(summary.succeeded ? paint("✔", .green) : paint("✘", .red))
+        parts.append(summary.requested.absoluteString)
+        if let status = summary.status { parts.append("→ " + paint(String(status), status < 400 ? .green : .red)) }
+        if let final = summary.finalURL, final != summary.requested.absoluteString { parts.append(final) }
+        if let error = summary.error { parts.append(paint(error.kind.rawValue, .red) + " (\(error.message))") }
+        if let commit = summary.commitMilliseconds { parts.append("commit \(JSON.number(commit)) ms") }
+        if let finish = summary.finishMilliseconds { parts.append("finish \(JSON.number(finish)) ms") }
+        if let title = summary.title { parts.append("\"\(title)\"") }
+        write(parts.joined(separator: "  "))
+    }
+
+    private func textLine(_ event: WatchEvent) -> String {
+        let time = JSON.number(event.milliseconds) + " ms"
+        let name = event.kind.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)
+        var line = String(repeating: " ", count: max(0, 10 - time.count)) + time + "  "
+            + "#\(event.nav)".padding(toLength: 4, withPad: " ", startingAt: 0) + " "
+            + paint(name, colour(for: event)) + " " + event.url
+        var extras: [String] = []
+        if let status = event.status { extras.append(String(status)) }
+        if let mime = event.mime { extras.append(mime) }
+        if let title = event.title { extras.append("\"\(title)\"") }
+        if let error = event.error {
+            extras.append(paint(error.kind.rawValue, .red) + ": \(error.message) (\(error.domain) \(error.code))")
+        }
+        if let note = event.note { extras.append(note) }
+        if !extras.isEmpty { line += "  " + extras.joined(separator: "  ") }
+        return line
+    }
+
+    private enum Colour: String {
+        case red = "31", green = "32", yellow = "33", blue = "34", dim = "2"
+    }
+
+    private func colour(for event: WatchEvent) -> Colour {
+        switch event.kind {
+        case .finished: return (event.status ?? 0) >= 400 ? .yellow : .green
+        case .failed, .terminated, .resourceFailed: return .red
+        case .started, .redirected, .committed: return .blue
+        default: return .dim
+        }
+    }
+
+    private func paint(_ text: String, _ colour: Colour) -> String {
+        self.colour ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    private func write(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import LoopbackServer
+import NavWatch
+import WebKitThread
+
+/// `navwatch`: watch pages load in a real browser engine.
+public struct NavwatchCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "navwatch",
+        abstract: "Watch pages load in WebKit and print every navigation event as it happens.",
+        discussion: """
+            Exit status: 0 when every navigation finished with an HTTP status below 400, \
+            1 otherwise, 2 for bad input or when WebKit cannot start, 130 after Ctrl-C.
+            """,
+        subcommands: [WatchCommand.self, DemoCommand.self],
+        defaultSubcommand: WatchCommand.self)
+
+    public init() {}
+
+    /// Parses the arguments and runs the command. Errors become one line on
+    /// standard error (never a stack trace); help and version go to standard output.
+    public static func runAsMain(_ arguments: [String]? = nil) async -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            Glibc.exit(0)
+        } catch {
+            if let exitCode = error as? ExitCode { Glibc.exit(exitCode.rawValue) }
+            if exitCode(for: error) == .success {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            let line = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+            FileHandle.standardError.write(Data("navwatch: \(line)\n".utf8))
+            Glibc.exit(2)
+        }
+    }
+}
+
+/// Options shared by the commands that load pages.
+public struct LoadOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print JSON Lines, one object per event, instead of columns.")
+    public var json = false
+
+    @Option(name: .long, help: "Seconds each navigation may take before it fails as a timeout.")
+    public var timeout: Double = 30
+
+    @Option(name: .customLong("wait-until"), help: "When a navigation counts as done: commit, finish or idle.")
+    public var waitUntil: WaitUntilArgument = .finish
+
+    @Option(name: .customLong("user-agent"), help: "The User-Agent to send.")
+    public var userAgent: String?
+
+    @Flag(name: .customLong("no-javascript"), help: "Do not run the pages' JavaScript.")
+    public var noJavaScript = false
+
+    @Flag(name: .customLong("no-images"), help: "Do not load images.")
+    public var noImages = false
+
+    @Flag(name: .customLong("ignore-tls-errors"), help: "Load pages whose certificate does not validate.")
+    public var ignoreTLSErrors = false
+
+    @Flag(name: .long, help: "Also print every subresource's start, finish and failure.")
+    public var resources = false
+
+    public init() {}
+
+    public func validate() throws {
+        guard timeout > 0, timeout.isFinite else {
+            throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)")
+        }
+    }
+
+    var watcherOptions: Watcher.Options {
+        var options = Watcher.Options()
+        options.timeout = .milliseconds(Int64(timeout * 1000))
+        options.waitUntil = waitUntil.value
+        options.resources = resources
+        options.configuration = WebViewConfiguration(
+            userAgent: userAgent, javaScriptEnabled: !noJavaScript, imagesEnabled: !noImages,
+            tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: options.timeout)
+        return options
+    }
+}
+
+public struct WaitUntilArgument: ExpressibleByArgument, Sendable {
+    let value: WaitUntil
+
+    public init?(argument: String) {
+        guard let value = WaitUntil(rawValue: argument) else { return nil }
+        self.value = value
+    }
+
+    public static let finish = WaitUntilArgument(argument: "finish")!
+    public static var allValueStrings: [String] { WaitUntil.allCases.map(\.rawValue) }
+    public var defaultValueDescription: String { value.rawValue }
+}
+
+/// Runs a `Watcher` over `urls`, printing as it goes; Ctrl-C stops it cleanly.
+/// Returns the exit status.
+func watch(_ urls: [URL], options: LoadOptions) async throws -> Int32 {
+    let printer = EventPrinter(format: options.json ? .jsonLines : .text)
+    let watcher: Watcher
+    let summaries: [PageSummary]
+    do {
+        watcher = await Watcher(options: options.watcherOptions) { printer.print($0) }
+        let interruption = InterruptHandler { Task { @WebKitActor in watcher.interrupt() } }
+        summaries = try await watcher.run(urls)
+        if interruption.fired { return 130 }
+    } catch let error as WebKitUnavailableError {
+        throw InputError(error.description)
+    }
+    for summary in summaries { printer.printSummary(summary) }
+    return summaries.allSatisfy(\.succeeded) && summaries.count == urls.count ? 0 : 1
+}

@@ -1,0 +1,323 @@
+import Foundation
+import NavWatch
+import NavWatchRx
+import WebKitThread
+
+/// When a navigation counts as done and the next URL may start.
+public enum WaitUntil: String, Sendable, CaseIterable {
+    /// The main response committed.
+    case commit
+    /// The page finished (or failed).
+    case finish
+    /// Finished, then no network activity for 500 ms (capped by the timeout).
+    case idle
+}
+
+/// How one requested URL went, for the summary line and the exit code.
+public struct PageSummary: Sendable, Equatable {
+    public var requested: URL
+    public var nav: Int
+    public var status: Int?
+    public var finalURL: String?
+    public var commitMilliseconds: Double?
+    public var finishMilliseconds: Double?
+    public var title: String?
+    public var error: NavigationError?
+    /// Reached its `WaitUntil` point with an HTTP status below 400.
+    public var succeeded: Bool
+}
+
+/// Loads URLs one after another in one view and reports every event of every
+/// navigation, the moment it happens, to `emit` (called on the WebKit thread,
+/// in order). Every navigation gets exactly one terminal event: `finished`,
+/// `failed` or `terminated`.
+@WebKitActor
+public final class Watcher {
+    public struct Options: Sendable {
+        public var timeout: Duration = .seconds(30)
+        public var waitUntil: WaitUntil = .finish
+        public var resources = false
+        public var configuration = WebViewConfiguration()
+        public init() {}
+    }
+
+    private let options: Options
+    private let emit: (WatchEvent) -> Void
+    private let clock = ContinuousClock()
+
+    // The consumer's view of navigations, built from the events it has seen.
+    private var numbers: [UInt64: Int] = [:]
+    private var startTimes: [UInt64: ContinuousClock.Instant] = [:]
+    private var unfinished: Set<UInt64> = []
+    private var lastNumber = 0
+    private var pendingTermination: WebProcessTerminationReason?
+    private var current: (navigation: Navigation, summary: PageSummary, done: Bool)?
+    private var doneWaiter: CheckedContinuation<Void, Never>?
+    private var inFlightResources: Set<UInt64> = []
+    private var lastNetworkActivity: ContinuousClock.Instant
+    private var view: WebView?
+    private var interrupted = false
+
+    public init(options: Options, emit: @escaping (WatchEvent) -> Void) {
+        self.options = options
+        self.emit = emit
+        self.lastNetworkActivity = clock.now
+    }
+
+    /// Watches each URL in turn; returns one summary per URL that was started.
+    /// Stops early, after reporting the current navigation as cancelled, when
+    /// `interrupt()` is called.
+    public func run(_ urls: [URL]) async throws -> [PageSummary] {
+        let view = try WebView(configuration: options.configuration)
+        self.view = view
+        let messages = view.rx.delegate.methodInvoked  // subscribed before the first load
+        let consumer = Task { @WebKitActor in
+            for await message in messages { await self.handle(message) }
+        }
+        var summaries: [PageSummary] = []
+        for url in urls where !interrupted {
+            let requestedAt = clock.now
+            let navigation = try view.load(url, timeout: options.timeout)
+            lastNumber += 1
+            numbers[navigation.id] = lastNumber
+            startTimes[navigation.id] = requestedAt
+            unfinished.insert(navigation.id)
+            current = (navigation, PageSummary(requested: url, nav: lastNumber, succeeded: false), false)
+            await waitUntilDone(navigation)
+            summaries.append(current!.summary)
+            current = nil
+        }
+        view.close()  // ends a navigation still running as cancelled, then completes `messages`
+        await consumer.value
+        self.view = nil
+        return summaries
+    }
+
+    /// Stops the running navigation (reported as cancelled) and starts no other.
+    public func interrupt() {
+        interrupted = true
+        view?.stop()
+        finishWaiting()
+        resumeSettled()
+    }
+
+    // MARK: Waiting
+
+    private func waitUntilDone(_ navigation: Navigation) async {
+        if current?.done != true && !interrupted {
+            await withCheckedContinuation { doneWaiter = $0 }
+        }
+        guard current?.summary.finishMilliseconds != nil, !interrupted else { return }
+        let deadline = (startTimes[navigation.id] ?? clock.now) + options.timeout
+        switch options.waitUntil {
+        case .commit:
+            return
+        case .finish:
+            // With --resources, let the resources still in flight report their
+            // end (WebKit may report it after the page's), for up to a second.
+            if options.resources { await settle(until: min(deadline, clock.now + .seconds(1))) }
+        case .idle:
+            // No resource in flight and no network activity for 500 ms, within the timeout.
+            while !interrupted && clock.now < deadline {
+                await settle(until: deadline)
+                let quietUntil = lastNetworkActivity + .milliseconds(500)
+                if clock.now >= quietUntil { return }
+                try? await Task.sleep(until: min(quietUntil, deadline), clock: clock)
+            }
+        }
+    }
+
+    /// Returns once no resource is in flight, or at `deadline`.
+    private func settle(until deadline: ContinuousClock.Instant) async {
+        guard !inFlightResources.isEmpty, !interrupted else { return }
+        let timer = Task { [clock] in
+            try? await Task.sleep(until: deadline, clock: clock)
+            self.resumeSettled()
+        }
+        await withCheckedContinuation { settledWaiter = $0 }
+        timer.cancel()
+    }
+
+    private func resumeSettled() {
+        settledWaiter?.resume()
+        settledWaiter = nil
+    }
+
+    private var settledWaiter: CheckedContinuation<Void, Never>?
+
+    private func markDone() {
+        guard current?.done == false else { return }
+        current?.done = true
+        finishWaiting()
+    }
+
+    private func finishWaiting() {
+        doneWaiter?.resume()
+        doneWaiter = nil
+    }
+
+    // MARK: Events
+
+    private func handle(_ message: NavigationDelegateMessage) async {
+        switch message {
+        case .navigation(let event): await handle(event)
+        case .resource(let event): handle(event)
+        case .propertyChange, .closed: break
+        }
+    }
+
+    private func number(_ navigation: Navigation) -> Int {
+        if let number = numbers[navigation.id] { return number }
+        lastNumber += 1
+        numbers[navigation.id] = lastNumber
+        return lastNumber
+    }
+
+    private func milliseconds(_ navigation: Navigation?) -> Double {
+        guard let navigation, let start = startTimes[navigation.id] else { return 0 }
+        let elapsed = clock.now - start
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    private func isCurrent(_ navigation: Navigation) -> Bool {
+        current?.navigation.id == navigation.id
+    }
+
+    private func handle(_ event: NavigationEvent) async {
+        switch event {
+        case .didStartProvisionalNavigation(let navigation):
+            if startTimes[navigation.id] == nil { startTimes[navigation.id] = clock.now }
+            unfinished.insert(navigation.id)
+            emit(WatchEvent(kind: .started, nav: number(navigation), url: navigation.url.absoluteString,
+                            milliseconds: milliseconds(navigation)))
+
+        case .didReceiveServerRedirect(let navigation, let url):
+            emit(WatchEvent(kind: .redirected, nav: number(navigation), url: url.absoluteString,
+                            milliseconds: milliseconds(navigation)))
+
+        case .didCommit(let navigation, let response):
+            let ms = milliseconds(navigation)
+            emit(WatchEvent(kind: .committed, nav: number(navigation), url: response.url.absoluteString,
+                            milliseconds: ms, status: httpStatus(response), mime: response.mimeType))
+            if isCurrent(navigation) {
+                current?.summary.status = httpStatus(response)
+                current?.summary.finalURL = response.url.absoluteString
+                current?.summary.commitMilliseconds = ms
+                current?.summary.succeeded = (httpStatus(response) ?? 0) < 400
+                if options.waitUntil == .commit { markDone() }
+            }
+            committedResponses[navigation.id] = response
+
+        case .didFinish(let navigation):
+            unfinished.remove(navigation.id)
+            let ms = milliseconds(navigation)
+            let response = committedResponses.removeValue(forKey: navigation.id)
+            let title = await pageTitle()
+            let finalURL = (response?.url ?? navigation.url).absoluteString
+            emit(WatchEvent(kind: .finished, nav: number(navigation), url: finalURL,
+                            milliseconds: ms, status: response.flatMap(httpStatus), mime: response?.mimeType, title: title))
+            if isCurrent(navigation) {
+                current?.summary.finishMilliseconds = ms
+                current?.summary.title = title
+                current?.summary.finalURL = finalURL
+                markDone()
+            }
+
+        case .didFailProvisionalNavigation(let navigation, let error), .didFail(let navigation, let error):
+            unfinished.remove(navigation.id)
+            committedResponses.removeValue(forKey: navigation.id)
+            let provisional: Bool
+            if case .didFailProvisionalNavigation = event { provisional = true } else { provisional = false }
+            let kind: WatchEvent.Kind = pendingTermination != nil && error.kind == .webProcessCrashed ? .terminated : .failed
+            pendingTermination = nil
+            emit(WatchEvent(kind: kind, nav: number(navigation),
+                            url: error.failingURL?.absoluteString ?? navigation.url.absoluteString,
+                            milliseconds: milliseconds(navigation), provisional: provisional, error: error))
+            if isCurrent(navigation) {
+                current?.summary.error = error
+                current?.summary.succeeded = false
+                markDone()
+            }
+
+        case .webContentProcessDidTerminate(let reason):
+            if unfinished.isEmpty {
+                // No navigation to end: report it against the last one.
+                let error = NavigationError(kind: .webProcessCrashed, domain: NavigationError.navwatchDomain,
+                                            code: NavigationError.NavwatchCode.webProcessTerminated.rawValue,
+                                            message: "the web process terminated (\(reason))", failingURL: view?.url)
+                emit(WatchEvent(kind: .terminated, nav: lastNumber, url: view?.url?.absoluteString ?? "",
+                                milliseconds: 0, error: error))
+            } else {
+                pendingTermination = reason  // the failure that follows becomes the `terminated` line
+            }
+
+        case .sameDocumentNavigation(let change):
+            emit(WatchEvent(kind: .sameDocument, nav: change.navigation.map(number) ?? lastNumber,
+                            url: change.url.absoluteString, milliseconds: milliseconds(change.navigation)))
+
+        case .newWindowRequest(let request):
+            emit(WatchEvent(kind: .newWindow, nav: lastNumber, url: request.url?.absoluteString ?? "",
+                            milliseconds: milliseconds(current?.navigation)))
+
+        case .scriptDialog(let dialog):
+            emit(WatchEvent(kind: .dialog, nav: lastNumber, url: view?.url?.absoluteString ?? "",
+                            milliseconds: milliseconds(current?.navigation), note: "\(dialog.kind): \(dialog.message)"))
+
+        case .download(let download):
+            emit(WatchEvent(kind: .download, nav: download.navigation.map(number) ?? lastNumber,
+                            url: download.url.absoluteString, milliseconds: milliseconds(download.navigation),
+                            status: httpStatus(download.response), mime: download.response.mimeType))
+        }
+    }
+
+    private var committedResponses: [UInt64: NavigationResponse] = [:]
+
+    private func handle(_ event: ResourceEvent) {
+        lastNetworkActivity = clock.now
+        let navigation = current?.navigation
+        switch event {
+        case .started(let id, let url, _, _):
+            inFlightResources.insert(id)
+            if options.resources {
+                emit(WatchEvent(kind: .resourceStarted, nav: lastNumber, url: url.absoluteString,
+                                milliseconds: milliseconds(navigation)))
+            }
+        case .redirected:
+            return
+        case .finished(let id, let url, let status, let mime):
+            // WebKit reports `finished` after `failed` too; print one line per resource.
+            defer { resourceEnded(id) }
+            if failedResources.remove(id) != nil { return }
+            if options.resources {
+                emit(WatchEvent(kind: .resourceFinished, nav: lastNumber, url: url.absoluteString,
+                                milliseconds: milliseconds(navigation), status: status > 0 ? status : nil, mime: mime))
+            }
+        case .failed(let id, let url, let error):
+            failedResources.insert(id)
+            defer { resourceEnded(id) }
+            if options.resources {
+                emit(WatchEvent(kind: .resourceFailed, nav: lastNumber, url: url.absoluteString,
+                                milliseconds: milliseconds(navigation), error: error))
+            }
+        }
+    }
+
+    private var failedResources: Set<UInt64> = []
+
+    private func resourceEnded(_ id: UInt64) {
+        inFlightResources.remove(id)
+        if inFlightResources.isEmpty { resumeSettled() }
+    }
+
+    private func httpStatus(_ response: NavigationResponse) -> Int? {
+        response.statusCode > 0 ? response.statusCode : nil
+    }
+
+    /// The title as the page has it now: WebKit may announce it after the finish.
+    private func pageTitle() async -> String? {
+        if let title = view?.title { return title }
+        guard let view, case .string(let title)? = try? await view.evaluateJavaScript("document.title"),
+              !title.isEmpty else { return nil }
+        return title
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+import LoopbackServer
+import Testing
+
+private let http = Task { try await LoopbackServer.start(route: FixtureSite.route) }
+private let https = Task { try await LoopbackServer.start(tls: true, route: FixtureSite.route) }
+
+/// Checks the summarised events, showing the actual lines when they differ.
+private func expectEvents(_ lines: [String], base: URL?, _ expected: [String],
+                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let actual = try summarise(lines, base: base)
+    #expect(actual == expected, "actual: \(actual)", sourceLocation: sourceLocation)
+}
+
+/// The keys the README's schema allows.
+private let schemaKeys: Set<String> = ["event", "nav", "url", "t_ms", "status", "mime", "title", "provisional", "error"]
+
+/// Parses JSON Lines output into one compact string per event:
+/// `event #nav url [status] [mime] [title] [provisional] [error kind]`,
+/// with the server's base URL cut off; checks every line's keys and types.
+private func summarise(_ lines: [String], base: URL?) throws -> [String] {
+    try lines.map { line in
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(Set(object.keys).isSubset(of: schemaKeys), "unexpected keys in \(line)")
+        #expect(object["t_ms"] is NSNumber, "t_ms is not a number in \(line)")
+        #expect(object["nav"] is NSNumber)
+        var parts = ["\(object["event"]!)", "#\(object["nav"]!)"]
+        var url = object["url"] as? String ?? "?"
+        if let base { url = url.replacingOccurrences(of: base.absoluteString, with: "") }
+        parts.append(url)
+        if let status = object["status"] { parts.append("\(status)") }
+        if let mime = object["mime"] { parts.append("\(mime)") }
+        if let title = object["title"] { parts.append("\"\(title)\"") }
+        if let provisional = object["provisional"] as? Bool { parts.append(provisional ? "provisional" : "committed") }
+        if let error = object["error"] as? [String: Any] {
+            #expect(Set(error.keys) == ["kind", "domain", "code", "message"])
+            parts.append("\(error["kind"]!)")
+        }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// Serialized: each case starts a navwatch process with its own Xvfb, web
+/// and network processes; running them all at once on two cores would
+/// measure the machine's load instead of navwatch.
+@Suite("navwatch end to end", .serialized)
+struct NavwatchEndToEndTests {
+    @Test("a plain page: started, committed, finished with its title; exit 0")
+    func plainPage() async throws {
+        let server = try await http.value
+        let result = try await NavwatchProcess.run(["--json", server.url("/page").absoluteString])
+        try expectEvents(result.stdout, base: server.baseURL, [
+            "started #1 /page", "committed #1 /page 200 text/html", "finished #1 /page 200 text/html \"Plain\""])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("a redirect chain reports every hop")
+    func redirects() async throws {
+        let server = try await http.value
+        let result = try await NavwatchProcess.run(["--json", server.url("/redirect/3").absoluteString])
+        try expectEvents(result.stdout, base: server.baseURL, [
+            "started #1 /redirect/3", "redirected #1 /redirect/2", "redirected #1 /redirect/1", "redirected #1 /page",
+            "committed #1 /page 200 text/html", "finished #1 /page 200 text/html \"Plain\""])
+        #expect(result.status == 0)
+    }
+
+    @Test("404 and 500 finish, and make the exit status 1", arguments: [404, 500])
+    func httpErrors(status: Int) async throws {
+        let server = try await http.value
+        let result = try await NavwatchProcess.run(["--json", server.url("/page").absoluteString,
+                                                    server.url("/status/\(status)").absoluteString])
+        let title = status == 404 ? "Missing" : "Broken"
+        try expectEvents(result.stdout, base: server.baseURL, [
+            "started #1 /page", "committed #1 /page 200 text/html", "finished #1 /page 200 text/html \"Plain\"",
+            "started #2 /status/\(status)", "committed #2 /status/\(status) \(status) text/html",
+            "finished #2 /status/\(status) \(status) text/html \"\(title)\""])
+        #expect(result.status == 1)
+    }
+
+    @Test("network failures end in one failed line with their kind; exit 1", arguments: [
+        ("http://no-such-host.invalid/", "dns"),
+        ("http://127.0.0.1:1/", "blocked-port"),
+    ])
+    func networkFailures(url: String, kind: String) async throws {
+        let result = try await NavwatchProcess.run(["--json", url])
+        try expectEvents(result.stdout, base: nil, ["started #1 \(url)", "failed #1 \(url) provisional \(kind)"])
+        #expect(result.status == 1)
+    }
+
+    @Test("a refused connection fails with connection-refused")
+    func refused() async throws {
+        let closed = try await LoopbackServer.start { _ in .hang }
+        let url = closed.url("/").absoluteString
+        await closed.shutdown()
+        let result = try await NavwatchProcess.run(["--json", url])
+        try expectEvents(result.stdout, base: nil, ["started #1 \(url)", "failed #1 \(url) provisional connection-refused"])
+    }
+
+    @Test("a self-signed certificate fails with tls, and loads with --ignore-tls-errors")
+    func tls() async throws {
+        let server = try await https.value
+        let failing = try await NavwatchProcess.run(["--json", server.url("/page").absoluteString])
+        try expectEvents(failing.stdout, base: server.baseURL, ["started #1 /page", "failed #1 /page provisional tls"])
+        #expect(failing.status == 1)
+        let ignoring = try await NavwatchProcess.run(["--json", "--ignore-tls-errors", server.url("/page").absoluteString])
+        try expectEvents(ignoring.stdout, base: server.baseURL, [
+            "started #1 /page", "committed #1 /page 200 text/html", "finished #1 /page 200 text/html \"Plain\""])
+        #expect(ignoring.status == 0)
+    }
+
+    @Test("--timeout bounds a server that never answers")
+    func timeout() async throws {
+        let server = try await http.value
+        // A first page starts the web process, so the timed navigation measures the server alone.
+        let result = try await NavwatchProcess.run(["--json", "--timeout", "3", server.url("/page").absoluteString,
+                                                    server.url("/hang").absoluteString])
+        try expectEvents(result.stdout, base: server.baseURL, [
+            "started #1 /page", "committed #1 /page 200 text/html", "finished #1 /page 200 text/html \"Plain\"",
+            "started #2 /hang", "failed #2 /hang provisional timeout"])
+        #expect(result.status == 1)
+    }
+
+    @Test("a reset after the headers is a committed failure with connection-reset")
+    func reset() async throws {
+        let server = try await http.value
+        let result = try await NavwatchProcess.run(["--json", server.url("/reset").absoluteString])
+        try expectEvents(result.stdout, base: server.baseURL, [
+            "started #1 /reset", "committed #1 /reset 200 text/html", "failed #1 /reset committed connection-reset"])
+    }
+
+    @Test("with --wait-until commit, moving on or exiting cancels a page still loading; every navigation ends once")
+    func cancelledByNextURL() async throws {
+        let server = try await http.value
+        let result = try await NavwatchProcess.run(["--json", "--wait-until", "commit",
+                                                    server.url("/stall").absoluteString, server.url("/stall?again").absoluteString])
+        try expectEvents(result.stdout, base: server.baseURL, [
+            "started #1 /stall", "committed #1 /stall 200 text/html", "failed #1 /stall committed cancelled",
+            "started #2 /stall?again", "committed #2 /stall?again 200 text/html", "failed #2 /stall?again committed cancelled"])
+        #expect(result.status == 0)
+    }
+
+    @Test("dialogs are answered and reported; the page finishes")
+    func dialogs() async throws {
+        let server = try await http.value
+        let result = try await NavwatchProcess.run(["--json", server.url("/alert").absoluteString])
+        try expectEvents(result.stdout, base: server.baseURL, [
+            "started #1 /alert", "committed #1 /alert 200 text/html", "dialog #1 /alert", "dialog #1 /alert",
+            "finished #1 /alert 200 text/html \"Alert\""])
+    }
+
+    @Test("a download is reported, then the navigation fails with policy")
+    func download() async throws {
+        let server = try await http.value
+        let result = try await NavwatchProcess.run(["--json", server.url("/download").absoluteString])
+        try expectEvents(result.stdout, base: server.baseURL, [
+            "started #1 /download", "download #1 /download 200 application/octet-stream",
+            "failed #1 /download provisional policy"])
+        #expect(result.status == 1)
+    }
+
+    @Test("same-document changes and new-window requests are printed (--wait-until idle)")
+    func sameDocumentAndNewWindow() async throws {
+        let server = try await http.value
+        let push = try await NavwatchProcess.run(["--json", "--wait-until", "idle", server.url("/push").absoluteString])
+        try expectEvents(push.stdout, base: server.baseURL, [
+            "started #1 /push", "committed #1 /push 200 text/html", "finished #1 /push 200 text/html \"Push\"",
+            "same-document #1 /pushed", "same-document #1 /pushed#frag"])
+        let window = try await NavwatchProcess.run(["--json", server.url("/window").absoluteString])
+        try expectEvents(window.stdout, base: server.baseURL, [
+            "started #1 /window", "committed #1 /window 200 text/html", "new-window #1 /page",
+            "finished #1 /window 200 text/html"])
+    }
+
+    @Test("--resources adds one line per subresource event")
+    func resources() async throws {
+        let server = try await http.value
+        let result = try await NavwatchProcess.run(["--json", "--resources", server.url("/page").absoluteString])
+        let events = try summarise(result.stdout, base: server.baseURL)
+        #expect(Array(events.prefix(3)) == ["started #1 /page", "resource-started #1 /page", "committed #1 /page 200 text/html"])
+        // WebKit may report the main resource's end before or after the page's.
+        #expect(Set(events.dropFirst(3)) == ["resource-finished #1 /page 200 text/html",
+                                             "finished #1 /page 200 text/html \"Plain\""])
+        #expect(events.count == 5)
+    }
+
+    @Test("bad input: one line on stderr, nothing on stdout, exit 2", arguments: [
+        (["not a url"], "navwatch: \"not a url\" is not a URL"),
+        (["ftp://example.org/"], "navwatch: cannot load \"ftp://example.org/\": the ftp: scheme is not supported (use http or https)"),
+        (["http://"], "navwatch: \"http://\" is not a URL: it has no host"),
+        ([], "navwatch: give at least one URL, or --demo (see navwatch --help)"),
+        (["--bogus"], "navwatch: Unknown option '--bogus'"),
+        (["--wait-until", "never", "example.org"],
+         "navwatch: The value 'never' is invalid for '--wait-until <wait-until>'. Please provide one of 'commit', 'finish' or 'idle'."),
+        (["--timeout=0", "example.org"], "navwatch: --timeout must be a positive number of seconds, not 0.0"),
+    ])
+    func badInput(arguments: [String], message: String) async throws {
+        let result = try await NavwatchProcess.run(arguments)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == message + "\n")
+        #expect(result.status == 2)
+    }
+
+    @Test("no display and no Xvfb: one line that says what to install, exit 2")
+    func noDisplay() async throws {
+        let result = try await NavwatchProcess.run(["http://127.0.0.1:1/"], environment: ["NAVWATCH_XVFB": "/nonexistent/Xvfb"])
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "navwatch: WebKit is unavailable: DISPLAY is unset and Xvfb is not installed; install it (apt-get install xvfb xauth) or set DISPLAY\n")
+        #expect(result.status == 2)
+    }
+
+    @Test("the demo watches its four pages and exits 0")
+    func demo() async throws {
+        for arguments in [["demo", "--json"], ["--demo", "--json"]] {
+            let result = try await NavwatchProcess.run(arguments)
+            let events = try summarise(result.stdout, base: nil).map { $0.replacingOccurrences(
+                of: #"http://127\.0\.0\.1:\d+"#, with: "", options: .regularExpression) }
+            #expect(events == [
+                "started #1 /", "committed #1 / 200 text/html", "finished #1 / 200 text/html \"navwatch demo\"",
+                "started #2 /old-home", "redirected #2 /", "committed #2 / 200 text/html",
+                "finished #2 / 200 text/html \"navwatch demo\"",
+                "started #3 /missing", "committed #3 /missing 404 text/html", "finished #3 /missing 404 text/html \"Not found\"",
+                "started #4 /slow", "committed #4 /slow 200 text/html", "finished #4 /slow 200 text/html \"Slow page\""])
+            #expect(result.status == 0)
+        }
+    }
+
+    @Test("Ctrl-C reports the running navigation as cancelled, exits 130 and leaves no Xvfb or WebKit process")
+    func interrupt() async throws {
+        let server = try await http.value
+        let process = try NavwatchProcess(["--json", server.url("/hang").absoluteString, server.url("/page").absoluteString])
+        await process.waitForOutput { $0.contains { $0.contains("\"started\"") } }
+        let children = childProcesses(of: process.pid)
+        #expect(Set(children.values).isSuperset(of: ["Xvfb", "WebKitWebProces", "WebKitNetworkPr"]))
+        process.signal(SIGINT)
+        let result = await process.finish()
+        try expectEvents(result.stdout, base: server.baseURL, ["started #1 /hang", "failed #1 /hang provisional cancelled"])
+        #expect(result.status == 130)
+        #expect(await allDead(Array(children.keys)), "left behind: \(children)")
+    }
+
+    @Test("after a normal exit no Xvfb or WebKit process is left")
+    func cleanExit() async throws {
+        let server = try await http.value
+        let process = try NavwatchProcess(["--json", "--wait-until", "idle", server.url("/push").absoluteString])
+        await process.waitForOutput { $0.contains { $0.contains("\"started\"") } }
+        let children = childProcesses(of: process.pid)
+        #expect(!children.isEmpty)
+        let result = await process.finish()
+        #expect(result.status == 0)
+        #expect(await allDead(Array(children.keys)), "left behind: \(children)")
+    }
+}
+
+/// Waits up to 5 s for every process in `pids` to exit (they are not our
+/// children, so there is nothing to wait on but their /proc entries).
+private func allDead(_ pids: [Int32]) async -> Bool {
+    for _ in 0..<100 {
+        if pids.allSatisfy(isDead) { return true }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return false
+}

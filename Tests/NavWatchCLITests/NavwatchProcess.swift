@@ -1,0 +1,123 @@
+import Foundation
+import Synchronization
+
+/// Runs the built `navwatch` binary with DISPLAY unset (it starts its own
+/// Xvfb), collecting its output line by line.
+final class NavwatchProcess: Sendable {
+    struct Result: Sendable {
+        let stdout: [String]
+        let stderr: String
+        let status: Int32
+    }
+
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0])
+        .deletingLastPathComponent().appendingPathComponent("navwatch").path
+
+    private let process: Process
+    private let lines = Mutex<[String]>([])
+    private let waiters = Mutex<[(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)]>([])
+    private let stdoutPipe = Pipe(), stderrPipe = Pipe()
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "DISPLAY")
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        startReaders()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Waits until the output so far satisfies `predicate`.
+    func waitForOutput(_ predicate: @escaping @Sendable ([String]) -> Bool) async {
+        await withCheckedContinuation { continuation in
+            // Checked and registered under the waiters' lock, which the reader
+            // also takes after appending a line: no line slips in between.
+            waiters.withLock { waiters in
+                if lines.withLock({ predicate($0) }) { continuation.resume() } else { waiters.append((predicate, continuation)) }
+            }
+        }
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the process to exit and for all of its output.
+    func finish() async -> Result {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
+            Thread.detachNewThread { [self] in
+                process.waitUntilExit()
+                stdoutDone.wait()
+                stderrDone.wait()
+                continuation.resume(returning: Result(stdout: lines.withLock { $0 },
+                                                      stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self),
+                                                      status: process.terminationStatus))
+            }
+        }
+    }
+
+    private let errors = Mutex(Data())
+    private let stdoutDone = DispatchSemaphore(value: 0), stderrDone = DispatchSemaphore(value: 0)
+
+    private func startReaders() {
+        Thread.detachNewThread { [self] in
+            errors.withLock { $0 = stderrPipe.fileHandleForReading.readDataToEndOfFile() }
+            stderrDone.signal()
+        }
+        Thread.detachNewThread { [self] in
+            var buffer = Data()
+            let handle = stdoutPipe.fileHandleForReading
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: 0x0A) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    let ready = waiters.withLock { waiters in
+                        let snapshot = lines.withLock { $0.append(line); return $0 }
+                        let ready = waiters.filter { $0.predicate(snapshot) }
+                        waiters.removeAll { $0.predicate(snapshot) }
+                        return ready
+                    }
+                    for waiter in ready { waiter.continuation.resume() }
+                }
+            }
+            // At the end of the output nothing more can match: release every waiter.
+            let remaining = waiters.withLock { waiters in defer { waiters.removeAll() }; return waiters }
+            for waiter in remaining { waiter.continuation.resume() }
+            stdoutDone.signal()
+        }
+    }
+
+    /// Runs to completion.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+        try await NavwatchProcess(arguments, environment: environment).finish()
+    }
+}
+
+/// Processes (not zombies) whose parent is `pid`.
+func childProcesses(of pid: Int32) -> [Int32: String] {
+    var children: [Int32: String] = [:]
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [:] }
+    for entry in entries {
+        guard let child = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { continue }
+        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+        guard fields.count > 2, fields[0] != "Z", Int32(fields[1]) == pid else { continue }
+        let name = stat[stat.index(after: stat.firstIndex(of: "(")!)..<close]
+        children[child] = String(name)
+    }
+    return children
+}
+
+/// Whether `pid` is gone or a zombie.
+func isDead(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return true }
+    return stat[stat.index(close, offsetBy: 2)] == "Z"
+}
