@@ -1,0 +1,41 @@
+import Foundation
+import NavWatch
+@testable import NavWatchCLI
+import Testing
+
+@Suite("URLArgument and the JSON line format")
+struct URLArgumentTests {
+    @Test("a URL without a scheme gets https://", arguments: [
+        ("example.org", "https://example.org"),
+        ("example.org/a?b=c", "https://example.org/a?b=c"),
+        ("localhost:8080/x", "https://localhost:8080/x"),
+        ("http://127.0.0.1:9/", "http://127.0.0.1:9/"),
+        ("about:blank", "about:blank"),
+        ("  example.org  ", "https://example.org"),
+    ])
+    func schemes(input: String, expected: String) throws {
+        #expect(try URLArgument.parse(input).absoluteString == expected)
+    }
+
+    @Test("input that is not a loadable URL is refused with one sentence", arguments: [
+        ("", "an empty URL was given"),
+        ("not a url", "\"not a url\" is not a URL"),
+        ("mailto:someone@example.org", "cannot load \"mailto:someone@example.org\": the mailto: scheme is not supported (use http or https)"),
+        ("javascript:alert(1)", "cannot load \"javascript:alert(1)\": the javascript: scheme is not supported (use http or https)"),
+        ("https://", "\"https://\" is not a URL: it has no host"),
+    ])
+    func refused(input: String, message: String) {
+        #expect(throws: InputError(message)) { try URLArgument.parse(input) }
+    }
+
+    @Test("a failed event's JSON line has the schema's keys in order, strings escaped")
+    func jsonLine() {
+        let error = NavigationError(kind: .connectionRefused, domain: "g-io-error-quark", code: 39,
+                                    message: "Could not connect: \"refused\"\n", failingURL: nil)
+        let event = WatchEvent(kind: .failed, nav: 2, url: "http://h/", milliseconds: 12.345, provisional: true, error: error)
+        #expect(event.jsonLine == #"{"event":"failed","nav":2,"url":"http://h/","t_ms":12.3,"provisional":true,"error":{"kind":"connection-refused","domain":"g-io-error-quark","code":39,"message":"Could not connect: \"refused\"\n"}}"#)
+        let finished = WatchEvent(kind: .finished, nav: 1, url: "http://h/", milliseconds: 40, status: 200, mime: "text/html",
+                                  title: "T", note: "ignored")
+        #expect(finished.jsonLine == #"{"event":"finished","nav":1,"url":"http://h/","t_ms":40,"status":200,"mime":"text/html","title":"T"}"#)
+    }
+}
