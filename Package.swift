@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // Layer 0: the system WebKitGTK 4.1 (GTK 3) library.
@@ -37,6 +39,14 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
+        // Layer 5: the crawler, its page-load reports and its SQLite crawl store.
+        .target(
+            name: "NavWatchCrawler",
+            dependencies: [
+                "NavWatch", "NavWatchRx",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // A loopback HTTP(S) server shared by the tests, the demo and the benchmark.
         .target(
             name: "LoopbackServer",
@@ -51,7 +61,7 @@ let package = Package(
         .target(
             name: "NavWatchCLI",
             dependencies: [
-                "NavWatch", "NavWatchRx", "LoopbackServer",
+                "NavWatch", "NavWatchRx", "NavWatchCrawler", "LoopbackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,6 +71,13 @@ let package = Package(
         .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "LoopbackServer", "CNavShim"]),
         .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "LoopbackServer"]),
         .testTarget(name: "NavWatchCLITests", dependencies: ["NavWatchCLI", "LoopbackServer"]),
+        .testTarget(
+            name: "NavWatchCrawlerTests",
+            dependencies: [
+                "NavWatchCrawler", "LoopbackServer",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

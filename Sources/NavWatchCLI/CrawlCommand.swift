@@ -1,0 +1,200 @@
+import ArgumentParser
+import Foundation
+import NavWatch
+import NavWatchCrawler
+import WebKitThread
+import LoopbackServer
+
+/// `navwatch crawl URL...`: crawl a site and write one report per page.
+public struct CrawlCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "crawl",
+        abstract: "Crawl from the seed URLs breadth-first and write one JSON report per page.",
+        discussion: """
+            Reports stream as JSON Lines to standard output (or --out) and are kept, with the frontier, \
+            in a SQLite crawl database (--db), so that --resume can continue an interrupted crawl. \
+            A progress line and the closing summary go to standard error.
+            """)
+
+    @Argument(help: "The seed URLs; a URL without a scheme gets https://.")
+    public var seeds: [String] = []
+
+    @Option(name: .long, help: "The crawl database.")
+    public var db = "navwatch-crawl.db"
+
+    @Flag(name: .long, help: "Serve the built-in demo site on 127.0.0.1 and crawl it.")
+    public var demo = false
+
+    @Flag(name: .long, help: "Continue the crawl in --db instead of starting a new one.")
+    public var resume = false
+
+    @Option(name: .long, help: "Append the reports to this file instead of standard output.")
+    public var out: String?
+
+    @Option(name: .long, help: "Which links to follow: same-origin, same-host, same-domain or any.")
+    public var scope: ScopeArgument = .init(argument: "same-origin")!
+
+    @Option(name: .long, help: "Follow only links matching this regular expression (repeatable).")
+    public var include: [String] = []
+
+    @Option(name: .long, help: "Do not follow links matching this regular expression (repeatable).")
+    public var exclude: [String] = []
+
+    @Option(name: .customLong("max-depth"), help: "Follow links at most this many clicks from a seed.")
+    public var maxDepth: Int?
+
+    @Option(name: .customLong("max-pages"), help: "Load at most this many pages.")
+    public var maxPages: Int?
+
+    @Option(name: .long, help: "Web views loading at once, each with its own web process.")
+    public var concurrency = 2
+
+    @Option(name: .long, help: "Seconds a page may take before it times out.")
+    public var timeout: Double = 30
+
+    @Option(name: .long, help: "Milliseconds between two requests to the same host.")
+    public var delay = 0
+
+    @Flag(name: .customLong("ignore-robots"), help: "Do not fetch or obey robots.txt.")
+    public var ignoreRobots = false
+
+    @Option(name: .long, help: "Extra attempts for timeouts, resets, crashes, 5xx and 429.")
+    public var retries = 2
+
+    @Option(name: .customLong("recycle-after"), help: "Pages a view loads before a fresh one replaces it.")
+    public var recycleAfter = 100
+
+    @Option(name: .customLong("user-agent"), help: "The User-Agent to send.")
+    public var userAgent: String?
+
+    @Flag(name: .customLong("ignore-tls-errors"), help: "Load pages whose certificate does not validate.")
+    public var ignoreTLSErrors = false
+
+    public init() {}
+
+    public func validate() throws {
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        guard delay >= 0 else { throw ValidationError("--delay must be 0 or more milliseconds") }
+        guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
+        guard recycleAfter >= 1 else { throw ValidationError("--recycle-after must be at least 1") }
+        if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more") }
+        if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
+        for pattern in include + exclude {
+            do { _ = try NSRegularExpression(pattern: pattern) } catch {
+                throw ValidationError("\"\(pattern)\" is not a valid regular expression")
+            }
+        }
+    }
+
+    public func run() async throws {
+        guard demo else { return try await crawl(seeds) }
+        guard seeds.isEmpty else { throw InputError("--demo takes no seed URLs") }
+        let server = try await LoopbackServer.start(route: DemoSite.route)
+        defer { Task { await server.shutdown() } }
+        try await crawl([server.url("/").absoluteString])
+    }
+
+    private func crawl(_ seeds: [String]) async throws {
+        guard !seeds.isEmpty || resume else { throw InputError("give at least one seed URL, or --resume") }
+        let urls = try seeds.map { text throws(InputError) in try URLArgument.parse(text) }
+        for url in urls where url.scheme != "http" && url.scheme != "https" {
+            throw InputError("cannot crawl \(url.absoluteString): only http and https seeds can be crawled")
+        }
+        let store: SQLiteCrawlStore
+        do {
+            store = try SQLiteCrawlStore(path: db)
+        } catch {
+            throw InputError("cannot open the crawl database \(db): \(Self.reason(error))")
+        }
+        let counts = try await store.counts()
+        if !resume && counts.reported + counts.queued + counts.leased > 0 {
+            throw InputError("\(db) already holds a crawl: add --resume to continue it, or choose another --db")
+        }
+        let output: ReportOutput
+        do { output = try ReportOutput(path: out) } catch {
+            throw InputError("cannot write \(out ?? "-"): \(Self.reason(error))")
+        }
+
+        var configuration = CrawlConfiguration(seeds: urls)
+        configuration.scope = scope.value
+        configuration.include = include
+        configuration.exclude = exclude
+        configuration.maxDepth = maxDepth
+        configuration.maxPages = maxPages
+        configuration.concurrency = concurrency
+        configuration.timeout = .milliseconds(Int64(timeout * 1000))
+        configuration.delay = .milliseconds(delay)
+        configuration.obeyRobots = !ignoreRobots
+        configuration.retries = retries
+        configuration.recycleAfter = recycleAfter
+        configuration.webView = WebViewConfiguration(userAgent: userAgent, tlsErrors: ignoreTLSErrors ? .ignore : .fail,
+                                                     navigationTimeout: configuration.timeout)
+
+        let progress = CrawlProgress(maxPages: maxPages, alreadyDone: counts.reported)
+        let crawler = try Crawler(configuration: configuration, store: store)
+        let interruption = InterruptHandler { Glibc.exit(130) }
+        let summary: CrawlSummary
+        do {
+            summary = try await crawler.run { report in
+                output.write(report)
+                progress.record(report)
+            }
+        } catch let error as WebKitUnavailableError {
+            throw InputError(error.description)
+        }
+        _ = interruption
+        progress.finish()
+        FileHandle.standardError.write(Data(CrawlSummaryText(summary).text.utf8))
+        let seedKeys = Set(urls.compactMap { URLCanonicalizer.canonical($0)?.absoluteString })
+        let seedReports = summary.reports.filter { seedKeys.contains($0.url) }
+        if !resume, !seedReports.isEmpty, seedReports.allSatisfy({ $0.outcome != .ok && $0.outcome != .httpError }) {
+            let first = seedReports[0]
+            throw InputError("no seed could be loaded: \(first.url): \(first.error?.message ?? first.outcome.rawValue)")
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return underlying.localizedDescription
+        }
+        return "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
+    }
+}
+
+public struct ScopeArgument: ExpressibleByArgument, Sendable {
+    let value: CrawlScope
+
+    public init?(argument: String) {
+        guard let value = CrawlScope(rawValue: argument) else { return nil }
+        self.value = value
+    }
+
+    public static var allValueStrings: [String] { CrawlScope.allCases.map(\.rawValue) }
+    public var defaultValueDescription: String { value.rawValue }
+}
+
+/// Where reports go: standard output, or a file opened for appending.
+final class ReportOutput: Sendable {
+    private let handle: FileHandle
+
+    init(path: String?) throws {
+        guard let path, path != "-" else {
+            handle = .standardOutput
+            return
+        }
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw CocoaError(.fileWriteNoPermission)
+            }
+        }
+        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+    }
+
+    func write(_ report: PageLoadReport) {
+        handle.write(Data((report.jsonLine + "\n").utf8))
+    }
+}
+
+import Glibc

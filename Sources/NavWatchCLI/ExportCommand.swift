@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import NavWatchCrawler
+
+/// `navwatch export`: write a crawl database's reports as JSON Lines, CSV or HAR.
+public struct ExportCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write the reports of a crawl database as JSON Lines, CSV or HAR 1.2.")
+
+    public enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
+        case jsonl, csv, har
+    }
+
+    @Option(name: .long, help: "The crawl database.")
+    public var db = "navwatch-crawl.db"
+
+    @Option(name: .long, help: "jsonl, csv or har.")
+    public var format: Format = .jsonl
+
+    @Option(name: .long, help: "Write to this file instead of standard output.")
+    public var out: String?
+
+    public init() {}
+
+    public func run() async throws {
+        guard FileManager.default.fileExists(atPath: db) else { throw InputError("no crawl database at \(db)") }
+        let reports: [PageLoadReport]
+        do {
+            reports = try await SQLiteCrawlStore(path: db).allReports()
+        } catch {
+            throw InputError("cannot read the crawl database \(db): \(CrawlCommand.reason(error))")
+        }
+        let text: String
+        switch format {
+        case .jsonl: text = reports.map { $0.jsonLine + "\n" }.joined()
+        case .csv: text = ReportExport.csv(reports)
+        case .har: text = ReportExport.har(reports)
+        }
+        if let out, out != "-" {
+            guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
+                throw InputError("cannot write \(out)")
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    }
+}
+
+/// Report formats other tools read.
+public enum ReportExport {
+    public static let csvColumns = [
+        "url", "final_url", "outcome", "skip_reason", "status", "mime", "title", "depth", "parent", "fetched_at",
+        "error_kind", "error_message", "redirects", "commit_ms", "ttfb_ms", "dom_content_loaded_ms", "load_ms",
+        "finish_ms", "first_contentful_paint_ms", "resources", "failed_resources", "transfer_bytes", "links", "attempts",
+    ]
+
+    /// RFC 4180 CSV with a header row.
+    public static func csv(_ reports: [PageLoadReport]) -> String {
+        let formatter = ISO8601DateFormatter()
+        var rows = [csvColumns.joined(separator: ",")]
+        for r in reports {
+            let fields: [String?] = [
+                r.url, r.finalURL, r.outcome.rawValue, r.skipReason?.rawValue, r.status.map(String.init), r.mime, r.title,
+                String(r.depth), r.parent, formatter.string(from: r.fetchedAt), r.error?.kind, r.error?.message,
+                String(r.redirects.count), number(r.timings.commit), number(r.timings.ttfb),
+                number(r.timings.domContentLoaded), number(r.timings.load), number(r.timings.finish),
+                number(r.timings.firstContentfulPaint), String(r.resources.count), String(r.resources.failed),
+                String(r.resources.transferBytes), String(r.links), String(r.attempts),
+            ]
+            rows.append(fields.map { quote($0 ?? "") }.joined(separator: ","))
+        }
+        return rows.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// HAR 1.2: one page and one entry (its main document) per loaded report.
+    public static func har(_ reports: [PageLoadReport]) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var pages: [[String: Any]] = [], entries: [[String: Any]] = []
+        for (index, r) in reports.enumerated() where r.outcome != .skipped {
+            let id = "page_\(index + 1)"
+            let started = formatter.string(from: r.fetchedAt.addingTimeInterval(-(r.timings.finish ?? 0) / 1000))
+            pages.append([
+                "startedDateTime": started, "id": id, "title": r.title ?? r.url,
+                "pageTimings": ["onContentLoad": r.timings.domContentLoaded ?? -1, "onLoad": r.timings.load ?? -1],
+            ])
+            let wait = r.timings.ttfb ?? r.timings.commit ?? 0
+            let total = r.timings.finish ?? r.timings.commit ?? 0
+            entries.append([
+                "pageref": id, "startedDateTime": started, "time": total,
+                "request": ["method": "GET", "url": r.url, "httpVersion": "HTTP/1.1", "cookies": [Any](),
+                            "headers": [Any](), "queryString": [Any](), "headersSize": -1, "bodySize": -1],
+                "response": ["status": r.status ?? 0, "statusText": "", "httpVersion": "HTTP/1.1", "cookies": [Any](),
+                             "headers": [Any](), "content": ["size": r.resources.transferBytes, "mimeType": r.mime ?? ""],
+                             "redirectURL": r.finalURL != r.url ? (r.finalURL ?? "") : "", "headersSize": -1, "bodySize": -1],
+                "cache": [String: Any](),
+                "timings": ["send": 0, "wait": wait, "receive": max(0, total - wait)],
+            ])
+        }
+        let log: [String: Any] = ["log": [
+            "version": "1.2", "creator": ["name": "navwatch", "version": "0.1"], "pages": pages, "entries": entries,
+        ]]
+        let data = (try? JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    private static func number(_ value: Double?) -> String? {
+        value.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
+    }
+
+    private static func quote(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import NavWatch
+
+/// What the crawler learnt about one URL it tried (or decided not to try).
+/// Encodes to JSON with snake_case keys; see the README for the schema.
+public struct PageLoadReport: Codable, Sendable, Equatable {
+    public enum Outcome: String, Codable, Sendable {
+        /// Finished with an HTTP status below 400.
+        case ok
+        /// Finished with an HTTP status of 400 or more.
+        case httpError = "http-error"
+        case failed
+        case timeout
+        /// The web process crashed on every attempt.
+        case crashed
+        /// The response was a download; nothing was rendered or saved.
+        case download
+        /// Not loaded; `skipReason` says why.
+        case skipped
+    }
+
+    public enum SkipReason: String, Codable, Sendable {
+        case robots, scope, maxDepth = "max-depth", maxPages = "max-pages", nonHTTP = "non-http"
+    }
+
+    public struct Hop: Codable, Sendable, Equatable {
+        public var url: String
+        public var status: Int
+    }
+
+    public struct ErrorInfo: Codable, Sendable, Equatable {
+        public var kind: String
+        public var domain: String
+        public var code: Int
+        public var message: String
+
+        init(_ error: NavigationError) {
+            kind = error.kind.rawValue
+            domain = error.domain
+            code = error.code
+            message = error.message
+        }
+    }
+
+    /// Milliseconds from the start of the navigation; null where unknown.
+    public struct Timings: Codable, Sendable, Equatable {
+        public var redirect: Double?
+        public var commit: Double?
+        public var ttfb: Double?
+        public var domContentLoaded: Double?
+        public var load: Double?
+        public var finish: Double?
+        public var firstContentfulPaint: Double?
+
+        public init() {}
+
+        enum CodingKeys: String, CodingKey {
+            case redirect, commit, ttfb, load, finish
+            case domContentLoaded = "dom_content_loaded"
+            case firstContentfulPaint = "first_contentful_paint"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            // Unknown timings are written as null, not left out.
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(redirect, forKey: .redirect)
+            try container.encode(commit, forKey: .commit)
+            try container.encode(ttfb, forKey: .ttfb)
+            try container.encode(domContentLoaded, forKey: .domContentLoaded)
+            try container.encode(load, forKey: .load)
+            try container.encode(finish, forKey: .finish)
+            try container.encode(firstContentfulPaint, forKey: .firstContentfulPaint)
+        }
+    }
+
+    public struct Resources: Codable, Sendable, Equatable {
+        public var count = 0
+        public var failed = 0
+        public var transferBytes = 0
+
+        enum CodingKeys: String, CodingKey {
+            case count, failed
+            case transferBytes = "transfer_bytes"
+        }
+    }
+
+    /// Where a timed-out navigation was when time ran out.
+    public struct TimeoutDetail: Codable, Sendable, Equatable {
+        /// `requested`, `provisional` (started, no response yet), `committed`
+        /// (response received, page still loading).
+        public var stage: String
+        /// The requests still pending, main resource included.
+        public var pendingRequests: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case stage
+            case pendingRequests = "pending_requests"
+        }
+    }
+
+    public var url: String
+    public var finalURL: String?
+    public var redirects: [Hop] = []
+    public var status: Int?
+    public var mime: String?
+    public var title: String?
+    public var depth: Int
+    public var parent: String?
+    public var fetchedAt: Date
+    public var outcome: Outcome
+    public var skipReason: SkipReason?
+    public var error: ErrorInfo?
+    public var timings = Timings()
+    public var resources = Resources()
+    public var links = 0
+    public var attempts = 0
+    public var timeout: TimeoutDetail?
+
+    enum CodingKeys: String, CodingKey {
+        case url, redirects, status, mime, title, depth, parent, outcome, error, timings, resources, links, attempts, timeout
+        case finalURL = "final_url"
+        case fetchedAt = "fetched_at"
+        case skipReason = "skip_reason"
+    }
+
+    public init(url: String, depth: Int, parent: String?, fetchedAt: Date = Date(), outcome: Outcome) {
+        self.url = url
+        self.depth = depth
+        self.parent = parent
+        self.fetchedAt = fetchedAt
+        self.outcome = outcome
+    }
+
+    static func skipped(_ entry: FrontierEntry, _ reason: SkipReason) -> PageLoadReport {
+        var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: .skipped)
+        report.skipReason = reason
+        return report
+    }
+
+    public static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(timestampFormatter.string(from: date))
+        }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    public static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = timestampFormatter.date(from: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
+            }
+            return date
+        }
+        return decoder
+    }()
+
+    /// ISO 8601 with milliseconds, in UTC.
+    nonisolated(unsafe) private static let timestampFormatter: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
+
+    /// One line of JSON.
+    public var jsonLine: String {
+        String(decoding: (try? Self.encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}
+
+/// A URL waiting in (or taken from) the crawl frontier.
+public struct FrontierEntry: Sendable, Equatable {
+    /// The canonical URL, also the deduplication key.
+    public var url: String
+    public var depth: Int
+    public var parent: String?
+    /// Attempts made so far.
+    public var attempts: Int
+
+    public init(url: String, depth: Int, parent: String?, attempts: Int = 0) {
+        self.url = url
+        self.depth = depth
+        self.parent = parent
+        self.attempts = attempts
+    }
+}

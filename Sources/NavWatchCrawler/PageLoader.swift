@@ -1,0 +1,212 @@
+import Foundation
+import NavWatch
+import NavWatchRx
+import WebKitThread
+
+/// What loading one frontier entry produced.
+struct PageResult: Sendable {
+    var report: PageLoadReport
+    /// Absolute link targets found on the page, as written.
+    var links: [String] = []
+    /// The URLs this load answered for besides its own (redirect hops, final URL).
+    var aliases: [String] = []
+    /// The `Retry-After` the server asked for, in seconds.
+    var retryAfter: Double?
+    /// The web process went away during the load: replace the view.
+    var crashed = false
+}
+
+/// One web view of the crawler's pool, loading one page at a time and turning
+/// its navigation and resource events into a `PageLoadReport`. Replaces its
+/// view after `recycleAfter` pages (so memory stays flat) or a crash.
+@WebKitActor
+final class PageLoader {
+    private let configuration: WebViewConfiguration
+    private let recycleAfter: Int
+    private var view: WebView?
+    private var pagesOnView = 0
+    private let clock = ContinuousClock()
+
+    /// Called when a page's load has been asked for (tests use it to crash the view).
+    private let onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
+
+    init(configuration: WebViewConfiguration, recycleAfter: Int,
+         onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)? = nil) {
+        self.configuration = configuration
+        self.recycleAfter = max(1, recycleAfter)
+        self.onLoadStarted = onLoadStarted
+    }
+
+    func close() {
+        view?.close()
+        view = nil
+    }
+
+    /// Loads `entry` and reports on it. Never throws: every failure is in the report.
+    func load(_ entry: FrontierEntry, timeout: Duration) async throws -> PageResult {
+        if pagesOnView >= recycleAfter { close() }
+        let view = try self.view ?? WebView(configuration: configuration)
+        if self.view == nil {
+            self.view = view
+            pagesOnView = 0
+            // Start the web process with a blank page, so that a page's
+            // timeout measures the page and not the process starting.
+            _ = try await view.rx.pageLoad(URL(string: "about:blank")!, timeout: .seconds(30))
+        }
+        pagesOnView += 1
+
+        var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: .failed)
+        report.attempts = entry.attempts + 1
+        var result = PageResult(report: report)
+        let messages = view.rx.delegate.methodInvoked  // subscribed before the load
+        let start = clock.now
+        let navigation = try view.load(URL(string: entry.url)!, timeout: timeout)
+        onLoadStarted?(navigation.url, view)
+
+        var stage = "requested"
+        var mainResource: UInt64?
+        var pending: [UInt64: String] = [:]
+        var response: NavigationResponse?
+        var terminal: NavigationEvent?
+        var sawDownload = false
+        var iterator = messages.makeAsyncIterator()
+        while terminal == nil, let message = await iterator.next() {
+            switch message {
+            case .resource(let event):
+                switch event {
+                case .started(let id, let url, _, let isMain):
+                    pending[id] = url.absoluteString
+                    if isMain && mainResource == nil { mainResource = id }
+                    result.report.resources.count += 1
+                case .redirected(let id, let url, let status):
+                    if id == mainResource, let from = pending[id] {
+                        result.report.redirects.append(.init(url: from, status: status))
+                    }
+                    pending[id] = url.absoluteString
+                case .finished(let id, _, _, _):
+                    pending.removeValue(forKey: id)
+                case .failed(let id, _, _):
+                    if pending.removeValue(forKey: id) != nil { result.report.resources.failed += 1 }
+                }
+            case .navigation(let event):
+                if case .webContentProcessDidTerminate = event { result.crashed = true }
+                guard event.navigation?.id == navigation.id else { continue }
+                switch event {
+                case .didStartProvisionalNavigation: stage = "provisional"
+                case .didCommit(_, let committed):
+                    stage = "committed"
+                    response = committed
+                    result.report.timings.commit = milliseconds(since: start)
+                case .download: sawDownload = true
+                case .didFinish, .didFailProvisionalNavigation, .didFail: terminal = event
+                default: break
+                }
+            case .propertyChange, .closed:
+                continue
+            }
+        }
+
+        result.report.fetchedAt = Date()
+        if let response {
+            result.report.status = response.statusCode > 0 ? response.statusCode : nil
+            result.report.mime = response.mimeType
+            result.report.finalURL = URLCanonicalizer.canonical(response.url)?.absoluteString ?? response.url.absoluteString
+            if let retryAfter = response.value(forHeader: "Retry-After") { result.retryAfter = Self.seconds(retryAfter) }
+        }
+        switch terminal {
+        case .didFinish?:
+            result.report.timings.finish = milliseconds(since: start)
+            let status = result.report.status ?? 0
+            result.report.outcome = status >= 400 ? .httpError : .ok
+            await readPage(view, into: &result)
+        case .didFailProvisionalNavigation(_, let error)?, .didFail(_, let error)?:
+            result.report.error = .init(error)
+            switch error.kind {
+            case .timeout:
+                result.report.outcome = .timeout
+                result.report.timeout = .init(stage: stage, pendingRequests: pending.values.sorted())
+            case .webProcessCrashed:
+                result.report.outcome = .crashed
+                result.crashed = true
+            default:
+                result.report.outcome = sawDownload ? .download : .failed
+            }
+        default:
+            // The stream ended without a terminal event: the view was closed.
+            result.report.error = .init(NavigationError(kind: .cancelled, domain: NavigationError.navwatchDomain,
+                code: NavigationError.NavwatchCode.viewClosed.rawValue, message: "the web view was closed",
+                failingURL: navigation.url))
+        }
+        if result.crashed { close() }
+        result.aliases = ([result.report.finalURL].compactMap { $0 } + result.report.redirects.map(\.url))
+            .compactMap(URLCanonicalizer.key).filter { $0 != entry.url }
+        return result
+    }
+
+    private struct PageFacts: Decodable {
+        var title: String?
+        var links: [String]
+        var ttfb: Double?
+        var domContentLoaded: Double?
+        var load: Double?
+        var redirect: Double?
+        var firstContentfulPaint: Double?
+        var transferBytes: Double?
+    }
+
+    /// One script after the load: title, links, Navigation and Paint Timing,
+    /// bytes transferred (Resource Timing).
+    private static let factsScript = """
+        (() => {
+          const nav = performance.getEntriesByType('navigation')[0];
+          const fcp = performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint');
+          const resources = performance.getEntriesByType('resource');
+          const positive = v => (v > 0 ? v : null);
+          return {
+            title: document.title || null,
+            links: Array.from(document.links, a => a.href),
+            ttfb: nav ? positive(nav.responseStart) : null,
+            domContentLoaded: nav ? positive(nav.domContentLoadedEventEnd) : null,
+            load: nav ? positive(nav.loadEventEnd) : null,
+            redirect: nav ? positive(nav.redirectEnd) : null,
+            firstContentfulPaint: fcp ? fcp.startTime : null,
+            transferBytes: resources.reduce((sum, e) => sum + (e.transferSize || 0), nav ? (nav.transferSize || 0) : 0)
+          };
+        })()
+        """
+
+    private func readPage(_ view: WebView, into result: inout PageResult) async {
+        guard let facts = try? await view.evaluateJavaScript(Self.factsScript, as: PageFacts.self) else {
+            result.report.title = view.title
+            return
+        }
+        result.report.title = facts.title ?? view.title
+        result.links = facts.links
+        result.report.links = facts.links.count
+        result.report.timings.ttfb = Self.rounded(facts.ttfb)
+        result.report.timings.domContentLoaded = Self.rounded(facts.domContentLoaded)
+        result.report.timings.load = Self.rounded(facts.load)
+        result.report.timings.redirect = Self.rounded(facts.redirect)
+        result.report.timings.firstContentfulPaint = Self.rounded(facts.firstContentfulPaint)
+        result.report.resources.transferBytes = Int(facts.transferBytes ?? 0)
+    }
+
+    private func milliseconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = clock.now - start
+        return Self.rounded(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)!
+    }
+
+    /// Milliseconds to a tenth.
+    private static func rounded(_ value: Double?) -> Double? {
+        value.map { ($0 * 10).rounded() / 10 }
+    }
+
+    /// `Retry-After` as seconds: a number of seconds or an HTTP date.
+    static func seconds(_ value: String) -> Double? {
+        if let seconds = Double(value.trimmingCharacters(in: .whitespaces)) { return max(0, seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
+    }
+}

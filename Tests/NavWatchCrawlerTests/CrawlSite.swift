@@ -1,0 +1,74 @@
+import Foundation
+import LoopbackServer
+import Synchronization
+
+/// A loopback site of known shape for crawl tests:
+///
+///     /            → /p1 /p2 /p3 /r1, a duplicate of /p1 spelled differently, #top,
+///                    mailto:, javascript:, an off-site link, /private/secret (robots), ftp://
+///     /pN          → /pN-1 /pN-2 / #frag           (N = 1...3)
+///     /pN-M        → /                             (leaves)
+///     /r1          → 302 to /p1
+///     /robots.txt  → Disallow: /private
+///     /flaky       → 500 twice, then a page;  /busy → 429 with Retry-After: 1 once, then a page
+///     /stall       → commits and never finishes; /hang never answers
+final class CrawlSite: Sendable {
+    let server: LoopbackServer
+    private let hits = Mutex<[String: Int]>([:])
+
+    static func start() async throws -> CrawlSite {
+        let holder = CrawlSiteRoutes()
+        let server = try await LoopbackServer.start(route: holder.route)
+        let site = CrawlSite(server: server)
+        holder.site.withLock { $0 = site }
+        return site
+    }
+
+    private init(server: LoopbackServer) {
+        self.server = server
+    }
+
+    var base: String { server.baseURL.absoluteString }
+
+    func url(_ path: String) -> URL { server.url(path) }
+
+    func shutdown() async { await server.shutdown() }
+
+    /// How many times `path` was requested.
+    func hitCount(_ path: String) -> Int { hits.withLock { $0[path] ?? 0 } }
+
+    fileprivate func respond(_ request: LoopbackRequest) -> LoopbackResponse {
+        let path = request.path
+        let count = hits.withLock { hits -> Int in hits[path, default: 0] += 1; return hits[path]! }
+        func page(_ title: String, _ links: [String]) -> LoopbackResponse {
+            .html("<!doctype html><title>\(title)</title>" + links.map { "<a href=\"\($0)\">\($0)</a>" }.joined())
+        }
+        switch path {
+        case "/":
+            return page("Home", ["/p1", "/p2", "/p3", "/r1", base.uppercased() + "/p1#again",
+                                 "#top", "mailto:someone@example.org", "javascript:void(0)", "http://off-site.invalid/",
+                                 "/private/secret", "ftp://127.0.0.1/file"])
+        case "/p1", "/p2", "/p3":
+            return page("Page \(path.dropFirst(2))", ["\(path)-1", "\(path)-2", "/", "#frag"])
+        case let leaf where leaf.range(of: "^/p[1-3]-[12]$", options: .regularExpression) != nil:
+            return page("Leaf \(leaf.dropFirst(2))", ["/"])
+        case "/r1": return .redirect(to: "/p1")
+        case "/private/secret": return page("Secret", [])
+        case "/robots.txt": return .text("User-agent: *\nDisallow: /private\n")
+        case "/flaky": return count <= 2 ? .html("<title>Oops</title>", status: 500) : page("Flaky", [])
+        case "/busy":
+            return count == 1 ? .text("slow down", status: 429, headers: [("Retry-After", "1")]) : page("Busy", [])
+        case "/stall": return .stallAfterHeaders
+        case "/hang": return .hang
+        default: return .html("<title>Not found</title>", status: 404)
+        }
+    }
+}
+
+/// Lets the route reach the site object created after the server.
+private final class CrawlSiteRoutes: Sendable {
+    let site = Mutex<CrawlSite?>(nil)
+    var route: LoopbackServer.Route {
+        { [self] request in site.withLock { $0 }?.respond(request) ?? .hang }
+    }
+}

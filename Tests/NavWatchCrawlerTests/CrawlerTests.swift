@@ -1,0 +1,189 @@
+import Foundation
+import LoopbackServer
+import NavWatch
+@testable import NavWatchCrawler
+import Synchronization
+import Testing
+import WebKitThread
+
+/// Runs a crawl of a fresh `CrawlSite` into a fresh database.
+private func crawl(_ seeds: [String] = ["/"], configure: (inout CrawlConfiguration) -> Void = { _ in },
+                   hook: (@WebKitActor @Sendable (URL, WebView) -> Void)? = nil,
+                   body: (CrawlSite, [PageLoadReport], SQLiteCrawlStore) async throws -> Void) async throws {
+    let site = try await CrawlSite.start()
+    defer { Task { await site.shutdown() } }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("crawl-\(UUID().uuidString).db").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let store = try SQLiteCrawlStore(path: path)
+    var configuration = CrawlConfiguration(seeds: seeds.map(site.url))
+    configuration.backoff = .milliseconds(50)
+    configure(&configuration)
+    let crawler = try Crawler(configuration: configuration, store: store)
+    await crawler.setLoadStartedHook(hook)
+    let streamed = Mutex<[PageLoadReport]>([])
+    let summary = try await crawler.run { report in streamed.withLock { $0.append(report) } }
+    #expect(summary.reports == streamed.withLock { $0 })
+    let stored = try await store.allReports()
+    #expect(stored.map(\.jsonLine) == summary.reports.map(\.jsonLine))
+    try await body(site, summary.reports, store)
+}
+
+/// `path outcome[/skip reason]` per report, the site's base cut off, sorted.
+private func shape(_ reports: [PageLoadReport], _ site: CrawlSite) -> [String] {
+    reports.map { report in
+        let url = report.url.replacingOccurrences(of: site.base, with: "")
+        return "\(url) \(report.outcome.rawValue)" + (report.skipReason.map { "/\($0.rawValue)" } ?? "")
+    }.sorted()
+}
+
+private let offSite = ["ftp://127.0.0.1/file skipped/non-http", "http://off-site.invalid/ skipped/scope"]
+
+@Suite("Crawler against a loopback site")
+struct CrawlerTests {
+    @Test("a full crawl reports every page once; duplicates, fragments, mailto: and javascript: are not")
+    func fullCrawl() async throws {
+        try await crawl { site, reports, _ in
+            #expect(shape(reports, site) == ([
+                "/ ok", "/p1 ok", "/p1-1 ok", "/p1-2 ok", "/p2 ok", "/p2-1 ok", "/p2-2 ok", "/p3 ok", "/p3-1 ok",
+                "/p3-2 ok", "/private/secret skipped/robots", "/r1 ok",
+            ] + offSite).sorted())
+            #expect(Set(reports.map(\.url)).count == reports.count)
+            // /p1 was loaded once for itself and once more as /r1's redirect target, and reported once.
+            #expect(site.hitCount("/p1") == 2)
+            #expect(reports.filter { $0.url == site.base + "/p1" }.count == 1)
+            #expect(site.hitCount("/robots.txt") == 1)
+            #expect(site.hitCount("/private/secret") == 0)
+            let home = try #require(reports.first { $0.url == site.base + "/" })
+            #expect(home.depth == 0 && home.parent == nil && home.title == "Home" && home.status == 200)
+            #expect(home.links == 11)
+            #expect(home.timings.commit != nil && home.timings.finish != nil && home.timings.load != nil)
+            #expect(home.resources.count == 1 && home.resources.transferBytes > 0)
+            let redirected = try #require(reports.first { $0.url == site.base + "/r1" })
+            #expect(redirected.redirects == [.init(url: site.base + "/r1", status: 302)])
+            #expect(redirected.finalURL == site.base + "/p1")
+            let leaf = try #require(reports.first { $0.url == site.base + "/p2-1" })
+            #expect(leaf.depth == 2 && leaf.parent == site.base + "/p2")
+        }
+    }
+
+    @Test("breadth first: no page is loaded before every shallower page", arguments: [1, 2])
+    func breadthFirst(concurrency: Int) async throws {
+        try await crawl(configure: { $0.concurrency = concurrency }) { _, reports, _ in
+            let depths = reports.filter { $0.outcome == .ok }.map(\.depth)
+            // With n views, a deeper page may only overtake the last n - 1 shallower ones.
+            for (index, depth) in depths.enumerated() {
+                #expect(depths.dropFirst(index + concurrency).allSatisfy { $0 >= depth })
+            }
+        }
+    }
+
+    @Test("--max-depth 0 and 1 report deeper links as skipped")
+    func maxDepth() async throws {
+        try await crawl(configure: { $0.maxDepth = 0 }) { site, reports, _ in
+            #expect(shape(reports, site) == ([
+                "/ ok", "/p1 skipped/max-depth", "/p2 skipped/max-depth", "/p3 skipped/max-depth",
+                "/r1 skipped/max-depth", "/private/secret skipped/max-depth",
+            ] + offSite).sorted())
+        }
+        try await crawl(configure: { $0.maxDepth = 1 }) { site, reports, _ in
+            #expect(reports.filter { $0.outcome == .ok }.count == 5)
+            #expect(reports.filter { $0.skipReason == .maxDepth }.count == 6)
+        }
+    }
+
+    @Test("--max-pages is exact; the rest of the frontier is reported as skipped")
+    func maxPages() async throws {
+        try await crawl(configure: { $0.maxPages = 3 }) { _, reports, store in
+            #expect(reports.filter { $0.outcome != .skipped }.count == 3)
+            #expect(reports.contains { $0.skipReason == .maxPages })
+            let queued = try await store.counts().queued
+            #expect(queued == 0)
+        }
+    }
+
+    @Test("--include and --exclude decide which links are followed")
+    func includeExclude() async throws {
+        try await crawl(configure: { $0.include = ["/p1"] }) { site, reports, _ in
+            #expect(reports.filter { $0.outcome == .ok }.map { $0.url.replacingOccurrences(of: site.base, with: "") }.sorted()
+                    == ["/", "/p1", "/p1-1", "/p1-2"])
+        }
+        try await crawl(configure: { $0.exclude = ["p2"] }) { site, reports, _ in
+            #expect(reports.filter { $0.outcome == .ok }.map { $0.url.replacingOccurrences(of: site.base, with: "") }.sorted()
+                    == ["/", "/p1", "/p1-1", "/p1-2", "/p3", "/p3-1", "/p3-2", "/r1"])
+            #expect(reports.first { $0.url.hasSuffix("/p2") }?.skipReason == .scope)
+        }
+    }
+
+    @Test("scope any follows off-site links; ignoring robots loads /private")
+    func scopeAndRobots() async throws {
+        try await crawl(configure: { $0.obeyRobots = false; $0.maxDepth = 1; $0.scope = .sameHost }) { site, reports, _ in
+            #expect(reports.first { $0.url.hasSuffix("/private/secret") }?.outcome == .ok)
+            #expect(site.hitCount("/robots.txt") == 0)
+        }
+        try await crawl(configure: { $0.maxDepth = 1; $0.scope = .any; $0.timeout = .seconds(5) }) { _, reports, _ in
+            let offSite = try #require(reports.first { $0.url == "http://off-site.invalid/" })
+            #expect(offSite.outcome == .failed && offSite.error?.kind == "dns")
+        }
+    }
+
+    @Test("transient 500s are retried with backoff until the page loads")
+    func retries() async throws {
+        try await crawl(["/flaky"]) { site, reports, _ in
+            #expect(reports.count == 1)
+            #expect(reports[0].outcome == .ok && reports[0].attempts == 3)
+            #expect(site.hitCount("/flaky") == 3)
+        }
+        try await crawl(["/flaky"], configure: { $0.retries = 1 }) { _, reports, _ in
+            #expect(reports[0].outcome == .httpError && reports[0].status == 500 && reports[0].attempts == 2)
+        }
+    }
+
+    @Test("a 429 is retried no sooner than its Retry-After")
+    func retryAfter() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await crawl(["/busy"]) { _, reports, _ in
+            #expect(reports.count == 1 && reports[0].outcome == .ok && reports[0].attempts == 2)
+        }
+        #expect(clock.now - start >= .seconds(1))
+    }
+
+    @Test("a timeout report says which stage the page reached and what was pending")
+    func timeoutReport() async throws {
+        try await crawl(["/stall", "/hang"], configure: { $0.timeout = .seconds(1.5); $0.retries = 0 }) { site, reports, _ in
+            let stalled = try #require(reports.first { $0.url.hasSuffix("/stall") })
+            #expect(stalled.outcome == .timeout)
+            #expect(stalled.timeout == .init(stage: "committed", pendingRequests: [site.base + "/stall"]))
+            let hung = try #require(reports.first { $0.url.hasSuffix("/hang") })
+            #expect(hung.outcome == .timeout)
+            #expect(hung.timeout?.stage == "provisional")
+            #expect(hung.timeout?.pendingRequests == [site.base + "/hang"])
+        }
+    }
+
+    @Test("a web process crash mid-crawl is retried on a fresh view and the crawl completes")
+    func crashMidCrawl() async throws {
+        let crashed = Mutex(false)
+        try await crawl(hook: { url, view in
+            guard url.path == "/p2" else { return }
+            let first = crashed.withLock { wasCrashed -> Bool in
+                defer { wasCrashed = true }
+                return !wasCrashed
+            }
+            if first { view.terminateWebProcess() }
+        }) { site, reports, _ in
+            #expect(crashed.withLock { $0 })
+            let p2 = try #require(reports.first { $0.url == site.base + "/p2" })
+            #expect(p2.outcome == .ok && p2.attempts == 2)
+            #expect(reports.filter { $0.outcome == .ok }.count == 11)
+        }
+    }
+
+    @Test("views are recycled without losing or repeating a page")
+    func recycling() async throws {
+        try await crawl(configure: { $0.recycleAfter = 2 }) { _, reports, _ in
+            #expect(reports.filter { $0.outcome == .ok }.count == 11)
+            #expect(Set(reports.map(\.url)).count == reports.count)
+        }
+    }
+}
