@@ -41,6 +41,13 @@ public final class WebView {
     private var callbackDepth = 0
     private var stalledCycleCheck: Task<Void, Never>?
 
+    /// `NAVWATCH_TRACE=1` prints every raw WebKit signal to standard error.
+    private nonisolated static let tracing = ProcessInfo.processInfo.environment["NAVWATCH_TRACE"] != nil
+
+    private nonisolated static func trace(_ text: String) {
+        FileHandle.standardError.write(Data("navwatch-trace \(Date().timeIntervalSince1970) \(text)\n".utf8))
+    }
+
     private nonisolated static let navigationCounter = Atomic<UInt64>(0)
 
     /// Creates the view and its web process.
@@ -48,6 +55,7 @@ public final class WebView {
     /// - Throws: `WebKitUnavailableError` when there is no display and none can
     ///   be started, or GTK cannot initialise.
     public init(configuration: WebViewConfiguration = WebViewConfiguration()) throws {
+        if Self.tracing { Self.trace("new view") }
         try WebKitRuntime.checkAvailable()
         self.configuration = configuration
         let box = ShimContext()
@@ -267,6 +275,7 @@ public final class WebView {
     // MARK: Shim callbacks (on the WebKit thread)
 
     fileprivate func handle(_ event: ShimEvent) {
+        if Self.tracing { Self.trace("\(ObjectIdentifier(self).hashValue % 10000) \(event)") }
         callbackDepth += 1
         defer { callbackDepth -= 1 }
         switch event {

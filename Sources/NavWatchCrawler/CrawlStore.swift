@@ -8,6 +8,9 @@ public protocol CrawlStore: Sendable {
     /// Adds the entries whose URL the crawl has not seen; returns those it added.
     func enqueue(_ entries: [FrontierEntry]) async throws -> [FrontierEntry]
 
+    /// The crawl's seeds: every entry at depth 0, in the order added.
+    func seeds() async throws -> [String]
+
     /// Up to `limit` queued entries ready at `now`, shallowest and oldest first.
     func ready(limit: Int, now: Date) async throws -> [FrontierEntry]
 

@@ -56,7 +56,8 @@ public actor Crawler {
     private let store: any CrawlStore
     private let include: [NSRegularExpression]
     private let exclude: [NSRegularExpression]
-    private let seeds: [URL]
+    /// The configured seeds and, on a resume, those of the stored crawl.
+    private var seeds: [URL]
     /// One fetch per origin, shared by the workers that ask while it runs.
     private var robots: [String: Task<RobotsTxt, Never>] = [:]
     private var hostReadyAt: [String: ContinuousClock.Instant] = [:]
@@ -84,6 +85,7 @@ public actor Crawler {
         let started = clock.now
         try await store.releaseLeases()
         _ = try await store.enqueue(seeds.map { FrontierEntry(url: $0.absoluteString, depth: 0, parent: nil) })
+        seeds = try await store.seeds().compactMap(URL.init(string:))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<max(1, configuration.concurrency) {
                 group.addTask { try await self.work() }

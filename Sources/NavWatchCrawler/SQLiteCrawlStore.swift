@@ -36,6 +36,12 @@ public final class SQLiteCrawlStore: CrawlStore {
         try await database.write { db in try Self.insert(entries, state: "queued", in: db) }
     }
 
+    public func seeds() async throws -> [String] {
+        try await database.read { db in
+            try String.fetchAll(db, sql: "SELECT url FROM frontier WHERE depth = 0 ORDER BY seq")
+        }
+    }
+
     public func ready(limit: Int, now: Date) async throws -> [FrontierEntry] {
         try await database.read { db in
             try Row.fetchAll(db, sql: """

@@ -90,11 +90,11 @@ struct NavwatchEndToEndTests {
 
     @Test("a refused connection fails with connection-refused")
     func refused() async throws {
-        let closed = try await LoopbackServer.start { _ in .hang }
-        let url = closed.url("/").absoluteString
-        await closed.shutdown()
+        let refusing = try RefusingPort()
+        let url = refusing.url
         let result = try await NavwatchProcess.run(["--json", url])
         try expectEvents(result.stdout, base: nil, ["started #1 \(url)", "failed #1 \(url) provisional connection-refused"])
+        withExtendedLifetime(refusing) {}  // the port stays taken until here
     }
 
     @Test("a self-signed certificate fails with tls, and loads with --ignore-tls-errors")

@@ -66,11 +66,11 @@ struct WebViewNavigationTests {
 
     @Test("a refused connection fails provisionally with kind connection-refused")
     func refusedConnection() async throws {
-        let closed = try await LoopbackServer.start { _ in .hang }
-        let url = closed.url("/")
-        await closed.shutdown()
+        let refusing = try RefusingPort()
+        let url = URL(string: refusing.url)!
         let result = try await Self.load(url)
         #expect(result == ["#1 start \(url.absoluteString)", "#1 fail-provisional connection-refused"])
+        withExtendedLifetime(refusing) {}  // the port stays taken until here
     }
 
     @Test("a restricted port fails provisionally with kind blocked-port, never a finish")

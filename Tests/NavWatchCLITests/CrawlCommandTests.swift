@@ -1,0 +1,138 @@
+import Foundation
+import LoopbackServer
+import Testing
+
+/// A chain of 20 pages, each linking to the next two.
+private let chain = Task {
+    try await LoopbackServer.start { request in
+        guard request.path.hasPrefix("/n/"), let n = Int(request.path.dropFirst(3)), (0..<20).contains(n) else {
+            return request.path == "/robots.txt" ? .text("User-agent: *\nAllow: /\n") : .html("<title>none</title>", status: 404)
+        }
+        let links = [n + 1, n + 2].filter { $0 < 20 }.map { "<a href=\"/n/\($0)\">next</a>" }.joined()
+        return .html("<!doctype html><title>Page \(n)</title><p>page \(n)</p>\(links)")
+    }
+}
+
+private func temporaryPath(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+}
+
+private func reportURLs(_ lines: [String]) throws -> [String] {
+    try lines.map { line in
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return try #require(object["url"] as? String)
+    }
+}
+
+@Suite("navwatch crawl and export", .serialized)
+struct CrawlCommandTests {
+    @Test("a crawl killed with kill -9 resumes: every page exactly once, none lost")
+    func resumeAfterKill() async throws {
+        let server = try await chain.value
+        let db = temporaryPath("crawl.db")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        let first = try NavwatchProcess(["crawl", "--db", db, "--concurrency", "1", "--delay", "150",
+                                         server.url("/n/0").absoluteString])
+        await first.waitForOutput { $0.count >= 5 }
+        first.signal(SIGKILL)
+        let killed = await first.finish()
+        #expect(killed.status == 9 || killed.status == 137)
+        #expect(killed.stdout.count >= 5 && killed.stdout.count < 20)
+
+        let again = try await NavwatchProcess.run(["crawl", "--db", db, server.url("/n/0").absoluteString])
+        #expect(again.status == 2)
+        #expect(again.stderr == "navwatch: \(db) already holds a crawl: add --resume to continue it, or choose another --db\n")
+
+        let resumed = try await NavwatchProcess.run(["crawl", "--db", db, "--resume"])
+        #expect(resumed.status == 0)
+        let printed = try reportURLs(killed.stdout) + reportURLs(resumed.stdout)
+        #expect(Set(printed).count == printed.count, "a page was reported twice: \(printed)")
+
+        let export = try await NavwatchProcess.run(["export", "--db", db, "--format", "jsonl"])
+        let stored = try reportURLs(export.stdout)
+        #expect(stored.sorted() == (0..<20).map { server.url("/n/\($0)").absoluteString }.sorted())
+        #expect(Set(printed).isSubset(of: Set(stored)))
+    }
+
+    @Test("CSV and HAR exports hold every report, the HAR with HAR 1.2's required fields")
+    func exports() async throws {
+        let server = try await chain.value
+        let db = temporaryPath("crawl.db")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-pages", "5", "--out", db + ".jsonl",
+                                                   server.url("/n/0").absoluteString])
+        defer { try? FileManager.default.removeItem(atPath: db + ".jsonl") }
+        #expect(crawl.status == 0)
+        #expect(crawl.stdout.isEmpty)
+        #expect(crawl.stderr.contains("crawl: 5 pages loaded"))
+        let written = try String(contentsOfFile: db + ".jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(written.count >= 5)
+
+        let csv = try await NavwatchProcess.run(["export", "--db", db, "--format", "csv"])
+        #expect(csv.status == 0)
+        let rows = csv.stdout.map { $0.trimmingCharacters(in: .newlines) }
+        #expect(rows.first == "url,final_url,outcome,skip_reason,status,mime,title,depth,parent,fetched_at,error_kind,error_message,redirects,commit_ms,ttfb_ms,dom_content_loaded_ms,load_ms,finish_ms,first_contentful_paint_ms,resources,failed_resources,transfer_bytes,links,attempts")
+        #expect(rows.count == written.count + 1)
+        #expect(rows.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 24 })
+        #expect(rows.filter { $0.contains(",ok,") }.count == 5)
+
+        let har = try await NavwatchProcess.run(["export", "--db", db, "--format", "har"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(har.stdout.joined(separator: "\n").utf8)) as? [String: Any])
+        let log = try #require(root["log"] as? [String: Any])
+        #expect(log["version"] as? String == "1.2")
+        let creator = try #require(log["creator"] as? [String: Any])
+        #expect(creator["name"] is String && creator["version"] is String)
+        let pages = try #require(log["pages"] as? [[String: Any]])
+        let entries = try #require(log["entries"] as? [[String: Any]])
+        #expect(pages.count == 5 && entries.count == 5)
+        for page in pages {
+            for key in ["startedDateTime", "id", "title", "pageTimings"] { #expect(page[key] != nil, "page lacks \(key)") }
+            let timings = try #require(page["pageTimings"] as? [String: Any])
+            #expect((timings["onContentLoad"] as? Double ?? -1) > 0 && (timings["onLoad"] as? Double ?? -1) > 0)
+        }
+        for entry in entries {
+            for key in ["pageref", "startedDateTime", "time", "request", "response", "cache", "timings"] {
+                #expect(entry[key] != nil, "entry lacks \(key)")
+            }
+            let request = try #require(entry["request"] as? [String: Any])
+            for key in ["method", "url", "httpVersion", "cookies", "headers", "queryString", "headersSize", "bodySize"] {
+                #expect(request[key] != nil, "request lacks \(key)")
+            }
+            let response = try #require(entry["response"] as? [String: Any])
+            for key in ["status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL", "headersSize", "bodySize"] {
+                #expect(response[key] != nil, "response lacks \(key)")
+            }
+            let content = try #require(response["content"] as? [String: Any])
+            #expect(content["size"] != nil && content["mimeType"] != nil)
+            let timings = try #require(entry["timings"] as? [String: Any])
+            for key in ["send", "wait", "receive"] { #expect(timings[key] != nil, "timings lack \(key)") }
+        }
+    }
+
+    @Test("bad crawl options: one line, exit 2", arguments: [
+        (["crawl", "--concurrency", "0", "example.org"], "navwatch: --concurrency must be at least 1"),
+        (["crawl"], "navwatch: give at least one seed URL, or --resume"),
+        (["crawl", "--include", "(", "example.org"], "navwatch: \"(\" is not a valid regular expression"),
+        (["crawl", "--scope", "planet", "example.org"],
+         "navwatch: The value 'planet' is invalid for '--scope <scope>'. Please provide one of 'same-origin', 'same-host', 'same-domain' or 'any'."),
+        (["crawl", "--db", "/nonexistent/dir/crawl.db", "example.org"], nil),
+        (["export", "--db", "/nonexistent/crawl.db"], "navwatch: no crawl database at /nonexistent/crawl.db"),
+    ] as [([String], String?)])
+    func badOptions(arguments: [String], message: String?) async throws {
+        let result = try await NavwatchProcess.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        if let message { #expect(result.stderr == message + "\n") }
+        else { #expect(result.stderr.hasPrefix("navwatch: cannot open the crawl database /nonexistent/dir/crawl.db: ")) }
+    }
+
+    @Test("an unreachable seed: one line, exit 2")
+    func unreachableSeed() async throws {
+        let db = temporaryPath("crawl.db")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        let result = try await NavwatchProcess.run(["crawl", "--db", db, "--retries", "0", "http://127.0.0.1:1/"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasSuffix("navwatch: no seed could be loaded: http://127.0.0.1:1/: not allowed to use a restricted network port\n"))
+    }
+}

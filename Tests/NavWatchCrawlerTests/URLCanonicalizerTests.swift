@@ -1,0 +1,107 @@
+import Foundation
+@testable import NavWatchCrawler
+import PropertyBased
+import Testing
+
+/// URLs built from parts, and ways of writing the same URL differently.
+private let schemes = Gen.element(of: ["http", "https"])
+private let hosts = Gen.element(of: ["example.org", "a.example.org", "127.0.0.1", "xn--bcher-kva.example"])
+private let segments = Gen.element(of: ["a", "b", "docs", "x-y", "~me", "caf%C3%A9", "%7Euser", "a.b", "under_score", "sp%20ace"])
+    .array(of: 0...4)
+private let queries = Gen.element(of: [nil, "q=1", "a=b&c=d", "x=%2F", "s=%7e"])
+private let fragments = Gen.element(of: [nil, "top", "a/b", ""])
+
+private struct Parts: Sendable, CustomStringConvertible {
+    var scheme: String, host: String, path: [String], query: String?, fragment: String?
+
+    func render(upperScheme: Bool = false, upperHost: Bool = false, explicitPort: Bool = false,
+                encodeUnreserved: Bool = false, lowerHex: Bool = false, withFragment: String? = nil,
+                dotSegments: Bool = false) -> String {
+        var text = (upperScheme ? scheme.uppercased() : scheme) + "://" + (upperHost ? host.uppercased() : host)
+        if explicitPort { text += scheme == "http" ? ":80" : ":443" }
+        var pathSegments = path
+        if encodeUnreserved { pathSegments = pathSegments.map { $0.replacingOccurrences(of: "a", with: "%61") } }
+        if lowerHex { pathSegments = pathSegments.map { $0.replacingOccurrences(of: "%C3%A9", with: "%c3%a9") } }
+        if dotSegments { pathSegments = ["zz", "..", "."] + pathSegments }
+        text += "/" + pathSegments.joined(separator: "/")
+        if let query { text += "?" + query }
+        if let fragment = withFragment ?? fragment { text += "#" + fragment }
+        return text
+    }
+
+    var description: String { render() }
+}
+
+private let parts = zip(schemes, hosts, segments, queries, fragments).map {
+    // `element(of:)` yields nil only for an empty collection; none is empty here.
+    Parts(scheme: $0!, host: $1!, path: $2.map { $0! }, query: $3 ?? nil, fragment: $4 ?? nil)
+}
+
+@Suite("URLCanonicalizer")
+struct URLCanonicalizerTests {
+    @Test("canonicalising is idempotent")
+    func idempotent() async {
+        await propertyCheck(count: 300, input: parts) { parts in
+            let once = URLCanonicalizer.key(parts.render())
+            #expect(once != nil)
+            #expect(once.flatMap(URLCanonicalizer.key) == once)
+        }
+    }
+
+    @Test("equal URLs written differently map to the same key")
+    func equalURLsShareAKey() async {
+        await propertyCheck(count: 300, input: parts) { parts in
+            let key = URLCanonicalizer.key(parts.render())
+            #expect(URLCanonicalizer.key(parts.render(upperScheme: true, upperHost: true)) == key)
+            #expect(URLCanonicalizer.key(parts.render(explicitPort: true)) == key)
+            #expect(URLCanonicalizer.key(parts.render(encodeUnreserved: true)) == key)
+            #expect(URLCanonicalizer.key(parts.render(lowerHex: true)) == key)
+            #expect(URLCanonicalizer.key(parts.render(withFragment: "elsewhere")) == key)
+            #expect(URLCanonicalizer.key(parts.render(dotSegments: true)) == key)
+        }
+    }
+
+    @Test("a key has no fragment, a lower-case scheme and host, and no default port")
+    func keyShape() async {
+        await propertyCheck(count: 300, input: parts) { parts in
+            let key = URLCanonicalizer.key(parts.render(upperScheme: true, upperHost: true, explicitPort: true)) ?? ""
+            #expect(!key.contains("#"))
+            #expect(key.hasPrefix(parts.scheme + "://" + parts.host.lowercased() + "/"))
+        }
+    }
+
+    @Test("examples", arguments: [
+        ("HTTP://Example.ORG:80/a/./b/../c?x=%7e#frag", "http://example.org/a/c?x=~"),
+        ("https://example.org", "https://example.org/"),
+        ("https://example.org:8443/%7Euser/%c3%a9", "https://example.org:8443/~user/%C3%A9"),
+        ("http://127.0.0.1:1/x#", "http://127.0.0.1:1/x"),
+    ])
+    func examples(input: String, expected: String) {
+        #expect(URLCanonicalizer.key(input) == expected)
+    }
+}
+
+@Suite("RobotsTxt")
+struct RobotsTxtTests {
+    @Test("the longest matching rule wins; Allow wins a tie; * and $ match")
+    func rules() {
+        let robots = RobotsTxt("""
+            User-agent: other
+            Disallow: /
+
+            User-agent: *
+            Disallow: /private
+            Allow: /private/open
+            Disallow: /*.pdf$
+            Disallow: /tmp/*/cache
+            """)
+        #expect(robots.allows(URL(string: "http://h/")!))
+        #expect(!robots.allows(URL(string: "http://h/private/x")!))
+        #expect(robots.allows(URL(string: "http://h/private/open/page")!))
+        #expect(!robots.allows(URL(string: "http://h/docs/a.pdf")!))
+        #expect(robots.allows(URL(string: "http://h/docs/a.pdf?x=1")!))
+        #expect(!robots.allows(URL(string: "http://h/tmp/a/cache/1")!))
+        #expect(RobotsTxt("User-agent: navwatch\nDisallow: /\n").allows(URL(string: "http://h/a")!) == false)
+        #expect(RobotsTxt("User-agent: navwatch\nDisallow:\n").allows(URL(string: "http://h/a")!))
+    }
+}
