@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
@@ -37,6 +38,7 @@ let package = Package(
             dependencies: [
                 "NavWatch",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Layer 5: the crawler, its page-load reports and its SQLite crawl store.
@@ -66,6 +68,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "navwatch", dependencies: ["NavWatchCLI"]),
+        // The README's `ReactiveCompatible` example: a type of the user's own with `.rx` members.
+        .target(name: "PageCheckerExample", dependencies: ["NavWatchRx"], path: "Examples/PageChecker"),
+        .testTarget(name: "PageCheckerExampleTests", dependencies: ["PageCheckerExample", "LoopbackServer"],
+                    path: "Examples/PageCheckerTests"),
         // The README's `for await` example, built so that it keeps compiling.
         .executableTarget(name: "ForAwaitExample", dependencies: ["NavWatchRx", "LoopbackServer"], path: "Examples/ForAwait"),
         .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "LoopbackServer", "CNavShim"]),

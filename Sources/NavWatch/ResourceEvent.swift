@@ -22,4 +22,8 @@ public enum WebViewPropertyChange: Sendable, Hashable {
     case url(URL?)
     case isLoading(Bool)
     case estimatedProgress(Double)
+    /// `WebView.setUserAgent(_:)`; nil is WebKit's own.
+    case userAgent(String?)
+    /// `WebView.setJavaScriptEnabled(_:)`.
+    case javaScriptEnabled(Bool)
 }

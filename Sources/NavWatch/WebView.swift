@@ -25,6 +25,10 @@ public final class WebView {
     public private(set) var isLoading = false
     /// 0.0 to 1.0.
     public private(set) var estimatedProgress = 0.0
+    /// The User-Agent sent with the next requests; nil is WebKit's own.
+    public private(set) var userAgent: String?
+    /// Whether pages run JavaScript.
+    public private(set) var javaScriptEnabled: Bool
     /// The navigation that has not ended yet, if any.
     public var activeNavigation: Navigation? { tracker.active?.navigation }
     public var isClosed: Bool { shim == nil }
@@ -58,6 +62,8 @@ public final class WebView {
         if Self.tracing { Self.trace("new view") }
         try WebKitRuntime.checkAvailable()
         self.configuration = configuration
+        self.userAgent = configuration.userAgent
+        self.javaScriptEnabled = configuration.javaScriptEnabled
         let box = ShimContext()
         var settings = nw_settings()
         settings.javascript_enabled = configuration.javaScriptEnabled ? 1 : 0
@@ -153,13 +159,18 @@ public final class WebView {
 
     /// Changes the User-Agent for the next requests.
     public func setUserAgent(_ userAgent: String?) {
-        guard let shim else { return }
+        guard let shim, userAgent != self.userAgent else { return }
         nw_view_set_user_agent(shim, userAgent)
+        self.userAgent = userAgent
+        navigationDelegate?.webView(self, didChange: .userAgent(userAgent))
     }
 
+    /// Turns the pages' JavaScript on or off for the next loads.
     public func setJavaScriptEnabled(_ enabled: Bool) {
-        guard let shim else { return }
+        guard let shim, enabled != javaScriptEnabled else { return }
         nw_view_set_javascript_enabled(shim, enabled ? 1 : 0)
+        javaScriptEnabled = enabled
+        navigationDelegate?.webView(self, didChange: .javaScriptEnabled(enabled))
     }
 
     // MARK: JavaScript
@@ -291,6 +302,7 @@ public final class WebView {
             case .isLoading(let value): isLoading = value
             case .estimatedProgress(let value): estimatedProgress = value
             case .url(let value): url = value
+            case .userAgent, .javaScriptEnabled: break  // only the setters above report these
             }
             navigationDelegate?.webView(self, didChange: change)
         case .resource(let resourceEvent):

@@ -14,12 +14,16 @@ public final class NavigationDelegateProxy:
     let url: PropertySubject<URL?>
     let isLoading: PropertySubject<Bool>
     let estimatedProgress: PropertySubject<Double>
+    let userAgent: PropertySubject<String?>
+    let javaScriptEnabled: PropertySubject<Bool>
 
     public required override init(parentObject: WebView) {
         title = PropertySubject(parentObject.title)
         url = PropertySubject(parentObject.url)
         isLoading = PropertySubject(parentObject.isLoading)
         estimatedProgress = PropertySubject(parentObject.estimatedProgress)
+        userAgent = PropertySubject(parentObject.userAgent)
+        javaScriptEnabled = PropertySubject(parentObject.javaScriptEnabled)
         super.init(parentObject: parentObject)
         registerSubject(complete: actionPolicies.complete, count: { [actionPolicies] in actionPolicies.subscriberCount })
         registerSubject(complete: responsePolicies.complete, count: { [responsePolicies] in responsePolicies.subscriberCount })
@@ -27,6 +31,8 @@ public final class NavigationDelegateProxy:
         registerSubject(complete: url.complete, count: { [url] in url.subscriberCount })
         registerSubject(complete: isLoading.complete, count: { [isLoading] in isLoading.subscriberCount })
         registerSubject(complete: estimatedProgress.complete, count: { [estimatedProgress] in estimatedProgress.subscriberCount })
+        registerSubject(complete: userAgent.complete, count: { [userAgent] in userAgent.subscriberCount })
+        registerSubject(complete: javaScriptEnabled.complete, count: { [javaScriptEnabled] in javaScriptEnabled.subscriberCount })
         if parentObject.isClosed { completeAll() }
     }
 
@@ -100,6 +106,8 @@ public final class NavigationDelegateProxy:
         case .url(let value): url.send(value)
         case .isLoading(let value): isLoading.send(value)
         case .estimatedProgress(let value): estimatedProgress.send(value)
+        case .userAgent(let value): userAgent.send(value)
+        case .javaScriptEnabled(let value): javaScriptEnabled.send(value)
         }
         forward(.propertyChange(property)) { $0.webView(webView, didChange: property) }
     }

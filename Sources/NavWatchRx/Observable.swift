@@ -18,7 +18,9 @@ public struct Observable<Element: Sendable>: AsyncSequence, Sendable {
 
     private let stream: AsyncStream<Element>
 
-    init(_ stream: AsyncStream<Element>) {
+    /// Wraps `stream`; for building observables of your own (see the
+    /// README's `ReactiveCompatible` example). Iterate it once.
+    public init(_ stream: AsyncStream<Element>) {
         self.stream = stream
     }
 
