@@ -16,8 +16,7 @@ struct ResourceLeakTests {
         let before = nw_stats_get()
         for index in 1...200 {
             let recorder = Recorder(base: server.baseURL)
-            let view = try WebView()
-            view.navigationDelegate = recorder
+            let view = try recorder.makeView()
             try view.load(server.url(index.isMultiple(of: 2) ? "/page" : "/alert"))
             await recorder.waitForEnd(of: 1)
             #expect(recorder.lines.last == "#1 finish")

@@ -18,6 +18,13 @@ final class Recorder: NavigationDelegate {
         self.base = base?.absoluteString ?? "\u{0}"
     }
 
+    /// A new view that reports to this recorder (which the caller keeps alive).
+    func makeView(_ configuration: WebViewConfiguration = WebViewConfiguration()) throws -> WebView {
+        let view = try WebView(configuration: configuration)
+        view.navigationDelegate = self
+        return view
+    }
+
     private func number(_ navigation: Navigation) -> String {
         if numbers[navigation.id] == nil { numbers[navigation.id] = numbers.count + 1 }
         return "#\(numbers[navigation.id]!)"

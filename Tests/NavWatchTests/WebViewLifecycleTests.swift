@@ -14,8 +14,7 @@ struct WebViewLifecycleTests {
         let server = try await LoopbackServer.start(route: FixtureSite.route)
         defer { Task { await server.shutdown() } }
         let recorder = Recorder(base: server.baseURL)
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         try view.load(server.url("/hang"))
         await recorder.wait { $0.contains("#1 start /hang") }
         view.close()
@@ -32,8 +31,7 @@ struct WebViewLifecycleTests {
         let server = try await LoopbackServer.start(route: FixtureSite.route)
         defer { Task { await server.shutdown() } }
         let recorder = Recorder(base: server.baseURL)
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         defer { view.close() }
         try view.load(server.url("/hang"))
         await recorder.wait { $0.contains("#1 start /hang") }
@@ -54,8 +52,7 @@ struct WebViewLifecycleTests {
     @Test("loadHTML with a base URL commits and finishes")
     @WebKitActor func loadHTML() async throws {
         let recorder = Recorder()
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         defer { view.close() }
         try view.loadHTML("<title>Inline</title><p>hi</p>", baseURL: URL(string: "http://127.0.0.1:9999/base/")!)
         await recorder.waitForEnd(of: 1)
@@ -67,8 +64,7 @@ struct WebViewLifecycleTests {
     @Test("JavaScript results come back typed")
     @WebKitActor func evaluateValues() async throws {
         let recorder = Recorder()
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         defer { view.close() }
         try view.loadHTML("<title>JS</title>", baseURL: nil)
         await recorder.waitForEnd(of: 1)
@@ -89,8 +85,7 @@ struct WebViewLifecycleTests {
     @Test("JavaScript errors are typed: exceptions, unserialisable results, decoding paths")
     @WebKitActor func evaluateErrors() async throws {
         let recorder = Recorder()
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         defer { view.close() }
         try view.loadHTML("<title>JS</title><a href=x>x</a>", baseURL: URL(string: "http://127.0.0.1:9999/")!)
         await recorder.waitForEnd(of: 1)
@@ -117,8 +112,7 @@ struct WebViewLifecycleTests {
     @Test("cancelling the awaiting task cancels a running evaluation")
     @WebKitActor func evaluateCancel() async throws {
         let recorder = Recorder()
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         defer { view.close() }
         try view.loadHTML("<title>JS</title>", baseURL: nil)
         await recorder.waitForEnd(of: 1)
@@ -133,8 +127,7 @@ struct WebViewLifecycleTests {
     @Test("closing the view fails a running evaluation with viewClosed")
     @WebKitActor func evaluateAfterClose() async throws {
         let recorder = Recorder()
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         try view.loadHTML("<title>JS</title>", baseURL: nil)
         await recorder.waitForEnd(of: 1)
         let task = Task { @WebKitActor in

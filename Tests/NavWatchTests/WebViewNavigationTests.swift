@@ -11,8 +11,7 @@ import WebKitThread
 private func lines(loading path: String, on server: LoopbackServer, configuration: WebViewConfiguration = .init(),
                    until extra: (([String]) -> Bool)? = nil) async throws -> [String] {
     let recorder = Recorder(base: server.baseURL)
-    let view = try WebView(configuration: configuration)
-    view.navigationDelegate = recorder
+    let view = try recorder.makeView(configuration)
     defer { view.close() }
     try view.load(server.url(path))
     await recorder.waitForEnd(of: 1)
@@ -56,8 +55,7 @@ struct WebViewNavigationTests {
     @Test("an unresolvable host fails provisionally with kind dns")
     @WebKitActor func unresolvableHost() async throws {
         let recorder = Recorder()
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         defer { view.close() }
         try view.load(URL(string: "http://no-such-host.invalid/")!)
         await recorder.waitForEnd(of: 1)
@@ -100,8 +98,7 @@ struct WebViewNavigationTests {
         let server = try await LoopbackServer.start(route: FixtureSite.route)
         defer { Task { await server.shutdown() } }
         let recorder = Recorder(base: server.baseURL)
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         defer { view.close() }
         try view.load(server.url("/hang"))
         await recorder.wait { $0.contains("#1 start /hang") }
@@ -119,8 +116,7 @@ struct WebViewNavigationTests {
         let server = try await LoopbackServer.start(route: FixtureSite.route)
         defer { Task { await server.shutdown() } }
         let recorder = Recorder(base: server.baseURL)
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         defer { view.close() }
         // A first load starts the web process, so the timed load measures the server alone.
         try view.load(server.url("/page"))
@@ -152,8 +148,7 @@ struct WebViewNavigationTests {
         let server = try await LoopbackServer.start(route: FixtureSite.route)
         defer { Task { await server.shutdown() } }
         let recorder = Recorder(base: server.baseURL)
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         defer { view.close() }
         try view.load(server.url("/hang"))
         await recorder.wait { $0.contains("#1 start /hang") }
@@ -186,8 +181,7 @@ struct WebViewNavigationTests {
         defer { Task { await server.shutdown() } }
         let recorder = Recorder(base: server.baseURL)
         recorder.actionPolicy = .cancel
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         defer { view.close() }
         try view.load(server.url("/page"))
         await recorder.waitForEnd(of: 1)
@@ -213,8 +207,7 @@ struct WebViewNavigationTests {
     @WebKitActor
     private static func load(_ url: URL) async throws -> [String] {
         let recorder = Recorder()
-        let view = try WebView()
-        view.navigationDelegate = recorder
+        let view = try recorder.makeView()
         defer { view.close() }
         try view.load(url)
         await recorder.waitForEnd(of: 1)
