@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import NavWatch
 import NavWatchCrawler
 import WebKitThread
@@ -133,6 +134,8 @@ public struct CrawlCommand: AsyncParsableCommand {
 
         let progress = CrawlProgress(maxPages: maxPages, alreadyDone: counts.reported)
         let crawler = try Crawler(configuration: configuration, store: store)
+        // Every report is stored in one transaction, so Ctrl-C can end the
+        // process at once and --resume continues from there.
         let interruption = InterruptHandler { Glibc.exit(130) }
         let summary: CrawlSummary
         do {
@@ -143,7 +146,7 @@ public struct CrawlCommand: AsyncParsableCommand {
         } catch let error as WebKitUnavailableError {
             throw InputError(error.description)
         }
-        _ = interruption
+        withExtendedLifetime(interruption) {}
         progress.finish()
         FileHandle.standardError.write(Data(CrawlSummaryText(summary).text.utf8))
         let seedKeys = Set(urls.compactMap { URLCanonicalizer.canonical($0)?.absoluteString })
@@ -197,4 +200,3 @@ final class ReportOutput: Sendable {
     }
 }
 
-import Glibc

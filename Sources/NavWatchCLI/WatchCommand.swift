@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopbackServer
 
 /// `navwatch URL...`: the default command.
 public struct WatchCommand: AsyncParsableCommand {
@@ -25,10 +26,7 @@ public struct WatchCommand: AsyncParsableCommand {
         guard !urls.isEmpty else {
             throw InputError("give at least one URL, or --demo (see navwatch --help)")
         }
-        var parsed: [URL] = []
-        for text in urls {
-            do { parsed.append(try URLArgument.parse(text)) } catch { throw error }
-        }
+        let parsed = try urls.map { text throws(InputError) in try URLArgument.parse(text) }
         throw ExitCode(try await watch(parsed, options: options))
     }
 }
@@ -56,4 +54,3 @@ public struct DemoCommand: AsyncParsableCommand {
     }
 }
 
-import LoopbackServer
