@@ -104,6 +104,28 @@ final class Recorder: NavigationDelegate {
     }
 }
 
+/// Runs `body` with a view whose first navigation, to `/hang`, has started
+/// and will never get an answer. The server is the test's own: a request
+/// that never gets an answer holds one of the network process's six
+/// connections to its host, which would stall other tests.
+@WebKitActor
+func withHangingLoad(_ body: @WebKitActor (LoopbackServer, Recorder, WebView) async throws -> Void) async throws {
+    let server = try await LoopbackServer.start(route: FixtureSite.route)
+    let recorder = Recorder(base: server.baseURL)
+    let view = try recorder.makeView()
+    try view.load(server.url("/hang"))
+    await recorder.wait { $0.contains("#1 start /hang") }
+    do {
+        try await body(server, recorder, view)
+    } catch {
+        view.close()
+        await server.shutdown()
+        throw error
+    }
+    view.close()
+    await server.shutdown()
+}
+
 /// The loopback servers every bridge test uses.
 enum TestSite {
     static let routes = FixtureSite.route

@@ -9,35 +9,22 @@ import WebKitThread
 struct WebViewLifecycleTests {
     @Test("closing mid-load ends the navigation once as cancelled, then nothing follows")
     @WebKitActor func closeMidLoad() async throws {
-        // Requests that never get an answer hold one of the network process's
-        // connections to their host: such tests get a server of their own.
-        let server = try await LoopbackServer.start(route: FixtureSite.route)
-        defer { Task { await server.shutdown() } }
-        let recorder = Recorder(base: server.baseURL)
-        let view = try recorder.makeView()
-        try view.load(server.url("/hang"))
-        await recorder.wait { $0.contains("#1 start /hang") }
-        view.close()
-        view.close()
-        await recorder.wait(seconds: 0.5) { _ in false }
-        #expect(recorder.lines == ["#1 start /hang", "#1 fail-provisional cancelled"])
-        #expect(throws: WebViewError.closed) { try view.load(server.url("/page")) }
+        try await withHangingLoad { server, recorder, view in
+            view.close()
+            view.close()
+            await recorder.wait(seconds: 0.5) { _ in false }
+            #expect(recorder.lines == ["#1 start /hang", "#1 fail-provisional cancelled"])
+            #expect(throws: WebViewError.closed) { try view.load(server.url("/page")) }
+        }
     }
 
     @Test("stop() ends the running navigation as cancelled")
     @WebKitActor func stopCancels() async throws {
-        // Requests that never get an answer hold one of the network process's
-        // connections to their host: such tests get a server of their own.
-        let server = try await LoopbackServer.start(route: FixtureSite.route)
-        defer { Task { await server.shutdown() } }
-        let recorder = Recorder(base: server.baseURL)
-        let view = try recorder.makeView()
-        defer { view.close() }
-        try view.load(server.url("/hang"))
-        await recorder.wait { $0.contains("#1 start /hang") }
-        view.stop()
-        await recorder.wait(seconds: 0.5) { _ in false }
-        #expect(recorder.lines == ["#1 start /hang", "#1 fail-provisional cancelled"])
+        try await withHangingLoad { server, recorder, view in
+            view.stop()
+            await recorder.wait(seconds: 0.5) { _ in false }
+            #expect(recorder.lines == ["#1 start /hang", "#1 fail-provisional cancelled"])
+        }
     }
 
     @Test("unsupported schemes are refused before anything loads")

@@ -93,20 +93,13 @@ struct WebViewNavigationTests {
 
     @Test("a second load cancels the first, which ends exactly once as cancelled")
     @WebKitActor func secondLoadCancelsFirst() async throws {
-        // Requests that never get an answer hold one of the network process's
-        // connections to their host: such tests get a server of their own.
-        let server = try await LoopbackServer.start(route: FixtureSite.route)
-        defer { Task { await server.shutdown() } }
-        let recorder = Recorder(base: server.baseURL)
-        let view = try recorder.makeView()
-        defer { view.close() }
-        try view.load(server.url("/hang"))
-        await recorder.wait { $0.contains("#1 start /hang") }
-        try view.load(server.url("/page"))
-        await recorder.waitForEnd(of: 2)
-        await recorder.wait(seconds: 0.5) { _ in false }  // late events of the first cycle must not appear
-        #expect(recorder.lines == ["#1 start /hang", "#1 fail-provisional cancelled",
-                                   "#2 start /page", "#2 commit 200 text/html", "#2 finish"])
+        try await withHangingLoad { server, recorder, view in
+            try view.load(server.url("/page"))
+            await recorder.waitForEnd(of: 2)
+            await recorder.wait(seconds: 0.5) { _ in false }  // late events of the first cycle must not appear
+            #expect(recorder.lines == ["#1 start /hang", "#1 fail-provisional cancelled",
+                                       "#2 start /page", "#2 commit 200 text/html", "#2 finish"])
+        }
     }
 
     @Test("a server that never answers times out within the timeout plus one second")
@@ -143,21 +136,14 @@ struct WebViewNavigationTests {
 
     @Test("a web process terminated mid-load fails the navigation; the view stays usable")
     @WebKitActor func terminatedMidLoad() async throws {
-        // Requests that never get an answer hold one of the network process's
-        // connections to their host: such tests get a server of their own.
-        let server = try await LoopbackServer.start(route: FixtureSite.route)
-        defer { Task { await server.shutdown() } }
-        let recorder = Recorder(base: server.baseURL)
-        let view = try recorder.makeView()
-        defer { view.close() }
-        try view.load(server.url("/hang"))
-        await recorder.wait { $0.contains("#1 start /hang") }
-        view.terminateWebProcess()
-        await recorder.waitForEnd(of: 1)
-        try view.load(server.url("/page"))
-        await recorder.waitForEnd(of: 2)
-        #expect(recorder.lines == ["#1 start /hang", "terminated terminatedByAPI", "#1 fail-provisional web-process-crashed",
-                                   "#2 start /page", "#2 commit 200 text/html", "#2 finish"])
+        try await withHangingLoad { server, recorder, view in
+            view.terminateWebProcess()
+            await recorder.waitForEnd(of: 1)
+            try view.load(server.url("/page"))
+            await recorder.waitForEnd(of: 2)
+            #expect(recorder.lines == ["#1 start /hang", "terminated terminatedByAPI", "#1 fail-provisional web-process-crashed",
+                                       "#2 start /page", "#2 commit 200 text/html", "#2 finish"])
+        }
     }
 
     @Test("alert() and confirm() during load are answered and reported; the load finishes")
