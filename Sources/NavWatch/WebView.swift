@@ -250,9 +250,8 @@ public final class WebView {
 
     private func navigationTimedOut(_ navigation: Navigation, after timeout: Duration) {
         guard let shim, tracker.active?.navigation.id == navigation.id else { return }
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         end(navigationID: navigation.id, with: .navwatch(.timeout, .timeout,
-            "the navigation did not finish within \(seconds) s", url: navigation.url))
+            "the navigation did not finish within \(timeout.seconds) s", url: navigation.url))
         nw_view_stop(shim)
         // A web process that does not answer a stop is hung: after a grace
         // second, if no new load cycle has begun, replace the process.

@@ -1,4 +1,5 @@
 import Foundation
+import NavWatch
 import NavWatchCrawler
 import Synchronization
 
@@ -26,7 +27,7 @@ final class CrawlProgress: Sendable {
         let line = state.withLock { state -> String in
             if report.outcome == .skipped { state.skipped += 1 } else { state.done += 1 }
             if [.failed, .timeout, .crashed].contains(report.outcome) { state.failed += 1 }
-            let seconds = max(0.001, Self.seconds(ContinuousClock.now - started))
+            let seconds = max(0.001, (ContinuousClock.now - started).seconds)
             let rate = Double(state.done) / seconds
             var line = "\(state.done) pages, \(state.skipped) skipped, \(state.failed) failed, "
                 + String(format: "%.1f pages/s", rate)
@@ -41,10 +42,6 @@ final class CrawlProgress: Sendable {
     func finish() {
         if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }
 
 /// The closing summary of a crawl, for people.
@@ -57,7 +54,7 @@ struct CrawlSummaryText {
         var lines: [String] = []
         let outcomes = Dictionary(grouping: reports, by: \.outcome.rawValue).mapValues(\.count)
         lines.append("crawl: \(loaded.count) pages loaded, \(reports.count - loaded.count) skipped in "
-                     + String(format: "%.1f s", CrawlProgress.seconds(summary.elapsed)))
+                     + String(format: "%.1f s", summary.elapsed.seconds))
         lines.append("  outcomes: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         let statuses = Dictionary(grouping: loaded.compactMap(\.status), by: { $0 }).mapValues(\.count)
         if !statuses.isEmpty {
@@ -68,7 +65,7 @@ struct CrawlSummaryText {
             lines.append(String(format: "  time to load: p50 %.0f ms, p95 %.0f ms",
                                 Self.percentile(loadTimes, 0.5), Self.percentile(loadTimes, 0.95)))
         }
-        let seconds = max(0.001, CrawlProgress.seconds(summary.elapsed))
+        let seconds = max(0.001, summary.elapsed.seconds)
         lines.append(String(format: "  %.1f pages/s, %d retries", Double(loaded.count) / seconds, summary.retries))
         text = lines.joined(separator: "\n") + "\n"
     }

@@ -175,8 +175,7 @@ public final class Watcher {
 
     private func milliseconds(_ navigation: Navigation?) -> Double {
         guard let navigation, let start = startTimes[navigation.id] else { return 0 }
-        let elapsed = clock.now - start
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        return (clock.now - start).milliseconds
     }
 
     private func isCurrent(_ navigation: Navigation) -> Bool {

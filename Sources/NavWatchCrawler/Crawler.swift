@@ -217,9 +217,7 @@ public actor Crawler {
     /// Exponential backoff with up to 50 % jitter, or the server's
     /// `Retry-After` when it asked for longer (capped at five minutes).
     private func retryDelay(attempt: Int, retryAfter: Double?) -> Double {
-        let base = Double(configuration.backoff.components.seconds)
-            + Double(configuration.backoff.components.attoseconds) / 1e18
-        let exponential = base * pow(2, Double(max(0, attempt - 1)))
+        let exponential = configuration.backoff.seconds * pow(2, Double(max(0, attempt - 1)))
         let jittered = exponential * (1 + Double.random(in: 0..<0.5))
         return min(300, max(jittered, retryAfter ?? 0))
     }

@@ -192,8 +192,7 @@ final class PageLoader {
     }
 
     private func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = clock.now - start
-        return Self.rounded(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)!
+        Self.rounded((clock.now - start).milliseconds)!
     }
 
     /// Milliseconds to a tenth.
