@@ -6,9 +6,7 @@ import Synchronization
 final class PropertySubject<Value: Sendable & Equatable>: Sendable {
     private struct State {
         var value: Value
-        var subscribers: [(id: Int, continuation: AsyncStream<Value>.Continuation)] = []
-        var nextID = 0
-        var isCompleted = false
+        var subscribers = SubscriberList<Value>()
     }
 
     private let state: Mutex<State>
@@ -24,18 +22,16 @@ final class PropertySubject<Value: Sendable & Equatable>: Sendable {
     /// Registers a subscriber and gives it the current value at once.
     func subscribe() -> Observable<Value> {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
-        let id: Int? = state.withLock { state in
+        let id = state.withLock { state in
+            // Under the lock, so no change can come between the value and the registration.
             continuation.yield(state.value)
-            guard !state.isCompleted else { return nil }
-            state.nextID += 1
-            state.subscribers.append((state.nextID, continuation))
-            return state.nextID
+            return state.subscribers.add(sink: { continuation.yield($0) }, finish: { continuation.finish() })
         }
         guard let id else {
             continuation.finish()
             return Observable(stream)
         }
-        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { $0.subscribers.remove(id) } }
         return Observable(stream)
     }
 
@@ -44,24 +40,15 @@ final class PropertySubject<Value: Sendable & Equatable>: Sendable {
         state.withLock { state in
             guard state.value != value else { return }
             state.value = value
-            for subscriber in state.subscribers { subscriber.continuation.yield(value) }
+            state.subscribers.send(value)
         }
     }
 
     func complete() {
-        let continuations = state.withLock { state -> [AsyncStream<Value>.Continuation] in
-            state.isCompleted = true
-            defer { state.subscribers.removeAll() }
-            return state.subscribers.map(\.continuation)
-        }
-        for continuation in continuations { continuation.finish() }
+        for finish in state.withLock({ $0.subscribers.complete() }) { finish() }
     }
 
     var subscriberCount: Int {
         state.withLock { $0.subscribers.count }
-    }
-
-    private func unsubscribe(_ id: Int) {
-        state.withLock { state in state.subscribers.removeAll { $0.id == id } }
     }
 }
