@@ -108,6 +108,9 @@ public actor Crawler {
     private func work() async throws {
         let loader = await PageLoader(configuration: configuration.webView, recycleAfter: configuration.recycleAfter,
                                       onLoadStarted: onLoadStarted)
+        // Ready before the first lease, so a page taken in breadth-first
+        // order also starts in that order.
+        try await Task { @WebKitActor in _ = try await loader.prepare() }.value
         while let entry = try await next() {
             let timeout = configuration.timeout
             let result = try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value

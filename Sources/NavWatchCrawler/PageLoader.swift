@@ -42,17 +42,23 @@ final class PageLoader {
         view = nil
     }
 
+    /// The view pages load in, created when there is none. A new view first
+    /// loads a blank page, so its web process is running before any page's
+    /// timeout starts.
+    @discardableResult
+    func prepare() async throws -> WebView {
+        if let view { return view }
+        let view = try WebView(configuration: configuration)
+        self.view = view
+        pagesOnView = 0
+        _ = try await view.rx.pageLoad(URL(string: "about:blank")!, timeout: .seconds(30))
+        return view
+    }
+
     /// Loads `entry` and reports on it. Never throws: every failure is in the report.
     func load(_ entry: FrontierEntry, timeout: Duration) async throws -> PageResult {
         if pagesOnView >= recycleAfter { close() }
-        let view = try self.view ?? WebView(configuration: configuration)
-        if self.view == nil {
-            self.view = view
-            pagesOnView = 0
-            // Start the web process with a blank page, so that a page's
-            // timeout measures the page and not the process starting.
-            _ = try await view.rx.pageLoad(URL(string: "about:blank")!, timeout: .seconds(30))
-        }
+        let view = try await prepare()
         pagesOnView += 1
 
         var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: .failed)
