@@ -74,6 +74,15 @@ let package = Package(
                     path: "Examples/PageCheckerTests"),
         // The README's `for await` example, built so that it keeps compiling.
         .executableTarget(name: "ForAwaitExample", dependencies: ["NavWatchRx", "LoopbackServer"], path: "Examples/ForAwait"),
+        // Scripts/bench's in-process measurements (bridge overhead, memory over time).
+        .executableTarget(
+            name: "navwatch-bench",
+            dependencies: [
+                "NavWatch", "NavWatchRx", "NavWatchCrawler", "CNavShim",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/NavwatchBench"
+        ),
         .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "LoopbackServer", "CNavShim"]),
         .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "LoopbackServer"]),
         .testTarget(name: "NavWatchCLITests", dependencies: ["NavWatchCLI", "LoopbackServer"]),

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static long live_views;
@@ -216,11 +217,21 @@ static void response_convert(WebKitURIResponse *response, nw_response *out, GPtr
     out->header_count = names->len;
 }
 
+uint64_t nw_monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+// Stamps the event when the shim first sees it (before any conversion), so
+// the time a Swift subscriber receives it can be compared with the signal's.
 static void emit(nw_view *view, nw_event *event) {
+    if (!event->signal_time_ns) event->signal_time_ns = nw_monotonic_ns();
     view->callbacks.event(view->user_context, event);
 }
 
 static void emit_with_response(nw_view *view, nw_event *event, WebKitURIResponse *response) {
+    event->signal_time_ns = nw_monotonic_ns();
     if (!response) {
         emit(view, event);
         return;

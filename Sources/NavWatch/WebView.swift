@@ -54,6 +54,14 @@ public final class WebView {
 
     private nonisolated static let navigationCounter = Atomic<UInt64>(0)
 
+    /// For the benchmark: called on the WebKit thread with each navigation
+    /// event, just before the delegate gets it, and the `nw_monotonic_ns()`
+    /// time its WebKit signal reached the shim. Events navwatch makes itself
+    /// (timeouts, cancellations) are not passed.
+    package static var signalProbe: ((NavigationEvent, UInt64) -> Void)?
+    /// The shim time of the signal being handled; 0 outside a signal.
+    private var signalTime: UInt64 = 0
+
     /// Creates the view and its web process.
     ///
     /// - Throws: `WebKitUnavailableError` when there is no display and none can
@@ -278,16 +286,22 @@ public final class WebView {
             if case .didStartProvisionalNavigation(let navigation) = event, timeouts[navigation.id] == nil {
                 startTimeout(for: navigation, after: configuration.navigationTimeout)  // the page started it
             }
+            if signalTime != 0, let probe = Self.signalProbe { probe(event, signalTime) }
             navigationDelegate?.dispatch(event, from: self)
         }
     }
 
     // MARK: Shim callbacks (on the WebKit thread)
 
-    fileprivate func handle(_ event: ShimEvent) {
+    fileprivate func handle(_ event: ShimEvent, signalTime: UInt64) {
         if Self.tracing { Self.trace("\(ObjectIdentifier(self).hashValue % 10000) \(event)") }
         callbackDepth += 1
-        defer { callbackDepth -= 1 }
+        let outerSignalTime = self.signalTime
+        self.signalTime = signalTime
+        defer {
+            callbackDepth -= 1
+            self.signalTime = outerSignalTime
+        }
         switch event {
         case .load(let signal):
             if case .uriChanged(let uri) = signal, let uri, !uri.isEmpty {
@@ -412,7 +426,8 @@ private final class ShimContext {
             nonisolated(unsafe) let (context, event) = (context!, event!)
             WebKitActor.assumeIsolated {
                 let converted = ShimEvent(event.pointee)
-                Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?.handle(converted)
+                Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?
+                    .handle(converted, signalTime: event.pointee.signal_time_ns)
             }
         },
         policy: { context, policy in

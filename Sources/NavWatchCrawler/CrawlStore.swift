@@ -1,44 +1,60 @@
 import Foundation
 
-/// Where a crawl keeps its frontier and its reports. Every change that
-/// matters for a resume happens in one transaction, so a crawl killed at any
-/// point (even with `kill -9`) resumes with no page lost and none reported
-/// twice. SQLite implements it today; a shared server database can follow.
+/// Where a crawl keeps its settings, its frontier and its reports, shared by
+/// every worker of the crawl.
+///
+/// Guarantees every implementation gives:
+/// - Every change that matters for a resume happens in one transaction, so a
+///   worker killed at any point (even with `kill -9`) loses no page and gets
+///   none reported twice: a report is stored before its lease is released.
+/// - One URL is never leased to two workers at once: a lease ends when its
+///   entry completes or is put back, or when it expires without renewal (its
+///   worker died), and only then can the entry be leased again.
+/// - `lease` decides `maxPages` and per-host politeness for all workers
+///   together, in the same transaction as the lease.
+///
+/// `SQLiteCrawlStore` serves the workers of one process; `PostgresCrawlStore`
+/// serves workers on any number of machines.
 public protocol CrawlStore: Sendable {
+    /// Whether workers in other processes may share the store. A store that
+    /// is not shared returns every lease on `releaseLeases()` at start.
+    var isShared: Bool { get }
+
+    /// The settings the crawl was started with; nil before it is started.
+    func settings() async throws -> CrawlSettings?
+
+    /// Saves `settings` unless the crawl already has some; returns the ones in force.
+    func start(with settings: CrawlSettings) async throws -> CrawlSettings
+
     /// Adds the entries whose URL the crawl has not seen; returns those it added.
     func enqueue(_ entries: [FrontierEntry]) async throws -> [FrontierEntry]
 
     /// The crawl's seeds: every entry at depth 0, in the order added.
     func seeds() async throws -> [String]
 
-    /// Up to `limit` queued entries ready at `now`, shallowest and oldest first.
-    func ready(limit: Int, now: Date) async throws -> [FrontierEntry]
+    /// Leases the shallowest, oldest entry that is ready: queued and due, or
+    /// leased with its lease expired, on a host that may be asked again.
+    func lease(_ request: LeaseRequest) async throws -> LeaseOutcome
 
-    /// The earliest time a queued entry becomes ready, if any is queued.
-    func nextReadyTime() async throws -> Date?
-
-    /// Marks `entry` as being loaded. Returns false if it was not queued.
-    func lease(_ entry: FrontierEntry) async throws -> Bool
+    /// Extends `worker`'s leases on `urls` to `until`.
+    func renewLeases(_ urls: [String], worker: String, until: Date) async throws
 
     /// In one transaction: stores `report` and marks its URL done; marks
     /// `aliases` (redirect targets) as seen; adds `discovered` links to the
     /// frontier and stores `skipped` reports for links the crawl will not
-    /// load. Returns the reports stored, in order (skipped ones already seen
-    /// are left out).
-    func complete(_ entry: FrontierEntry, report: PageLoadReport, aliases: [String],
+    /// load. Returns the reports stored, in order (reports of URLs that
+    /// already have one are left out).
+    func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
                   discovered: [FrontierEntry], skipped: [PageLoadReport]) async throws -> [PageLoadReport]
 
     /// Puts a leased entry back, to be tried again at `notBefore`.
     func retry(_ entry: FrontierEntry, notBefore: Date) async throws
 
-    /// Returns every leased entry to the queue (for a resume after a crash).
+    /// Returns every leased entry to the queue (a resume of a store that is not shared).
     func releaseLeases() async throws
 
     /// Stores a skipped report for every queued entry (for `--max-pages`).
     func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport]
-
-    /// The number of stored reports that were loads, not skips.
-    func loadedCount() async throws -> Int
 
     /// Every stored report, in the order stored.
     func allReports() async throws -> [PageLoadReport]
@@ -46,10 +62,103 @@ public protocol CrawlStore: Sendable {
     func counts() async throws -> CrawlCounts
 }
 
+/// What a worker asks `CrawlStore.lease` for.
+public struct LeaseRequest: Sendable {
+    public var worker: String
+    public var now: Date
+    /// When the lease expires unless renewed.
+    public var until: Date
+    /// The pause between two requests to the same host, across workers.
+    public var hostDelay: TimeInterval
+    /// Pages loaded plus pages leased may not exceed this.
+    public var maxPages: Int?
+
+    public init(worker: String, now: Date, until: Date, hostDelay: TimeInterval, maxPages: Int?) {
+        self.worker = worker
+        self.now = now
+        self.until = until
+        self.hostDelay = hostDelay
+        self.maxPages = maxPages
+    }
+}
+
+/// The answer to a `LeaseRequest`.
+public enum LeaseOutcome: Sendable, Equatable {
+    /// The entry is the worker's until the lease expires.
+    case leased(FrontierEntry)
+    /// Nothing is ready now. Something may be at `until` (a retry's time, a
+    /// host's pause) or sooner, when a lease ends; nil when only a lease can.
+    case wait(until: Date?)
+    /// The crawl is over: nothing is queued or leased, or `maxPages` pages
+    /// were loaded and no lease is left.
+    case finished
+}
+
+/// The settings that shape a crawl, stored with it so that every worker and
+/// every resume follows the same ones.
+public struct CrawlSettings: Codable, Sendable, Equatable {
+    public var scope: CrawlScope
+    public var include: [String]
+    public var exclude: [String]
+    public var maxDepth: Int?
+    public var maxPages: Int?
+    /// Milliseconds between two requests to the same host.
+    public var delayMilliseconds: Int
+    public var obeyRobots: Bool
+    public var retries: Int
+
+    public init(_ configuration: CrawlConfiguration) {
+        scope = configuration.scope
+        include = configuration.include
+        exclude = configuration.exclude
+        maxDepth = configuration.maxDepth
+        maxPages = configuration.maxPages
+        delayMilliseconds = Int(configuration.delay.milliseconds)
+        obeyRobots = configuration.obeyRobots
+        retries = configuration.retries
+    }
+
+    /// `configuration` with these settings in place of its own.
+    public func applied(to configuration: CrawlConfiguration) -> CrawlConfiguration {
+        var configuration = configuration
+        configuration.scope = scope
+        configuration.include = include
+        configuration.exclude = exclude
+        configuration.maxDepth = maxDepth
+        configuration.maxPages = maxPages
+        configuration.delay = .milliseconds(delayMilliseconds)
+        configuration.obeyRobots = obeyRobots
+        configuration.retries = retries
+        return configuration
+    }
+}
+
 /// How far a crawl has got.
 public struct CrawlCounts: Sendable, Equatable {
     public var queued = 0
     public var leased = 0
+    /// Reports stored, skipped links included.
     public var reported = 0
+    /// Reports of pages that were loaded (not skipped).
+    public var loaded = 0
     public var failed = 0
+    /// Per worker, by name: leases held now and pages it reported.
+    public var workers: [WorkerCounts] = []
+
+    public init() {}
+}
+
+/// One worker's share of a crawl.
+public struct WorkerCounts: Sendable, Equatable {
+    public var worker: String
+    public var leased: Int
+    public var loaded: Int
+    public var failed: Int
+
+    public init(worker: String, leased: Int, loaded: Int, failed: Int) {
+        self.worker = worker
+        self.leased = leased
+        self.loaded = loaded
+        self.failed = failed
+    }
 }

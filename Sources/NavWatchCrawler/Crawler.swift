@@ -30,6 +30,20 @@ public struct CrawlConfiguration: Sendable {
     public var webView = WebViewConfiguration()
     /// The product token matched against robots.txt groups.
     public var robotsAgent = "navwatch"
+    /// This worker's name in the store: who holds a lease, who loaded a page.
+    public var worker = CrawlConfiguration.defaultWorkerName
+    /// How long a lease lasts without renewal. A running worker renews its
+    /// leases three times per period; a dead worker's pages return to the
+    /// frontier when it runs out.
+    public var leaseDuration: Duration = .seconds(30)
+    /// How often a worker waiting for other workers' pages asks the store
+    /// again, when the store is shared.
+    public var pollInterval: Duration = .milliseconds(250)
+
+    /// `host-pid`: unique among live workers.
+    public static var defaultWorkerName: String {
+        "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+    }
 
     public init(seeds: [URL]) {
         self.seeds = seeds
@@ -52,16 +66,17 @@ public struct CrawlSummary: Sendable {
 public actor Crawler {
     public typealias ReportHandler = @Sendable (PageLoadReport) -> Void
 
-    private let configuration: CrawlConfiguration
+    /// The caller's configuration, with the stored crawl's settings once running.
+    private var configuration: CrawlConfiguration
     private let store: any CrawlStore
-    private let include: [NSRegularExpression]
-    private let exclude: [NSRegularExpression]
+    private var include: [NSRegularExpression]
+    private var exclude: [NSRegularExpression]
     /// The configured seeds and, on a resume, those of the stored crawl.
     private var seeds: [URL]
     /// One fetch per origin, shared by the workers that ask while it runs.
     private var robots: [String: Task<RobotsTxt, Never>] = [:]
-    private var hostReadyAt: [String: ContinuousClock.Instant] = [:]
-    private var inFlight = 0
+    /// The URLs this crawler holds leases on; renewed until completed or put back.
+    private var leased: Set<String> = []
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var summary = CrawlSummary()
     private var onReport: ReportHandler = { _ in }
@@ -80,12 +95,22 @@ public actor Crawler {
 
     /// Runs the crawl to the end: until the frontier is empty or `maxPages`
     /// pages were loaded. Reports go to `onReport` as they are stored.
+    ///
+    /// A crawl already in the store keeps its own settings (scope, filters,
+    /// limits, delay, robots, retries): this run joins it as one more worker,
+    /// or resumes it.
     public func run(onReport: @escaping ReportHandler) async throws -> CrawlSummary {
         self.onReport = onReport
         let started = clock.now
-        try await store.releaseLeases()
+        let settings = try await store.start(with: CrawlSettings(configuration))
+        configuration = settings.applied(to: configuration)
+        include = try configuration.include.map { try NSRegularExpression(pattern: $0) }
+        exclude = try configuration.exclude.map { try NSRegularExpression(pattern: $0) }
+        if !store.isShared { try await store.releaseLeases() }
         _ = try await store.enqueue(seeds.map { FrontierEntry(url: $0.absoluteString, depth: 0, parent: nil) })
         seeds = try await store.seeds().compactMap(URL.init(string:))
+        let heartbeat = Task { await self.renewLeases() }
+        defer { heartbeat.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<max(1, configuration.concurrency) {
                 group.addTask { try await self.work() }
@@ -122,41 +147,41 @@ public actor Crawler {
     /// The next entry to load, leased; nil when the crawl is over.
     private func next() async throws -> FrontierEntry? {
         while true {
-            if let maxPages = configuration.maxPages, try await store.loadedCount() + inFlight >= maxPages {
-                if inFlight == 0 { return nil }
-                await waitForChange(until: nil)  // a retry may still give a page back
-                continue
-            }
-            let now = clock.now
-            var wake: ContinuousClock.Instant?
-            for entry in try await store.ready(limit: 64, now: Date()) {
-                guard let url = URL(string: entry.url), let host = url.host else { continue }
-                if let ready = hostReadyAt[host], ready > now {
-                    wake = min(wake ?? ready, ready)
+            let now = Date()
+            let request = LeaseRequest(worker: configuration.worker, now: now,
+                                       until: now.addingTimeInterval(configuration.leaseDuration.seconds),
+                                       hostDelay: configuration.delay.seconds, maxPages: configuration.maxPages)
+            switch try await store.lease(request) {
+            case .finished:
+                return nil
+            case .wait(let until):
+                // Local pages wake us when they finish; other workers' do
+                // not, so a shared store is asked again every poll interval.
+                let poll = store.isShared ? configuration.pollInterval : .seconds(1)
+                var deadline = clock.now + poll
+                if let until {
+                    deadline = min(deadline, clock.now + .milliseconds(Int64(max(0, until.timeIntervalSinceNow) * 1000) + 1))
+                }
+                await waitForChange(until: deadline)
+            case .leased(let entry):
+                leased.insert(entry.url)
+                if configuration.obeyRobots, let url = URL(string: entry.url), await !robotsAllow(url) {
+                    deliver(try await store.complete(entry, worker: configuration.worker, report: .skipped(entry, .robots),
+                                                     aliases: [], discovered: [], skipped: []))
+                    leased.remove(entry.url)
                     continue
                 }
-                if configuration.obeyRobots, await !robotsAllow(url) {
-                    guard try await store.lease(entry) else { continue }
-                    deliver(try await store.complete(entry, report: .skipped(entry, .robots), aliases: [],
-                                                     discovered: [], skipped: []))
-                    continue
-                }
-                guard try await store.lease(entry) else { continue }
-                inFlight += 1
-                hostReadyAt[host] = clock.now + configuration.delay
                 return entry
             }
-            if let readyTime = try await store.nextReadyTime(), readyTime > Date() {
-                let instant = now + .milliseconds(Int64(readyTime.timeIntervalSinceNow * 1000) + 1)
-                wake = min(wake ?? instant, instant)
-            }
-            if wake == nil && inFlight == 0 {
-                // Nothing leased and nothing waiting for a time: done, unless
-                // entries are queued still (robots skips just freed the batch).
-                if try await store.counts().queued == 0 { return nil }
-                continue
-            }
-            await waitForChange(until: wake)
+        }
+    }
+
+    /// Keeps this crawler's leases alive while it runs.
+    private func renewLeases() async {
+        let period = configuration.leaseDuration / 3
+        while (try? await Task.sleep(for: period)) != nil {
+            let until = Date().addingTimeInterval(configuration.leaseDuration.seconds)
+            try? await store.renewLeases(Array(leased), worker: configuration.worker, until: until)
         }
     }
 
@@ -181,7 +206,7 @@ public actor Crawler {
 
     private func finish(_ entry: FrontierEntry, _ result: PageResult) async throws {
         defer {
-            inFlight -= 1
+            leased.remove(entry.url)
             wakeAll()
         }
         var entry = entry
@@ -195,7 +220,7 @@ public actor Crawler {
         let (discovered, skipped) = classifyLinks(result.links, from: entry)
         var report = result.report
         report.links = result.links.count
-        deliver(try await store.complete(entry, report: report, aliases: result.aliases,
+        deliver(try await store.complete(entry, worker: configuration.worker, report: report, aliases: result.aliases,
                                          discovered: discovered, skipped: skipped))
     }
 

@@ -4,8 +4,8 @@ import NavWatchRx
 import WebKitThread
 
 /// What loading one frontier entry produced.
-struct PageResult: Sendable {
-    var report: PageLoadReport
+package struct PageResult: Sendable {
+    package var report: PageLoadReport
     /// Absolute link targets found on the page, as written.
     var links: [String] = []
     /// The URLs this load answered for besides its own (redirect hops, final URL).
@@ -20,7 +20,7 @@ struct PageResult: Sendable {
 /// its navigation and resource events into a `PageLoadReport`. Replaces its
 /// view after `recycleAfter` pages (so memory stays flat) or a crash.
 @WebKitActor
-final class PageLoader {
+package final class PageLoader {
     private let configuration: WebViewConfiguration
     private let recycleAfter: Int
     private var view: WebView?
@@ -30,14 +30,14 @@ final class PageLoader {
     /// Called when a page's load has been asked for (tests use it to crash the view).
     private let onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
 
-    init(configuration: WebViewConfiguration, recycleAfter: Int,
+    package init(configuration: WebViewConfiguration, recycleAfter: Int,
          onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)? = nil) {
         self.configuration = configuration
         self.recycleAfter = max(1, recycleAfter)
         self.onLoadStarted = onLoadStarted
     }
 
-    func close() {
+    package func close() {
         view?.close()
         view = nil
     }
@@ -46,7 +46,7 @@ final class PageLoader {
     /// loads a blank page, so its web process is running before any page's
     /// timeout starts.
     @discardableResult
-    func prepare() async throws -> WebView {
+    package func prepare() async throws -> WebView {
         if let view { return view }
         let view = try WebView(configuration: configuration)
         self.view = view
@@ -56,7 +56,7 @@ final class PageLoader {
     }
 
     /// Loads `entry` and reports on it. Never throws: every failure is in the report.
-    func load(_ entry: FrontierEntry, timeout: Duration) async throws -> PageResult {
+    package func load(_ entry: FrontierEntry, timeout: Duration) async throws -> PageResult {
         if pagesOnView >= recycleAfter { close() }
         let view = try await prepare()
         pagesOnView += 1

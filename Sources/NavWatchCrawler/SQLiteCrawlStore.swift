@@ -1,16 +1,27 @@
 import Foundation
 import GRDB
 
-/// A `CrawlStore` in one SQLite file (WAL mode), through GRDB.
+/// A `CrawlStore` in one SQLite file (WAL mode), through GRDB, for the
+/// workers of one process. Databases written by earlier versions are
+/// migrated when opened.
 public final class SQLiteCrawlStore: CrawlStore {
     private let database: DatabaseQueue
 
-    /// Opens or creates the crawl database at `path`, creating its schema.
+    public var isShared: Bool { false }
+
+    /// Opens or creates the crawl database at `path`, creating or migrating its schema.
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         database = try DatabaseQueue(path: path, configuration: configuration)
-        try database.write { db in
+        try Self.migrator.migrate(database)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        // `IF NOT EXISTS`: databases of the first version have these tables
+        // but no record of migrations.
+        migrator.registerMigration("v1") { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS frontier (
                     url TEXT PRIMARY KEY NOT NULL,
@@ -30,6 +41,33 @@ public final class SQLiteCrawlStore: CrawlStore {
                 );
                 """)
         }
+        migrator.registerMigration("v2: workers, leases, hosts, settings") { db in
+            try db.execute(sql: """
+                ALTER TABLE frontier ADD COLUMN host TEXT NOT NULL DEFAULT '';
+                ALTER TABLE frontier ADD COLUMN worker TEXT;
+                ALTER TABLE frontier ADD COLUMN lease_until REAL NOT NULL DEFAULT 0;
+                ALTER TABLE reports ADD COLUMN worker TEXT;
+                CREATE TABLE hosts (host TEXT PRIMARY KEY NOT NULL, next_at REAL NOT NULL);
+                CREATE TABLE settings (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL);
+                """)
+            for url in try String.fetchAll(db, sql: "SELECT url FROM frontier") {
+                try db.execute(sql: "UPDATE frontier SET host = ? WHERE url = ?", arguments: [FrontierEntry.host(of: url), url])
+            }
+        }
+        return migrator
+    }
+
+    public func settings() async throws -> CrawlSettings? {
+        try await database.read { db in try Self.settings(in: db) }
+    }
+
+    public func start(with settings: CrawlSettings) async throws -> CrawlSettings {
+        try await database.write { db in
+            if let stored = try Self.settings(in: db) { return stored }
+            let json = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+            try db.execute(sql: "INSERT INTO settings (id, json) VALUES (1, ?)", arguments: [json])
+            return settings
+        }
     }
 
     public func enqueue(_ entries: [FrontierEntry]) async throws -> [FrontierEntry] {
@@ -42,44 +80,71 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
-    public func ready(limit: Int, now: Date) async throws -> [FrontierEntry] {
-        try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT url, depth, parent, attempts FROM frontier
-                WHERE state = 'queued' AND not_before <= ? ORDER BY depth, seq LIMIT ?
-                """, arguments: [now.timeIntervalSince1970, limit]).map(Self.entry)
+    public func lease(_ request: LeaseRequest) async throws -> LeaseOutcome {
+        let now = request.now.timeIntervalSince1970
+        return try await database.write { db in
+            if let maxPages = request.maxPages {
+                let loaded = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports WHERE outcome != 'skipped'") ?? 0
+                let leased = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM frontier WHERE state = 'leased' AND lease_until >= ?
+                    """, arguments: [now]) ?? 0
+                if loaded + leased >= maxPages { return leased == 0 ? .finished : .wait(until: nil) }
+            }
+            if let row = try Row.fetchOne(db, sql: """
+                SELECT url, depth, parent, attempts, host FROM frontier
+                WHERE ((state = 'queued' AND not_before <= :now) OR (state = 'leased' AND lease_until < :now))
+                  AND NOT EXISTS (SELECT 1 FROM hosts WHERE hosts.host = frontier.host AND hosts.next_at > :now)
+                ORDER BY depth, seq LIMIT 1
+                """, arguments: ["now": now]) {
+                try db.execute(sql: "UPDATE frontier SET state = 'leased', worker = ?, lease_until = ? WHERE url = ?",
+                               arguments: [request.worker, request.until.timeIntervalSince1970, row["url"]])
+                if request.hostDelay > 0 {
+                    try db.execute(sql: """
+                        INSERT INTO hosts (host, next_at) VALUES (?, ?)
+                        ON CONFLICT (host) DO UPDATE SET next_at = excluded.next_at
+                        """, arguments: [row["host"], now + request.hostDelay])
+                }
+                return .leased(Self.entry(row))
+            }
+            // Nothing ready: over when nothing is queued or leased, else wait
+            // for the earliest retry time, host pause or lease expiry.
+            let until = try Double.fetchOne(db, sql: """
+                SELECT MIN(t) FROM (
+                    SELECT MIN(CASE state WHEN 'queued' THEN not_before ELSE lease_until END) AS t
+                    FROM frontier WHERE state != 'done'
+                    UNION ALL
+                    SELECT MIN(next_at) FROM hosts WHERE next_at > :now
+                        AND host IN (SELECT host FROM frontier WHERE state = 'queued'))
+                """, arguments: ["now": now])
+            let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state != 'done'") ?? 0
+            return pending == 0 ? .finished : .wait(until: until.map(Date.init(timeIntervalSince1970:)))
         }
     }
 
-    public func nextReadyTime() async throws -> Date? {
-        try await database.read { db in
-            try Double.fetchOne(db, sql: "SELECT MIN(not_before) FROM frontier WHERE state = 'queued'")
-                .map(Date.init(timeIntervalSince1970:))
-        }
-    }
-
-    public func lease(_ entry: FrontierEntry) async throws -> Bool {
+    public func renewLeases(_ urls: [String], worker: String, until: Date) async throws {
         try await database.write { db in
-            try db.execute(sql: "UPDATE frontier SET state = 'leased' WHERE url = ? AND state = 'queued'",
-                           arguments: [entry.url])
-            return db.changesCount == 1
+            for url in urls {
+                try db.execute(sql: """
+                    UPDATE frontier SET lease_until = ? WHERE url = ? AND state = 'leased' AND worker = ?
+                    """, arguments: [until.timeIntervalSince1970, url, worker])
+            }
         }
     }
 
-    public func complete(_ entry: FrontierEntry, report: PageLoadReport, aliases: [String],
+    public func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
                          discovered: [FrontierEntry], skipped: [PageLoadReport]) async throws -> [PageLoadReport] {
         try await database.write { db in
             var stored: [PageLoadReport] = []
-            if try Self.store(report, in: db) { stored.append(report) }
-            try db.execute(sql: "UPDATE frontier SET state = 'done', attempts = ? WHERE url = ?",
-                           arguments: [report.attempts, entry.url])
+            if try Self.store(report, worker: worker, in: db) { stored.append(report) }
+            try db.execute(sql: "UPDATE frontier SET state = 'done', attempts = ?, worker = ? WHERE url = ?",
+                           arguments: [report.attempts, worker, entry.url])
             _ = try Self.insert(aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) },
                                 state: "done", in: db)
             _ = try Self.insert(discovered, state: "queued", in: db)
             for skip in skipped {
                 let added = try Self.insert([FrontierEntry(url: skip.url, depth: skip.depth, parent: skip.parent)],
                                             state: "done", in: db)
-                if !added.isEmpty, try Self.store(skip, in: db) { stored.append(skip) }
+                if !added.isEmpty, try Self.store(skip, worker: worker, in: db) { stored.append(skip) }
             }
             return stored
         }
@@ -100,21 +165,16 @@ public final class SQLiteCrawlStore: CrawlStore {
 
     public func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport] {
         try await database.write { db in
-            let entries = try Row.fetchAll(db, sql: "SELECT url, depth, parent, attempts FROM frontier WHERE state = 'queued' ORDER BY depth, seq")
-                .map(Self.entry)
+            let entries = try Row.fetchAll(db, sql: """
+                SELECT url, depth, parent, attempts FROM frontier WHERE state = 'queued' ORDER BY depth, seq
+                """).map(Self.entry)
             var stored: [PageLoadReport] = []
             for entry in entries {
                 let report = PageLoadReport.skipped(entry, reason)
-                if try Self.store(report, in: db) { stored.append(report) }
+                if try Self.store(report, worker: nil, in: db) { stored.append(report) }
                 try db.execute(sql: "UPDATE frontier SET state = 'done' WHERE url = ?", arguments: [entry.url])
             }
             return stored
-        }
-    }
-
-    public func loadedCount() async throws -> Int {
-        try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports WHERE outcome != 'skipped'") ?? 0
         }
     }
 
@@ -132,10 +192,23 @@ public final class SQLiteCrawlStore: CrawlStore {
             counts.queued = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state = 'queued'") ?? 0
             counts.leased = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state = 'leased'") ?? 0
             counts.reported = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports") ?? 0
-            counts.failed = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM reports WHERE outcome IN ('failed', 'timeout', 'crashed')
-                """) ?? 0
+            counts.loaded = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports WHERE outcome != 'skipped'") ?? 0
+            counts.failed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports WHERE \(CrawlCounts.failedOutcomes)") ?? 0
+            counts.workers = try Row.fetchAll(db, sql: """
+                SELECT worker, SUM(leased) AS leased, SUM(loaded) AS loaded, SUM(failed) AS failed FROM (
+                    SELECT worker, 1 AS leased, 0 AS loaded, 0 AS failed FROM frontier WHERE state = 'leased'
+                    UNION ALL
+                    SELECT worker, 0, outcome != 'skipped', \(CrawlCounts.failedOutcomes) FROM reports
+                    WHERE worker IS NOT NULL)
+                GROUP BY worker ORDER BY worker
+                """).map { WorkerCounts(worker: $0["worker"] ?? "", leased: $0["leased"], loaded: $0["loaded"], failed: $0["failed"]) }
             return counts
+        }
+    }
+
+    private static func settings(in db: Database) throws -> CrawlSettings? {
+        try String.fetchOne(db, sql: "SELECT json FROM settings WHERE id = 1").map {
+            try JSONDecoder().decode(CrawlSettings.self, from: Data($0.utf8))
         }
     }
 
@@ -144,22 +217,36 @@ public final class SQLiteCrawlStore: CrawlStore {
         var added: [FrontierEntry] = []
         for entry in entries {
             try db.execute(sql: """
-                INSERT OR IGNORE INTO frontier (url, depth, parent, state, attempts, seq)
-                VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM frontier))
-                """, arguments: [entry.url, entry.depth, entry.parent, state, entry.attempts])
+                INSERT OR IGNORE INTO frontier (url, depth, parent, state, attempts, host, seq)
+                VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM frontier))
+                """, arguments: [entry.url, entry.depth, entry.parent, state, entry.attempts, entry.host])
             if db.changesCount == 1 { added.append(entry) }
         }
         return added
     }
 
     /// Stores `report` unless one for its URL exists; returns whether it did.
-    private static func store(_ report: PageLoadReport, in db: Database) throws -> Bool {
-        try db.execute(sql: "INSERT OR IGNORE INTO reports (url, outcome, json) VALUES (?, ?, ?)",
-                       arguments: [report.url, report.outcome.rawValue, report.jsonLine])
+    private static func store(_ report: PageLoadReport, worker: String?, in db: Database) throws -> Bool {
+        try db.execute(sql: "INSERT OR IGNORE INTO reports (url, outcome, json, worker) VALUES (?, ?, ?, ?)",
+                       arguments: [report.url, report.outcome.rawValue, report.jsonLine, worker])
         return db.changesCount == 1
     }
 
     private static func entry(_ row: Row) -> FrontierEntry {
         FrontierEntry(url: row["url"], depth: row["depth"], parent: row["parent"], attempts: row["attempts"])
+    }
+}
+
+extension CrawlCounts {
+    /// The SQL condition on `outcome` of a failed load.
+    static let failedOutcomes = "outcome IN ('failed', 'timeout', 'crashed')"
+}
+
+extension FrontierEntry {
+    /// The host that politeness is kept for.
+    var host: String { Self.host(of: url) }
+
+    static func host(of url: String) -> String {
+        URL(string: url)?.host?.lowercased() ?? ""
     }
 }

@@ -47,6 +47,8 @@ void nw_runtime_enqueue(void (*job)(void *data), void *data);
 
 /// The calling thread's kernel id (gettid), to tell the WebKit thread apart.
 int nw_current_thread_id(void);
+// CLOCK_MONOTONIC in nanoseconds, the clock of `nw_event.signal_time_ns`.
+uint64_t nw_monotonic_ns(void);
 
 /// Frees memory returned by this shim.
 void nw_free(void *pointer);
@@ -112,6 +114,7 @@ typedef struct {
     const char *method;               // nullable
     const char *frame_name;           // nullable
     int is_user_gesture;
+    uint64_t signal_time_ns;          // nw_monotonic_ns() when the signal reached the shim
 } nw_event;
 
 // MARK: - Policy decisions
