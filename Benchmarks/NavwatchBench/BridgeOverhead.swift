@@ -6,30 +6,43 @@ import NavWatchRx
 import WebKitThread
 
 /// The time from a WebKit signal reaching the shim to a Swift subscriber of
-/// `rx.navigationEvents` (iterating on the global executor, not the WebKit
-/// thread) receiving the event it became: p50 and p99 over `--events` events.
+/// `rx.navigationEvents` receiving the event it became: p50 and p99 over
+/// `--events` events. The subscriber iterates on the WebKit actor (as the
+/// README's example does) or on the global executor.
 struct BridgeOverhead: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bridge")
+
+    enum Subscriber: String, ExpressibleByArgument {
+        case webkit, global
+    }
 
     @Option(help: "Navigation events to time (three per page load: start, commit, finish).")
     var events = 10_000
 
+    @Option(help: "Where the subscriber iterates: webkit (the WebKit actor) or global (the global executor).")
+    var subscriber = Subscriber.webkit
+
     func run() async throws {
         let loads = (events + 2) / 3
         let signals = SignalLog()
+        let baseline = ThreadHandoff()
         let (finished, finishedContinuation) = AsyncStream<Void>.makeStream()
 
         let view = try await Task { @WebKitActor in try WebView() }.value
         _ = try await Task { @WebKitActor in try await view.rx.pageLoad(URL(string: "about:blank")!) }.value
         let subscription = await Task { @WebKitActor in
-            WebView.signalProbe = { event, time in signals.append(event, time) }
+            WebView.signalProbe = { event, time in
+                signals.append(event, time)
+                baseline.post(time)
+            }
             return view.rx.navigationEvents
         }.value
 
-        let receiver = Task.detached {
+        @Sendable func receive(isolation: isolated (any Actor)? = #isolation) async -> [(NavigationEvent, UInt64)] {
             var received: [(NavigationEvent, UInt64)] = []
             received.reserveCapacity(loads * 3)
             for await event in subscription {
+                assert(isolation == nil || WebKitExecutor.shared.isOnWebKitThread)
                 received.append((event, nw_monotonic_ns()))
                 if case .didFinish = event {
                     finishedContinuation.yield()
@@ -37,6 +50,10 @@ struct BridgeOverhead: AsyncParsableCommand {
                 }
             }
             return received
+        }
+        let receiver = switch subscriber {
+        case .webkit: Task { @WebKitActor in await receive() }
+        case .global: Task.detached { await receive(isolation: nil) }
         }
 
         var finishes = finished.makeAsyncIterator()
@@ -61,11 +78,15 @@ struct BridgeOverhead: AsyncParsableCommand {
             latencies.append(Double(event.1 - signal.1) / 1000)
         }
         latencies.sort()
-        let result: [String: Double] = [
-            "events": Double(latencies.count),
-            "p50_us": percentile(latencies, 0.50),
-            "p99_us": percentile(latencies, 0.99),
-            "max_us": latencies.last ?? 0,
+        let floor = baseline.stop().sorted()
+        let result: [String: String] = [
+            "subscriber": subscriber.rawValue,
+            "events": String(latencies.count),
+            "p50_us": String(format: "%.1f", percentile(latencies, 0.50)),
+            "p99_us": String(format: "%.1f", percentile(latencies, 0.99)),
+            "max_us": String(format: "%.1f", latencies.last ?? 0),
+            "thread_handoff_p50_us": String(format: "%.1f", percentile(floor, 0.50)),
+            "thread_handoff_p99_us": String(format: "%.1f", percentile(floor, 0.99)),
         ]
         try printJSON(result)
     }
@@ -77,6 +98,52 @@ private final class SignalLog: @unchecked Sendable {
 
     func append(_ event: NavigationEvent, _ time: UInt64) {
         entries.append((event, time))
+    }
+}
+
+/// The floor the bridge is measured against: the same signal times handed
+/// to a plain thread blocked on a semaphore, with no Swift concurrency,
+/// no delegate proxy and no stream in between.
+private final class ThreadHandoff: @unchecked Sendable {
+    private let lock = NSLock()
+    private let semaphore = DispatchSemaphore(value: 0)
+    private var posted: [UInt64] = []
+    private var latencies: [Double] = []
+    private var stopped = false
+    private var thread: Thread?
+
+    init() {
+        let thread = Thread { [self] in
+            var taken = 0
+            while true {
+                semaphore.wait()
+                let now = nw_monotonic_ns()
+                lock.lock()
+                if stopped { lock.unlock(); return }
+                latencies.append(Double(now - posted[taken]) / 1000)
+                taken += 1
+                lock.unlock()
+            }
+        }
+        self.thread = thread
+        thread.start()
+    }
+
+    func post(_ signalTime: UInt64) {
+        lock.lock()
+        posted.append(signalTime)
+        lock.unlock()
+        semaphore.signal()
+    }
+
+    func stop() -> [Double] {
+        lock.lock()
+        stopped = true
+        lock.unlock()
+        semaphore.signal()
+        lock.lock()
+        defer { lock.unlock() }
+        return latencies
     }
 }
 

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Prints Scripts/bench's table (Markdown) from the JSON files of one run.
+
+Crawl throughput is pages per second from the first page's request to the
+last page's end, for both engine-limit and navwatch (so neither pays for its
+process start); CPU seconds and peak RSS cover the whole process tree, web and
+network processes included, from start to exit. Each figure is the median of
+the repeated runs; the ratio compares navwatch with the engine limit measured
+in the same run.
+"""
+import argparse
+import glob
+import json
+import os
+import statistics
+from datetime import datetime
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def parse_time(text):
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def navwatch_crawl(jsonl):
+    """Pages loaded and pages/s from a crawl's reports."""
+    starts, ends, loaded = [], [], 0
+    with open(jsonl) as f:
+        for line in f:
+            report = json.loads(line)
+            if report.get("outcome") == "skipped" or not report.get("fetched_at"):
+                continue
+            loaded += report["outcome"] == "ok"
+            end = parse_time(report["fetched_at"])
+            finish = (report.get("timings") or {}).get("finish") or 0
+            starts.append(end - finish / 1000)
+            ends.append(end)
+    seconds = max(ends) - min(starts) if ends else 0
+    return loaded, (loaded / seconds if seconds else 0)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("results")
+    parser.add_argument("--pages", type=int, required=True)
+    parser.add_argument("--loads", type=int, required=True)
+    args = parser.parse_args()
+    r = args.results
+
+    rows = []
+    for c in (1, 2, 4):
+        engine, navwatch = [], []
+        for path in sorted(glob.glob(f"{r}/engine-c{c}-r*.json")):
+            if path.endswith(".tree.json"):
+                continue
+            run = load(path)
+            tree = load(path.replace(".json", ".tree.json"))
+            engine.append((run["pages_per_second"], tree["cpu_seconds"] / max(1, run["pages"]), tree["peak_rss_mb"], run["pages"]))
+        for path in sorted(glob.glob(f"{r}/navwatch-c{c}-r*.jsonl")):
+            pages, rate = navwatch_crawl(path)
+            tree = load(path.replace(".jsonl", ".tree.json"))
+            navwatch.append((rate, tree["cpu_seconds"] / max(1, pages), tree["peak_rss_mb"], pages))
+        med = lambda runs, i: statistics.median(x[i] for x in runs)
+        ratios = [n[0] / e[0] for n, e in zip(navwatch, engine) if e[0]]
+        rows.append((c, engine, navwatch, ratios, med))
+
+    print(f"| concurrency | engine pages/s | navwatch pages/s | ratio | engine CPU ms/page | navwatch CPU ms/page | engine peak RSS MB | navwatch peak RSS MB | pages loaded (engine / navwatch) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for c, engine, navwatch, ratios, med in rows:
+        print(f"| {c} | {med(engine, 0):.1f} | {med(navwatch, 0):.1f} | **{statistics.median(ratios):.2f}** "
+              f"(runs: {', '.join(f'{x:.2f}' for x in ratios)}) | {med(engine, 1) * 1000:.1f} | {med(navwatch, 1) * 1000:.1f} | "
+              f"{med(engine, 2):.0f} | {med(navwatch, 2):.0f} | {min(x[3] for x in engine)} / {min(x[3] for x in navwatch)} |")
+    print()
+
+    print("| measurement | figure | target |")
+    print("|---|---|---|")
+    for subscriber, where in (("webkit", "on the WebKit actor"), ("global", "on the global executor")):
+        path = f"{r}/bridge-{subscriber}.json"
+        if os.path.exists(path):
+            b = load(path)
+            print(f"| bridge overhead, subscriber {where} ({b['events']} events) | p50 {b['p50_us']} µs, p99 {b['p99_us']} µs "
+                  f"(bare thread hand-off of the same signals: p50 {b['thread_handoff_p50_us']} µs, p99 {b['thread_handoff_p99_us']} µs) | p99 < 200 µs |")
+    path = f"{r}/memory.json"
+    if os.path.exists(path):
+        m = load(path)
+        early, late = m["rss_mb"].get("500"), m["rss_mb"].get(str(args.loads))
+        growth = f"{(late / early - 1) * 100:+.1f} %" if early and late else "n/a"
+        print(f"| RSS of the process tree after 500 / {args.loads} loads ({m['failed']} failed) | {early} MB / {late} MB ({growth}) | within 15 % |")
+    path = f"{r}/first-finished.txt"
+    if os.path.exists(path):
+        times = [int(x) for x in open(path).read().split()]
+        if times:
+            print(f"| `navwatch URL`, process start to first `finished` (median of {len(times)}) | {statistics.median(times)} ms "
+                  f"(runs: {', '.join(map(str, times))}) | < 1000 ms |")
+
+
+if __name__ == "__main__":
+    main()
