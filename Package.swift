@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Layer 0: the system WebKitGTK 4.1 (GTK 3) library.
@@ -49,6 +50,16 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Layer 5b: the crawl store on PostgreSQL, shared by workers on many machines.
+        .target(
+            name: "NavWatchPostgres",
+            dependencies: [
+                "NavWatchCrawler",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // A loopback HTTP(S) server shared by the tests, the demo and the benchmark.
         .target(
             name: "LoopbackServer",
@@ -63,7 +74,7 @@ let package = Package(
         .target(
             name: "NavWatchCLI",
             dependencies: [
-                "NavWatch", "NavWatchRx", "NavWatchCrawler", "LoopbackServer",
+                "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "LoopbackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,11 +96,11 @@ let package = Package(
         ),
         .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "LoopbackServer", "CNavShim"]),
         .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "LoopbackServer"]),
-        .testTarget(name: "NavWatchCLITests", dependencies: ["NavWatchCLI", "LoopbackServer"]),
+        .testTarget(name: "NavWatchCLITests", dependencies: ["NavWatchCLI", "NavWatchPostgres", "LoopbackServer"]),
         .testTarget(
             name: "NavWatchCrawlerTests",
             dependencies: [
-                "NavWatchCrawler", "LoopbackServer",
+                "NavWatchCrawler", "NavWatchPostgres", "LoopbackServer",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -13,14 +13,16 @@ public struct CrawlCommand: AsyncParsableCommand {
         abstract: "Crawl from the seed URLs breadth-first and write one JSON report per page.",
         discussion: """
             Reports stream as JSON Lines to standard output (or --out) and are kept, with the frontier, \
-            in a SQLite crawl database (--db), so that --resume can continue an interrupted crawl. \
-            A progress line and the closing summary go to standard error.
+            in a crawl database (--db): a SQLite file, so that --resume can continue an interrupted crawl, \
+            or a PostgreSQL database (postgres://user@host/db, PG* variables fill in the rest) that \
+            workers on other machines join with --worker. A progress line and the closing summary go \
+            to standard error.
             """)
 
     @Argument(help: "The seed URLs; a URL without a scheme gets https://.")
     public var seeds: [String] = []
 
-    @Option(name: .long, help: "The crawl database.")
+    @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
     public var db = "navwatch-crawl.db"
 
     @Flag(name: .long, help: "Serve the built-in demo site on 127.0.0.1 and crawl it.")
@@ -28,6 +30,12 @@ public struct CrawlCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Continue the crawl in --db instead of starting a new one.")
     public var resume = false
+
+    @Flag(name: .long, help: "Join the crawl in a postgres:// --db as one more worker; the crawl's settings apply.")
+    public var worker = false
+
+    @Option(name: .long, help: "Seconds a worker's claim on a page lasts unless renewed; a dead worker's pages return after it.")
+    public var lease: Double = 30
 
     @Option(name: .long, help: "Append the reports to this file instead of standard output.")
     public var out: String?
@@ -81,6 +89,10 @@ public struct CrawlCommand: AsyncParsableCommand {
         guard recycleAfter >= 1 else { throw ValidationError("--recycle-after must be at least 1") }
         if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
+        guard lease >= 1, lease.isFinite else { throw ValidationError("--lease must be at least 1 second") }
+        if worker && resume { throw ValidationError("--worker and --resume cannot be combined: a worker always continues") }
+        if worker && demo { throw ValidationError("--worker cannot be combined with --demo") }
+        if worker && !seeds.isEmpty { throw ValidationError("--worker takes no seed URLs: the crawl has its own") }
         for pattern in include + exclude {
             do { _ = try NSRegularExpression(pattern: pattern) } catch {
                 throw ValidationError("\"\(pattern)\" is not a valid regular expression")
@@ -97,20 +109,20 @@ public struct CrawlCommand: AsyncParsableCommand {
     }
 
     private func crawl(_ seeds: [String]) async throws {
-        guard !seeds.isEmpty || resume else { throw InputError("give at least one seed URL, or --resume") }
+        guard !seeds.isEmpty || resume || worker else { throw InputError("give at least one seed URL, or --resume") }
         let urls = try seeds.map { text throws(InputError) in try URLArgument.parse(text) }
         for url in urls where url.scheme != "http" && url.scheme != "https" {
             throw InputError("cannot crawl \(url.absoluteString): only http and https seeds can be crawled")
         }
-        let store: SQLiteCrawlStore
-        do {
-            store = try SQLiteCrawlStore(path: db)
-        } catch {
-            throw InputError("cannot open the crawl database \(db): \(Self.reason(error))")
-        }
+        let store = try await CrawlDatabase.open(db)
         let counts = try await store.counts()
-        if !resume && counts.reported + counts.queued + counts.leased > 0 {
-            throw InputError("\(db) already holds a crawl: add --resume to continue it, or choose another --db")
+        let holdsCrawl = try await store.settings() != nil || counts.reported + counts.queued + counts.leased > 0
+        if worker {
+            guard store.isShared else { throw InputError("--worker needs a shared database: --db postgres://...") }
+            guard holdsCrawl else { throw InputError("\(db) holds no crawl to join: start one with navwatch crawl URL --db \(db)") }
+        } else if !resume && holdsCrawl {
+            let hint = store.isShared ? "add --worker to join it" : "add --resume to continue it"
+            throw InputError("\(db) already holds a crawl: \(hint), or choose another --db")
         }
         let output: ReportOutput
         do { output = try ReportOutput(path: out) } catch {
@@ -129,6 +141,7 @@ public struct CrawlCommand: AsyncParsableCommand {
         configuration.obeyRobots = !ignoreRobots
         configuration.retries = retries
         configuration.recycleAfter = recycleAfter
+        configuration.leaseDuration = .milliseconds(Int64(lease * 1000))
         configuration.webView = WebViewConfiguration(userAgent: userAgent, tlsErrors: ignoreTLSErrors ? .ignore : .fail,
                                                      navigationTimeout: configuration.timeout)
 
@@ -151,7 +164,7 @@ public struct CrawlCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data(CrawlSummaryText(summary).text.utf8))
         let seedKeys = Set(urls.compactMap { URLCanonicalizer.canonical($0)?.absoluteString })
         let seedReports = summary.reports.filter { seedKeys.contains($0.url) }
-        if !resume, !seedReports.isEmpty, seedReports.allSatisfy({ $0.outcome != .ok && $0.outcome != .httpError }) {
+        if !resume, !worker, !seedReports.isEmpty, seedReports.allSatisfy({ $0.outcome != .ok && $0.outcome != .httpError }) {
             let first = seedReports[0]
             throw InputError("no seed could be loaded: \(first.url): \(first.error?.message ?? first.outcome.rawValue)")
         }

@@ -12,7 +12,7 @@ public struct ExportCommand: AsyncParsableCommand {
         case jsonl, csv, har
     }
 
-    @Option(name: .long, help: "The crawl database.")
+    @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
     public var db = "navwatch-crawl.db"
 
     @Option(name: .long, help: "jsonl, csv or har.")
@@ -24,10 +24,10 @@ public struct ExportCommand: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
-        guard FileManager.default.fileExists(atPath: db) else { throw InputError("no crawl database at \(db)") }
+        let store = try await CrawlDatabase.open(db, mustExist: true)
         let reports: [PageLoadReport]
         do {
-            reports = try await SQLiteCrawlStore(path: db).allReports()
+            reports = try await store.allReports()
         } catch {
             throw InputError("cannot read the crawl database \(db): \(CrawlCommand.reason(error))")
         }

@@ -14,7 +14,7 @@ public struct NavwatchCommand: AsyncParsableCommand {
             Exit status: 0 when every navigation finished with an HTTP status below 400, \
             1 otherwise, 2 for bad input or when WebKit cannot start, 130 after Ctrl-C.
             """,
-        subcommands: [WatchCommand.self, DemoCommand.self, CrawlCommand.self, ExportCommand.self],
+        subcommands: [WatchCommand.self, DemoCommand.self, CrawlCommand.self, StatusCommand.self, ExportCommand.self],
         defaultSubcommand: WatchCommand.self)
 
     public init() {}

@@ -131,7 +131,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         self.outcome = outcome
     }
 
-    static func skipped(_ entry: FrontierEntry, _ reason: SkipReason) -> PageLoadReport {
+    package static func skipped(_ entry: FrontierEntry, _ reason: SkipReason) -> PageLoadReport {
         var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: .skipped)
         report.skipReason = reason
         return report

@@ -110,8 +110,9 @@ public final class SQLiteCrawlStore: CrawlStore {
             // for the earliest retry time, host pause or lease expiry.
             let until = try Double.fetchOne(db, sql: """
                 SELECT MIN(t) FROM (
-                    SELECT MIN(CASE state WHEN 'queued' THEN not_before ELSE lease_until END) AS t
-                    FROM frontier WHERE state != 'done'
+                    SELECT MIN(not_before) AS t FROM frontier WHERE state = 'queued' AND not_before > :now
+                    UNION ALL
+                    SELECT MIN(lease_until) FROM frontier WHERE state = 'leased'
                     UNION ALL
                     SELECT MIN(next_at) FROM hosts WHERE next_at > :now
                         AND host IN (SELECT host FROM frontier WHERE state = 'queued'))

@@ -1,0 +1,24 @@
+import Foundation
+import NavWatchCrawler
+import NavWatchPostgres
+
+/// Opens the crawl store that a `--db` value names: a `postgres://` address
+/// (a crawl shared by workers) or the path of a SQLite file.
+enum CrawlDatabase {
+    /// - Parameter mustExist: for commands that read a crawl, a missing SQLite file is an error.
+    static func open(_ db: String, mustExist: Bool = false) async throws(InputError) -> any CrawlStore {
+        if PostgresAddress.isPostgres(db) {
+            do {
+                return try await PostgresCrawlStore(address: try PostgresAddress(db))
+            } catch {
+                throw InputError("\(error)")
+            }
+        }
+        if mustExist && !FileManager.default.fileExists(atPath: db) { throw InputError("no crawl database at \(db)") }
+        do {
+            return try SQLiteCrawlStore(path: db)
+        } catch {
+            throw InputError("cannot open the crawl database \(db): \(CrawlCommand.reason(error))")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import NavWatchCrawler
+
+/// `navwatch status`: how far the crawl in a database has got, per worker.
+public struct StatusCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Print a crawl's progress: pages done, leased, queued and failed, in all and per worker.")
+
+    @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
+    public var db = "navwatch-crawl.db"
+
+    @Flag(name: .long, help: "Print one JSON object instead of text.")
+    public var json = false
+
+    public init() {}
+
+    public func run() async throws {
+        let store = try await CrawlDatabase.open(db, mustExist: true)
+        let counts: CrawlCounts
+        do { counts = try await store.counts() } catch {
+            throw InputError("cannot read the crawl in \(db): \(CrawlCommand.reason(error))")
+        }
+        print(json ? Self.json(counts) : Self.text(counts), terminator: "")
+    }
+
+    static func text(_ counts: CrawlCounts) -> String {
+        var lines = [
+            "done \(counts.reported) (loaded \(counts.loaded), failed \(counts.failed), skipped \(counts.reported - counts.loaded))"
+                + ", leased \(counts.leased), queued \(counts.queued)",
+        ]
+        if !counts.workers.isEmpty {
+            let width = max(6, counts.workers.map(\.worker.count).max() ?? 0)
+            func pad(_ text: String) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+            lines.append("\(pad("worker"))  leased  loaded  failed")
+            for worker in counts.workers {
+                lines.append(pad(worker.worker) + [worker.leased, worker.loaded, worker.failed]
+                    .map { String(repeating: " ", count: max(0, 8 - String($0).count)) + String($0) }.joined())
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func json(_ counts: CrawlCounts) -> String {
+        let object: [String: Any] = [
+            "done": counts.reported, "loaded": counts.loaded, "failed": counts.failed,
+            "skipped": counts.reported - counts.loaded, "leased": counts.leased, "queued": counts.queued,
+            "workers": counts.workers.map {
+                ["worker": $0.worker, "leased": $0.leased, "loaded": $0.loaded, "failed": $0.failed] as [String: Any]
+            },
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,316 @@
+import Foundation
+import Logging
+import NavWatchCrawler
+import PostgresNIO
+
+/// A `CrawlStore` in a PostgreSQL database, shared by workers on any number
+/// of machines (one crawl per database; its tables are named `navwatch_*`).
+///
+/// - Workers lease with `SELECT ... FOR UPDATE SKIP LOCKED`, so no URL is
+///   handed to two live workers and workers never wait for each other's rows.
+///   When `maxPages` or a per-host delay is set, leases are taken one at a
+///   time (under a lock on the crawl's settings row) so both hold exactly
+///   across workers.
+/// - Lease times are the server's clock, so workers on machines whose clocks
+///   disagree still agree on when a lease has expired.
+/// - A lost connection is reopened and the transaction run again, for up to
+///   two minutes; every transaction is safe to run twice.
+/// - The schema is created on first use, under an advisory lock, so workers
+///   starting together do not race.
+public final class PostgresCrawlStore: CrawlStore {
+    private let session: PostgresSession
+    private let logger: Logger
+    public let address: PostgresAddress
+
+    public var isShared: Bool { true }
+
+    /// Connects to `address` and creates the schema if needed.
+    ///
+    /// - Throws: `PostgresAddressError` with a one-line message when the
+    ///   server cannot be reached or refuses the connection.
+    public init(address: PostgresAddress, logger: Logger = Logger(label: "navwatch.postgres")) async throws {
+        self.address = address
+        self.logger = logger
+        session = PostgresSession(configuration: try address.connectionConfiguration(), logger: logger)
+        do {
+            try await session.connect()
+            try await session.transaction { connection in try await Self.createSchema(connection, logger: logger) }
+        } catch {
+            await session.close()
+            throw PostgresAddressError("cannot use \(address): \(PostgresSession.describe(error))")
+        }
+    }
+
+    /// Closes the connection. The store cannot be used afterwards.
+    public func close() async {
+        await session.close()
+    }
+
+    private static func createSchema(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(7417200001)", logger: logger)
+        for statement: PostgresQuery in [
+            """
+            CREATE TABLE IF NOT EXISTS navwatch_settings (
+                id int PRIMARY KEY CHECK (id = 1),
+                json text NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS navwatch_frontier (
+                url text PRIMARY KEY,
+                depth bigint NOT NULL,
+                parent text,
+                state text NOT NULL CHECK (state IN ('queued', 'leased', 'done')),
+                attempts bigint NOT NULL DEFAULT 0,
+                not_before float8 NOT NULL DEFAULT 0,
+                seq bigserial NOT NULL,
+                host text NOT NULL,
+                worker text,
+                lease_until float8 NOT NULL DEFAULT 0)
+            """,
+            "CREATE INDEX IF NOT EXISTS navwatch_frontier_ready ON navwatch_frontier (state, depth, seq)",
+            """
+            CREATE TABLE IF NOT EXISTS navwatch_reports (
+                seq bigserial PRIMARY KEY,
+                url text NOT NULL UNIQUE,
+                outcome text NOT NULL,
+                json text NOT NULL,
+                worker text)
+            """,
+            "CREATE TABLE IF NOT EXISTS navwatch_hosts (host text PRIMARY KEY, next_at float8 NOT NULL)",
+        ] {
+            try await connection.query(statement, logger: logger)
+        }
+    }
+
+    // MARK: CrawlStore
+
+    public func settings() async throws -> CrawlSettings? {
+        try await session.transaction { connection in try await self.settings(connection) }
+    }
+
+    public func start(with settings: CrawlSettings) async throws -> CrawlSettings {
+        let json = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+        return try await session.transaction { connection in
+            try await connection.query("""
+                INSERT INTO navwatch_settings (id, json) VALUES (1, \(json)) ON CONFLICT (id) DO NOTHING
+                """, logger: self.logger)
+            return try await self.settings(connection) ?? settings
+        }
+    }
+
+    public func enqueue(_ entries: [FrontierEntry]) async throws -> [FrontierEntry] {
+        try await session.transaction { connection in try await self.insert(entries, state: "queued", connection) }
+    }
+
+    public func seeds() async throws -> [String] {
+        try await session.transaction { connection in
+            try await self.strings(connection, "SELECT url FROM navwatch_frontier WHERE depth = 0 ORDER BY seq")
+        }
+    }
+
+    public func lease(_ request: LeaseRequest) async throws -> LeaseOutcome {
+        let leaseSeconds = request.until.timeIntervalSince(request.now)
+        return try await session.transaction { connection in
+            let now = try await self.serverNow(connection)
+            if request.maxPages != nil || request.hostDelay > 0 {
+                // One lease at a time across workers: the page count and the
+                // hosts' pauses are read and written under this lock.
+                try await connection.query("SELECT id FROM navwatch_settings WHERE id = 1 FOR UPDATE", logger: self.logger)
+            }
+            if let maxPages = request.maxPages {
+                let loaded = try await self.count(connection, "SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped'")
+                let leased = try await self.count(connection, """
+                    SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'leased' AND lease_until >= \(now)
+                    """)
+                if loaded + leased >= maxPages { return leased == 0 ? .finished : .wait(until: nil) }
+            }
+            let ready = try await connection.query("""
+                SELECT url, depth, parent, attempts, host FROM navwatch_frontier f
+                WHERE ((state = 'queued' AND not_before <= \(now)) OR (state = 'leased' AND lease_until < \(now)))
+                  AND NOT EXISTS (SELECT 1 FROM navwatch_hosts h WHERE h.host = f.host AND h.next_at > \(now))
+                ORDER BY depth, seq LIMIT 1
+                FOR UPDATE SKIP LOCKED
+                """, logger: self.logger).collect()
+            if let row = ready.first {
+                let (url, depth, parent, attempts, host) = try row.decode((String, Int, String?, Int, String).self)
+                try await connection.query("""
+                    UPDATE navwatch_frontier SET state = 'leased', worker = \(request.worker),
+                        lease_until = \(now + leaseSeconds) WHERE url = \(url)
+                    """, logger: self.logger)
+                if request.hostDelay > 0 {
+                    try await connection.query("""
+                        INSERT INTO navwatch_hosts (host, next_at) VALUES (\(host), \(now + request.hostDelay))
+                        ON CONFLICT (host) DO UPDATE SET next_at = excluded.next_at
+                        """, logger: self.logger)
+                }
+                return .leased(FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts))
+            }
+            // Nothing ready: over when nothing is queued or leased, else wait
+            // for the earliest retry time, host pause or lease expiry.
+            let pending = try await self.count(connection, "SELECT COUNT(*) FROM navwatch_frontier WHERE state != 'done'")
+            if pending == 0 { return .finished }
+            let rows = try await connection.query("""
+                SELECT LEAST(
+                    (SELECT MIN(not_before) FROM navwatch_frontier WHERE state = 'queued' AND not_before > \(now)),
+                    (SELECT MIN(lease_until) FROM navwatch_frontier WHERE state = 'leased'),
+                    (SELECT MIN(next_at) FROM navwatch_hosts WHERE next_at > \(now)
+                     AND host IN (SELECT host FROM navwatch_frontier WHERE state = 'queued')))
+                """, logger: self.logger).collect()
+            let until = try rows.first?.decode(Double?.self)
+            return .wait(until: until.map { Date().addingTimeInterval(max(0, $0 - now)) })
+        }
+    }
+
+    public func renewLeases(_ urls: [String], worker: String, until: Date) async throws {
+        guard !urls.isEmpty else { return }
+        let seconds = until.timeIntervalSinceNow
+        try await session.transaction { connection in
+            let now = try await self.serverNow(connection)
+            try await connection.query("""
+                UPDATE navwatch_frontier SET lease_until = \(now + seconds)
+                WHERE state = 'leased' AND worker = \(worker) AND url = ANY(\(urls))
+                """, logger: self.logger)
+        }
+    }
+
+    public func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
+                         discovered: [FrontierEntry], skipped: [PageLoadReport]) async throws -> [PageLoadReport] {
+        try await session.transaction { connection in
+            var stored: [PageLoadReport] = []
+            if try await self.store(report, worker: worker, connection) { stored.append(report) }
+            try await connection.query("""
+                UPDATE navwatch_frontier SET state = 'done', attempts = \(report.attempts), worker = \(worker)
+                WHERE url = \(entry.url)
+                """, logger: self.logger)
+            _ = try await self.insert(aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) },
+                                      state: "done", connection)
+            _ = try await self.insert(discovered, state: "queued", connection)
+            for skip in skipped {
+                let added = try await self.insert([FrontierEntry(url: skip.url, depth: skip.depth, parent: skip.parent)],
+                                                  state: "done", connection)
+                if !added.isEmpty, try await self.store(skip, worker: worker, connection) { stored.append(skip) }
+            }
+            return stored
+        }
+    }
+
+    public func retry(_ entry: FrontierEntry, notBefore: Date) async throws {
+        let delay = max(0, notBefore.timeIntervalSinceNow)
+        try await session.transaction { connection in
+            let now = try await self.serverNow(connection)
+            try await connection.query("""
+                UPDATE navwatch_frontier SET state = 'queued', attempts = \(entry.attempts), not_before = \(now + delay)
+                WHERE url = \(entry.url)
+                """, logger: self.logger)
+        }
+    }
+
+    public func releaseLeases() async throws {
+        try await session.transaction { connection in
+            try await connection.query("UPDATE navwatch_frontier SET state = 'queued' WHERE state = 'leased'", logger: self.logger)
+        }
+    }
+
+    public func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport] {
+        try await session.transaction { connection in
+            let rows = try await connection.query("""
+                SELECT url, depth, parent, attempts FROM navwatch_frontier WHERE state = 'queued'
+                ORDER BY depth, seq FOR UPDATE SKIP LOCKED
+                """, logger: self.logger).collect()
+            var stored: [PageLoadReport] = []
+            for row in rows {
+                let (url, depth, parent, attempts) = try row.decode((String, Int, String?, Int).self)
+                let report = PageLoadReport.skipped(FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts), reason)
+                if try await self.store(report, worker: nil, connection) { stored.append(report) }
+                try await connection.query("UPDATE navwatch_frontier SET state = 'done' WHERE url = \(url)", logger: self.logger)
+            }
+            return stored
+        }
+    }
+
+    public func allReports() async throws -> [PageLoadReport] {
+        try await session.transaction { connection in
+            try await self.strings(connection, "SELECT json FROM navwatch_reports ORDER BY seq").map {
+                try PageLoadReport.decoder.decode(PageLoadReport.self, from: Data($0.utf8))
+            }
+        }
+    }
+
+    public func counts() async throws -> CrawlCounts {
+        try await session.transaction { connection in
+            let failed = "outcome IN ('failed', 'timeout', 'crashed')"
+            var counts = CrawlCounts()
+            let totals = try await connection.query("""
+                SELECT (SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'queued'),
+                       (SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'leased'),
+                       (SELECT COUNT(*) FROM navwatch_reports),
+                       (SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped'),
+                       (SELECT COUNT(*) FROM navwatch_reports WHERE \(unescaped: failed))
+                """, logger: self.logger).collect()
+            if let row = totals.first {
+                (counts.queued, counts.leased, counts.reported, counts.loaded, counts.failed) =
+                    try row.decode((Int, Int, Int, Int, Int).self)
+            }
+            let workers = try await connection.query("""
+                SELECT worker, SUM(leased)::bigint, SUM(loaded)::bigint, SUM(failed)::bigint FROM (
+                    SELECT worker, 1 AS leased, 0 AS loaded, 0 AS failed FROM navwatch_frontier WHERE state = 'leased'
+                    UNION ALL
+                    SELECT worker, 0, (outcome != 'skipped')::int, (\(unescaped: failed))::int FROM navwatch_reports
+                    WHERE worker IS NOT NULL) AS shares
+                GROUP BY worker ORDER BY worker
+                """, logger: self.logger).collect()
+            counts.workers = try workers.map { row in
+                let (worker, leased, loaded, failed) = try row.decode((String?, Int, Int, Int).self)
+                return WorkerCounts(worker: worker ?? "", leased: leased, loaded: loaded, failed: failed)
+            }
+            return counts
+        }
+    }
+
+    // MARK: Queries
+
+    private func settings(_ connection: PostgresConnection) async throws -> CrawlSettings? {
+        try await strings(connection, "SELECT json FROM navwatch_settings WHERE id = 1").first.map {
+            try JSONDecoder().decode(CrawlSettings.self, from: Data($0.utf8))
+        }
+    }
+
+    /// Seconds since 1970 on the server's clock.
+    private func serverNow(_ connection: PostgresConnection) async throws -> Double {
+        let rows = try await connection.query("SELECT extract(epoch FROM clock_timestamp())::float8", logger: logger).collect()
+        return try rows[0].decode(Double.self)
+    }
+
+    private func count(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> Int {
+        try await connection.query(query, logger: logger).collect().first?.decode(Int.self) ?? 0
+    }
+
+    private func strings(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [String] {
+        try await connection.query(query, logger: logger).collect().map { try $0.decode(String.self) }
+    }
+
+    /// Inserts the entries whose URL is new; returns them.
+    private func insert(_ entries: [FrontierEntry], state: String, _ connection: PostgresConnection) async throws -> [FrontierEntry] {
+        var added: [FrontierEntry] = []
+        for entry in entries {
+            let host = URL(string: entry.url)?.host?.lowercased() ?? ""
+            let rows = try await connection.query("""
+                INSERT INTO navwatch_frontier (url, depth, parent, state, attempts, host)
+                VALUES (\(entry.url), \(entry.depth), \(entry.parent), \(state), \(entry.attempts), \(host))
+                ON CONFLICT (url) DO NOTHING RETURNING url
+                """, logger: logger).collect()
+            if !rows.isEmpty { added.append(entry) }
+        }
+        return added
+    }
+
+    /// Stores `report` unless one for its URL exists; returns whether it did.
+    private func store(_ report: PageLoadReport, worker: String?, _ connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query("""
+            INSERT INTO navwatch_reports (url, outcome, json, worker)
+            VALUES (\(report.url), \(report.outcome.rawValue), \(report.jsonLine), \(worker))
+            ON CONFLICT (url) DO NOTHING RETURNING seq
+            """, logger: logger).collect()
+        return !rows.isEmpty
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+@testable import NavWatchCrawler
+import NavWatchPostgres
+import Testing
+
+/// The two stores under one contract. PostgreSQL runs against the server
+/// Scripts/test starts (NAVWATCH_TEST_POSTGRES); each test gets a database of its own.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// Opens `workers` stores on one fresh crawl: for PostgreSQL each has its
+    /// own connection, as workers on different machines would.
+    func withStores(_ workers: Int = 1, _ body: ([any CrawlStore]) async throws -> Void) async throws {
+        switch self {
+        case .sqlite:
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).db").path
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+            let store = try SQLiteCrawlStore(path: path)
+            try await body(Array(repeating: store, count: workers))
+        case .postgres:
+            let admin = try #require(ProcessInfo.processInfo.environment["NAVWATCH_TEST_POSTGRES"],
+                                     "NAVWATCH_TEST_POSTGRES is not set: run the tests with Scripts/test, which starts a server")
+            let address = try await PostgresScratchDatabase.create(admin: admin)
+            var stores: [PostgresCrawlStore] = []
+            do {
+                for _ in 0..<workers { stores.append(try await PostgresCrawlStore(address: try PostgresAddress(address))) }
+                try await body(stores)
+            } catch {
+                for store in stores { await store.close() }
+                try await PostgresScratchDatabase.drop(address, admin: admin)
+                throw error
+            }
+            for store in stores { await store.close() }
+            try await PostgresScratchDatabase.drop(address, admin: admin)
+        }
+    }
+}
+
+private func entry(_ path: String, depth: Int = 0, host: String = "a.test") -> FrontierEntry {
+    FrontierEntry(url: "http://\(host)\(path)", depth: depth, parent: depth == 0 ? nil : "http://\(host)/")
+}
+
+private func request(_ worker: String, lease: TimeInterval = 30, hostDelay: TimeInterval = 0, maxPages: Int? = nil) -> LeaseRequest {
+    let now = Date()
+    return LeaseRequest(worker: worker, now: now, until: now.addingTimeInterval(lease), hostDelay: hostDelay, maxPages: maxPages)
+}
+
+private func loaded(_ entry: FrontierEntry) -> PageLoadReport {
+    var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: .ok)
+    report.attempts = entry.attempts + 1
+    return report
+}
+
+private func leasedURL(_ outcome: LeaseOutcome) -> String? {
+    if case .leased(let entry) = outcome { return entry.url }
+    return nil
+}
+
+@Suite("Crawl stores: SQLite and PostgreSQL keep the same contract")
+struct CrawlStoreTests {
+    @Test("enqueue adds each URL once; seeds come back in the order added", arguments: StoreKind.allCases)
+    func enqueue(_ kind: StoreKind) async throws {
+        try await kind.withStores { stores in
+            let store = stores[0]
+            let added = try await store.enqueue([entry("/b"), entry("/a"), entry("/b"), entry("/c", depth: 1)])
+            #expect(added.map(\.url) == ["http://a.test/b", "http://a.test/a", "http://a.test/c"])
+            #expect(try await store.enqueue([entry("/a")]).isEmpty)
+            #expect(try await store.seeds() == ["http://a.test/b", "http://a.test/a"])
+            #expect(try await store.counts().queued == 3)
+        }
+    }
+
+    @Test("leases go shallowest and oldest first, and never twice while a lease lasts", arguments: StoreKind.allCases)
+    func leaseOrder(_ kind: StoreKind) async throws {
+        try await kind.withStores(2) { stores in
+            _ = try await stores[0].enqueue([entry("/deep", depth: 2), entry("/one", depth: 1), entry("/two", depth: 1), entry("/")])
+            var order: [String] = []
+            for index in 0..<4 {
+                order.append(try #require(leasedURL(try await stores[index % 2].lease(request("w\(index % 2)")))))
+            }
+            #expect(order == ["http://a.test/", "http://a.test/one", "http://a.test/two", "http://a.test/deep"])
+            // Everything is leased: the next ask waits for a lease to end (its expiry).
+            guard case .wait(let until?) = try await stores[1].lease(request("w1")) else {
+                Issue.record("expected to wait for a lease to expire")
+                return
+            }
+            #expect(until.timeIntervalSinceNow > 20 && until.timeIntervalSinceNow <= 31)
+        }
+    }
+
+    @Test("workers leasing at once get every URL exactly once", arguments: StoreKind.allCases)
+    func concurrentLeases(_ kind: StoreKind) async throws {
+        try await kind.withStores(4) { stores in
+            _ = try await stores[0].enqueue((0..<40).map { entry("/p\($0)") })
+            let taken = try await withThrowingTaskGroup(of: [String].self) { group in
+                for (index, store) in stores.enumerated() {
+                    group.addTask {
+                        var urls: [String] = []
+                        while case .leased(let leased) = try await store.lease(request("w\(index)")) {
+                            urls.append(leased.url)
+                            _ = try await store.complete(leased, worker: "w\(index)", report: loaded(leased), aliases: [],
+                                                         discovered: [], skipped: [])
+                        }
+                        return urls
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(taken.count == 40)
+            #expect(Set(taken) == Set((0..<40).map { "http://a.test/p\($0)" }))
+            #expect(try await stores[0].lease(request("w0")) == .finished)
+            let counts = try await stores[0].counts()
+            #expect(counts.loaded == 40 && counts.leased == 0 && counts.queued == 0)
+            #expect(counts.workers.reduce(0) { $0 + $1.loaded } == 40)
+        }
+    }
+
+    @Test("an expired lease goes to the next worker; the report is stored once", arguments: StoreKind.allCases)
+    func expiredLease(_ kind: StoreKind) async throws {
+        try await kind.withStores(2) { stores in
+            _ = try await stores[0].enqueue([entry("/")])
+            let first = try #require(leasedURL(try await stores[0].lease(request("dead", lease: 0.3))))
+            guard case .wait = try await stores[1].lease(request("alive")) else {
+                Issue.record("a live lease was handed out again")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            guard case .leased(let again) = try await stores[1].lease(request("alive")) else {
+                Issue.record("the expired lease did not come back")
+                return
+            }
+            #expect(again.url == first)
+            #expect(try await stores[1].complete(again, worker: "alive", report: loaded(again), aliases: [],
+                                                 discovered: [], skipped: []).count == 1)
+            // The worker thought dead finishes after all: nothing is stored twice.
+            #expect(try await stores[0].complete(again, worker: "dead", report: loaded(again), aliases: [],
+                                                 discovered: [], skipped: []).isEmpty)
+            #expect(try await stores[0].allReports().map(\.url) == [first])
+        }
+    }
+
+    @Test("renewing keeps a lease past its first expiry", arguments: StoreKind.allCases)
+    func renew(_ kind: StoreKind) async throws {
+        try await kind.withStores(2) { stores in
+            _ = try await stores[0].enqueue([entry("/")])
+            let url = try #require(leasedURL(try await stores[0].lease(request("w0", lease: 0.4))))
+            try await stores[0].renewLeases([url], worker: "w0", until: Date().addingTimeInterval(30))
+            try await Task.sleep(for: .milliseconds(600))
+            guard case .wait = try await stores[1].lease(request("w1")) else {
+                Issue.record("a renewed lease was handed out again")
+                return
+            }
+        }
+    }
+
+    @Test("max pages counts loaded and leased pages across workers", arguments: StoreKind.allCases)
+    func maxPages(_ kind: StoreKind) async throws {
+        try await kind.withStores(2) { stores in
+            _ = try await stores[0].enqueue((0..<5).map { entry("/p\($0)") })
+            let a = try #require(try await stores[0].lease(request("w0", maxPages: 2)).leasedEntry)
+            let b = try #require(try await stores[1].lease(request("w1", maxPages: 2)).leasedEntry)
+            #expect(try await stores[1].lease(request("w1", maxPages: 2)) == .wait(until: nil))
+            _ = try await stores[0].complete(a, worker: "w0", report: loaded(a), aliases: [], discovered: [], skipped: [])
+            #expect(try await stores[0].lease(request("w0", maxPages: 2)) == .wait(until: nil))
+            // A retried page gives its place back.
+            try await stores[1].retry(b, notBefore: Date())
+            let c = try #require(try await stores[1].lease(request("w1", maxPages: 2)).leasedEntry)
+            _ = try await stores[1].complete(c, worker: "w1", report: loaded(c), aliases: [], discovered: [], skipped: [])
+            #expect(try await stores[0].lease(request("w0", maxPages: 2)) == .finished)
+            let skipped = try await stores[0].skipQueued(reason: .maxPages)
+            #expect(skipped.count == 3 && skipped.allSatisfy { $0.skipReason == .maxPages })
+            #expect(try await stores[1].skipQueued(reason: .maxPages).isEmpty)
+            #expect(try await stores[0].counts().loaded == 2)
+        }
+    }
+
+    @Test("a host's pause holds across workers; other hosts are not held up", arguments: StoreKind.allCases)
+    func hostDelay(_ kind: StoreKind) async throws {
+        try await kind.withStores(2) { stores in
+            _ = try await stores[0].enqueue([entry("/1"), entry("/2"), entry("/1", host: "b.test")])
+            #expect(leasedURL(try await stores[0].lease(request("w0", hostDelay: 0.5))) == "http://a.test/1")
+            #expect(leasedURL(try await stores[1].lease(request("w1", hostDelay: 0.5))) == "http://b.test/1")
+            guard case .wait(let until?) = try await stores[1].lease(request("w1", hostDelay: 0.5)) else {
+                Issue.record("a.test was asked again within its pause")
+                return
+            }
+            #expect(until.timeIntervalSinceNow > 0.2 && until.timeIntervalSinceNow <= 0.5)
+            try await Task.sleep(for: .seconds(until.timeIntervalSinceNow + 0.05))
+            #expect(leasedURL(try await stores[1].lease(request("w1", hostDelay: 0.5))) == "http://a.test/2")
+        }
+    }
+
+    @Test("a retry comes back no sooner than its time", arguments: StoreKind.allCases)
+    func retry(_ kind: StoreKind) async throws {
+        try await kind.withStores { stores in
+            _ = try await stores[0].enqueue([entry("/")])
+            var leased = try #require(try await stores[0].lease(request("w0")).leasedEntry)
+            leased.attempts = 1
+            try await stores[0].retry(leased, notBefore: Date().addingTimeInterval(0.5))
+            guard case .wait(let until?) = try await stores[0].lease(request("w0")) else {
+                Issue.record("the retry was handed out before its time")
+                return
+            }
+            #expect(until.timeIntervalSinceNow > 0.3 && until.timeIntervalSinceNow <= 0.5)
+            try await Task.sleep(for: .milliseconds(600))
+            let again = try #require(try await stores[0].lease(request("w0")).leasedEntry)
+            #expect(again.attempts == 1)
+        }
+    }
+
+    @Test("complete stores the report, aliases, new links and skipped links in one go", arguments: StoreKind.allCases)
+    func complete(_ kind: StoreKind) async throws {
+        try await kind.withStores { stores in
+            let store = stores[0]
+            _ = try await store.enqueue([entry("/")])
+            let home = try #require(try await store.lease(request("w0")).leasedEntry)
+            let skip = PageLoadReport.skipped(entry("/off", depth: 1, host: "off.test"), .scope)
+            let stored = try await store.complete(home, worker: "w0", report: loaded(home), aliases: ["http://a.test/home"],
+                                                  discovered: [entry("/a", depth: 1), entry("/home", depth: 1)],
+                                                  skipped: [skip])
+            #expect(stored.map(\.url) == ["http://a.test/", "http://off.test/off"])
+            let counts = try await store.counts()
+            #expect(counts.queued == 1 && counts.reported == 2 && counts.loaded == 1)
+            #expect(counts.workers == [WorkerCounts(worker: "w0", leased: 0, loaded: 1, failed: 0)])
+            #expect(leasedURL(try await store.lease(request("w0"))) == "http://a.test/a")
+        }
+    }
+
+    @Test("the first start's settings win", arguments: StoreKind.allCases)
+    func settings(_ kind: StoreKind) async throws {
+        try await kind.withStores(2) { (stores: [any CrawlStore]) async throws in
+            #expect(try await stores[0].settings() == nil)
+            var first = CrawlConfiguration(seeds: [])
+            first.maxPages = 7
+            first.scope = .sameHost
+            var second = first
+            second.maxPages = 99
+            #expect(try await stores[0].start(with: CrawlSettings(first)) == CrawlSettings(first))
+            #expect(try await stores[1].start(with: CrawlSettings(second)) == CrawlSettings(first))
+            #expect(try await stores[1].settings()?.maxPages == 7)
+        }
+    }
+
+    @Test("releasing leases returns them to the queue", arguments: StoreKind.allCases)
+    func release(_ kind: StoreKind) async throws {
+        try await kind.withStores { stores in
+            _ = try await stores[0].enqueue([entry("/")])
+            _ = try await stores[0].lease(request("w0"))
+            #expect(try await stores[0].counts().leased == 1)
+            try await stores[0].releaseLeases()
+            #expect(try await stores[0].counts().queued == 1)
+            #expect(leasedURL(try await stores[0].lease(request("w1"))) == "http://a.test/")
+        }
+    }
+}
+
+extension LeaseOutcome {
+    var leasedEntry: FrontierEntry? {
+        if case .leased(let entry) = self { return entry }
+        return nil
+    }
+}
