@@ -114,7 +114,10 @@ public struct CrawlCommand: AsyncParsableCommand {
         for url in urls where url.scheme != "http" && url.scheme != "https" {
             throw InputError("cannot crawl \(url.absoluteString): only http and https seeds can be crawled")
         }
-        let store = try await CrawlDatabase.open(db)
+        try await CrawlDatabase.with(db) { store in try await crawl(urls, in: store) }
+    }
+
+    private func crawl(_ urls: [URL], in store: any CrawlStore) async throws {
         let counts = try await store.counts()
         let holdsCrawl = try await store.settings() != nil || counts.reported + counts.queued + counts.leased > 0
         if worker {

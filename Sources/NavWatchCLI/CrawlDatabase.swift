@@ -5,6 +5,20 @@ import NavWatchPostgres
 /// Opens the crawl store that a `--db` value names: a `postgres://` address
 /// (a crawl shared by workers) or the path of a SQLite file.
 enum CrawlDatabase {
+    /// Opens the store, runs `body` with it and closes it, also when `body` throws.
+    static func with<Result>(_ db: String, mustExist: Bool = false,
+                             _ body: (any CrawlStore) async throws -> Result) async throws -> Result {
+        let store = try await open(db, mustExist: mustExist)
+        do {
+            let result = try await body(store)
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
     /// - Parameter mustExist: for commands that read a crawl, a missing SQLite file is an error.
     static func open(_ db: String, mustExist: Bool = false) async throws(InputError) -> any CrawlStore {
         if PostgresAddress.isPostgres(db) {

@@ -24,12 +24,10 @@ public struct ExportCommand: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
-        let store = try await CrawlDatabase.open(db, mustExist: true)
-        let reports: [PageLoadReport]
-        do {
-            reports = try await store.allReports()
-        } catch {
-            throw InputError("cannot read the crawl database \(db): \(CrawlCommand.reason(error))")
+        let reports = try await CrawlDatabase.with(db, mustExist: true) { store in
+            do { return try await store.allReports() } catch {
+                throw InputError("cannot read the crawl database \(db): \(CrawlCommand.reason(error))")
+            }
         }
         let text: String
         switch format {

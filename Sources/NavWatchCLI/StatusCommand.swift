@@ -17,10 +17,10 @@ public struct StatusCommand: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
-        let store = try await CrawlDatabase.open(db, mustExist: true)
-        let counts: CrawlCounts
-        do { counts = try await store.counts() } catch {
-            throw InputError("cannot read the crawl in \(db): \(CrawlCommand.reason(error))")
+        let counts = try await CrawlDatabase.with(db, mustExist: true) { store in
+            do { return try await store.counts() } catch {
+                throw InputError("cannot read the crawl in \(db): \(CrawlCommand.reason(error))")
+            }
         }
         print(json ? Self.json(counts) : Self.text(counts), terminator: "")
     }

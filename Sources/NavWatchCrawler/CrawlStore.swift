@@ -60,6 +60,10 @@ public protocol CrawlStore: Sendable {
     func allReports() async throws -> [PageLoadReport]
 
     func counts() async throws -> CrawlCounts
+
+    /// Releases the store's connection; the store cannot be used afterwards.
+    /// Call it before the last reference goes away.
+    func close() async
 }
 
 /// What a worker asks `CrawlStore.lease` for.

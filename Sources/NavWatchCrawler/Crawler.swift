@@ -109,13 +109,22 @@ public actor Crawler {
         if !store.isShared { try await store.releaseLeases() }
         _ = try await store.enqueue(seeds.map { FrontierEntry(url: $0.absoluteString, depth: 0, parent: nil) })
         seeds = try await store.seeds().compactMap(URL.init(string:))
-        let heartbeat = Task { await self.renewLeases() }
-        defer { heartbeat.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
+            // Leases are renewed while the workers run; once the last worker
+            // is done, the heartbeat is cancelled and the group waits for it.
+            let heartbeat = Task { await self.renewLeases() }
             for _ in 0..<max(1, configuration.concurrency) {
                 group.addTask { try await self.work() }
             }
-            try await group.waitForAll()
+            do {
+                try await group.waitForAll()
+            } catch {
+                heartbeat.cancel()
+                await heartbeat.value
+                throw error
+            }
+            heartbeat.cancel()
+            await heartbeat.value
         }
         if configuration.maxPages != nil {
             deliver(try await store.skipQueued(reason: .maxPages))

@@ -207,6 +207,9 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
+    /// Nothing to do: the file closes when the store is released.
+    public func close() async {}
+
     private static func settings(in db: Database) throws -> CrawlSettings? {
         try String.fetchOne(db, sql: "SELECT json FROM settings WHERE id = 1").map {
             try JSONDecoder().decode(CrawlSettings.self, from: Data($0.utf8))

@@ -19,11 +19,27 @@ package enum PostgresScratchDatabase {
         try await run("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", admin: admin)
     }
 
-    private static func run(_ statement: String, admin: String) async throws {
+    /// Ends every connection to `database` (as a server restart would); returns how many.
+    package static func endConnections(to database: String, admin: String) async throws -> Int {
+        try await run("""
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE datname = '\(database)' AND pid <> pg_backend_pid()
+            """, admin: admin)
+    }
+
+    /// Runs `statement`; returns the number of rows it produced.
+    @discardableResult
+    private static func run(_ statement: String, admin: String) async throws -> Int {
         let logger = Logger(label: "navwatch.postgres.scratch")
         let connection = try await PostgresConnection.connect(
             configuration: try PostgresAddress(admin).connectionConfiguration(), id: 1, logger: logger)
-        defer { Task { try? await connection.close() } }
-        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        do {
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
+            try await connection.close()
+            return rows.count
+        } catch {
+            try? await connection.close()
+            throw error
+        }
     }
 }

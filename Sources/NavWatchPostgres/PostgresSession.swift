@@ -5,7 +5,7 @@ import NIOPosix
 import PostgresNIO
 
 /// One connection to a PostgreSQL server that runs one transaction at a
-/// time and survives losing the server: a transaction that fails because the
+/// time (callers wait their turn, in order) and survives losing the server: a transaction that fails because the
 /// connection dropped (or because PostgreSQL chose it as a deadlock or
 /// serialisation victim) is run again on a new connection, with growing
 /// pauses, for up to `retryLimit`. Every transaction given to it must be
@@ -16,6 +16,10 @@ actor PostgresSession {
     private let retryLimit: Duration
     private var connection: PostgresConnection?
     private var nextConnectionID = 0
+    /// A transaction is running; the continuations wait for their turn.
+    private var busy = false
+    private var turns: [CheckedContinuation<Void, Never>] = []
+    private var isClosed = false
 
     init(configuration: PostgresConnection.Configuration, logger: Logger, retryLimit: Duration = .seconds(120)) {
         self.configuration = configuration
@@ -28,14 +32,34 @@ actor PostgresSession {
         _ = try await connected()
     }
 
+    /// Closes the connection once the running transaction is over; later transactions fail.
     func close() async {
+        await takeTurn()
+        defer { endTurn() }
+        isClosed = true
         try? await connection?.close()
         connection = nil
+    }
+
+    private func takeTurn() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { turns.append($0) }
+    }
+
+    private func endTurn() {
+        if turns.isEmpty { busy = false } else { turns.removeFirst().resume() }
     }
 
     /// Runs `body` in a transaction (BEGIN ... COMMIT, ROLLBACK when it throws).
     @discardableResult
     func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        // The actor is reentrant at every await: without turns, a second
+        // caller's BEGIN would land inside the first caller's transaction.
+        await takeTurn()
+        defer { endTurn() }
         let deadline = ContinuousClock.now + retryLimit
         var pause = Duration.milliseconds(100)
         while true {
@@ -43,7 +67,7 @@ actor PostgresSession {
                 let connection = try await connected()
                 return try await connection.withTransaction(logger: logger) { try await body($0) }
             } catch {
-                guard isTransient(error), ContinuousClock.now + pause < deadline else { throw error }
+                guard !isClosed, isTransient(error), ContinuousClock.now + pause < deadline else { throw error }
                 logger.warning("PostgreSQL: \(Self.describe(error)); trying again in \(pause)")
                 if connection?.isClosed ?? true {
                     try? await connection?.close()
@@ -56,6 +80,7 @@ actor PostgresSession {
     }
 
     private func connected() async throws -> PostgresConnection {
+        if isClosed { throw PostgresAddressError("the crawl store was closed") }
         if let connection, !connection.isClosed { return connection }
         nextConnectionID += 1
         let connection = try await PostgresConnection.connect(configuration: configuration, id: nextConnectionID, logger: logger)
@@ -104,8 +129,8 @@ actor PostgresSession {
         for error in underlying(error) {
             if let error = error as? PSQLError {
                 if let message = error.serverInfo?[.message] { return message }
-                if let underlying = error.underlying { return "\(error.code): \(underlying)" }
-                return "\(error.code)"
+                if let underlying = error.underlying, !(underlying is PSQLError) { return "\(underlying)" }
+                return "the connection failed (\(error.code))"
             }
         }
         return "\(error)"

@@ -243,6 +243,20 @@ struct CrawlStoreTests {
         }
     }
 
+    @Test("a connection the server ended is reopened and the work goes on", arguments: [StoreKind.postgres])
+    func reconnect(_ kind: StoreKind) async throws {
+        try await kind.withStores { stores in
+            _ = try await stores[0].enqueue([entry("/")])
+            let admin = try #require(ProcessInfo.processInfo.environment["NAVWATCH_TEST_POSTGRES"])
+            let address = try #require((stores[0] as? PostgresCrawlStore)?.address)
+            let ended = try await PostgresScratchDatabase.endConnections(to: address.database, admin: admin)
+            #expect(ended == 1)
+            let leased = try #require(try await stores[0].lease(request("w0")).leasedEntry)
+            #expect(try await stores[0].complete(leased, worker: "w0", report: loaded(leased), aliases: [],
+                                                 discovered: [], skipped: []).count == 1)
+        }
+    }
+
     @Test("releasing leases returns them to the queue", arguments: StoreKind.allCases)
     func release(_ kind: StoreKind) async throws {
         try await kind.withStores { stores in
