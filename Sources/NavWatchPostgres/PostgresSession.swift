@@ -129,10 +129,17 @@ actor PostgresSession {
         for error in underlying(error) {
             if let error = error as? PSQLError {
                 if let message = error.serverInfo?[.message] { return message }
-                if let underlying = error.underlying, !(underlying is PSQLError) { return "\(underlying)" }
+                if let underlying = error.underlying, !(underlying is PSQLError) { return describe(underlying) }
                 return "the connection failed (\(error.code))"
+            }
+            if let error = error as? NIOConnectionError, let failure = error.connectionErrors.first {
+                return describe(failure.error)
+            }
+            if let error = error as? IOError {
+                return String(cString: strerror(error.errnoCode)).lowercased()
             }
         }
         return "\(error)"
     }
 }
+
