@@ -34,7 +34,10 @@ package enum LoadSignal: Sendable, Equatable {
 ///   `blockedPort`.
 /// - The web process terminating ends the unfinished navigation as a failure
 ///   of kind `webProcessCrashed`.
-/// - A URI change while no load cycle is open is a same-document navigation.
+/// - A URI change while no load cycle is open is a same-document navigation,
+///   unless it returns to the URL the shown document had: that is WebKit
+///   putting the URI back after a provisional load ended (stopped, timed out
+///   or failed).
 package struct NavigationTracker {
     package enum Stage: Sendable, Equatable {
         case requested, provisional, committed
@@ -52,6 +55,8 @@ package struct NavigationTracker {
     package private(set) var document: Navigation?
     /// The view's last known non-empty URL.
     package private(set) var currentURL: URL?
+    /// The URL of the shown document: its commit's, then its same-document navigations'.
+    private var documentURL: URL?
     private var lastAllowedActionURL: URL?
     private let makeID: @Sendable () -> UInt64
 
@@ -120,6 +125,7 @@ package struct NavigationTracker {
             current.stage = .committed
             active = current
             document = current.navigation
+            documentURL = uri.flatMap(URL.init(string:)) ?? current.navigation.url
             let committed = response ?? NavigationResponse(
                 url: uri.flatMap(URL.init(string:)) ?? current.navigation.url, statusCode: 0, mimeType: nil,
                 headers: [], expectedContentLength: nil, suggestedFilename: nil, canShowMIMEType: true)
@@ -157,7 +163,8 @@ package struct NavigationTracker {
             let previous = currentURL
             currentURL = url
             let cycleOpen = active.map { $0.stage != .committed } ?? false
-            guard !cycleOpen, url != previous, uri != "about:blank" else { return [] }
+            guard !cycleOpen, url != previous, url != documentURL, uri != "about:blank" else { return [] }
+            documentURL = url
             return [.sameDocumentNavigation(SameDocumentNavigation(navigation: active?.navigation ?? document, url: url))]
         }
     }

@@ -121,12 +121,12 @@ struct CrawlStoreTests {
     func expiredLease(_ kind: StoreKind) async throws {
         try await kind.withStores(2) { stores in
             _ = try await stores[0].enqueue([entry("/")])
-            let first = try #require(leasedURL(try await stores[0].lease(request("dead", lease: 0.3))))
+            let first = try #require(leasedURL(try await stores[0].lease(request("dead", lease: 2))))
             guard case .wait = try await stores[1].lease(request("alive")) else {
                 Issue.record("a live lease was handed out again")
                 return
             }
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: .milliseconds(2200))
             guard case .leased(let again) = try await stores[1].lease(request("alive")) else {
                 Issue.record("the expired lease did not come back")
                 return
@@ -145,9 +145,9 @@ struct CrawlStoreTests {
     func renew(_ kind: StoreKind) async throws {
         try await kind.withStores(2) { stores in
             _ = try await stores[0].enqueue([entry("/")])
-            let url = try #require(leasedURL(try await stores[0].lease(request("w0", lease: 0.4))))
+            let url = try #require(leasedURL(try await stores[0].lease(request("w0", lease: 2))))
             try await stores[0].renewLeases([url], worker: "w0", until: Date().addingTimeInterval(30))
-            try await Task.sleep(for: .milliseconds(600))
+            try await Task.sleep(for: .milliseconds(2200))
             guard case .wait = try await stores[1].lease(request("w1")) else {
                 Issue.record("a renewed lease was handed out again")
                 return
@@ -180,15 +180,15 @@ struct CrawlStoreTests {
     func hostDelay(_ kind: StoreKind) async throws {
         try await kind.withStores(2) { stores in
             _ = try await stores[0].enqueue([entry("/1"), entry("/2"), entry("/1", host: "b.test")])
-            #expect(leasedURL(try await stores[0].lease(request("w0", hostDelay: 0.5))) == "http://a.test/1")
-            #expect(leasedURL(try await stores[1].lease(request("w1", hostDelay: 0.5))) == "http://b.test/1")
-            guard case .wait(let until?) = try await stores[1].lease(request("w1", hostDelay: 0.5)) else {
+            #expect(leasedURL(try await stores[0].lease(request("w0", hostDelay: 3))) == "http://a.test/1")
+            #expect(leasedURL(try await stores[1].lease(request("w1", hostDelay: 3))) == "http://b.test/1")
+            guard case .wait(let until?) = try await stores[1].lease(request("w1", hostDelay: 3)) else {
                 Issue.record("a.test was asked again within its pause")
                 return
             }
-            #expect(until.timeIntervalSinceNow > 0.2 && until.timeIntervalSinceNow <= 0.5)
+            #expect(until.timeIntervalSinceNow > 1 && until.timeIntervalSinceNow <= 3)
             try await Task.sleep(for: .seconds(until.timeIntervalSinceNow + 0.05))
-            #expect(leasedURL(try await stores[1].lease(request("w1", hostDelay: 0.5))) == "http://a.test/2")
+            #expect(leasedURL(try await stores[1].lease(request("w1", hostDelay: 3))) == "http://a.test/2")
         }
     }
 
@@ -198,13 +198,13 @@ struct CrawlStoreTests {
             _ = try await stores[0].enqueue([entry("/")])
             var leased = try #require(try await stores[0].lease(request("w0")).leasedEntry)
             leased.attempts = 1
-            try await stores[0].retry(leased, notBefore: Date().addingTimeInterval(0.5))
+            try await stores[0].retry(leased, notBefore: Date().addingTimeInterval(3))
             guard case .wait(let until?) = try await stores[0].lease(request("w0")) else {
                 Issue.record("the retry was handed out before its time")
                 return
             }
-            #expect(until.timeIntervalSinceNow > 0.3 && until.timeIntervalSinceNow <= 0.5)
-            try await Task.sleep(for: .milliseconds(600))
+            #expect(until.timeIntervalSinceNow > 1 && until.timeIntervalSinceNow <= 3)
+            try await Task.sleep(for: .seconds(until.timeIntervalSinceNow + 0.1))
             let again = try #require(try await stores[0].lease(request("w0")).leasedEntry)
             #expect(again.attempts == 1)
         }

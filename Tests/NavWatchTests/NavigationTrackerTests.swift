@@ -140,6 +140,24 @@ struct NavigationTrackerTests {
                                   "same-document http://h/pushed", "same-document http://h/pushed#a"])
     }
 
+    @Test("the URI going back to the shown page after a provisional load ends is not a same-document navigation")
+    func uriRevertAfterProvisionalFailure() {
+        var tracker = Self.tracker()
+        _ = tracker.request(url: Self.page, origin: .load)
+        var events = tracker.handle(.started)
+        events += tracker.handle(.committed(uri: "http://h/page", response: Self.response))
+        events += tracker.handle(.finished)
+        let (hang, _) = tracker.request(url: URL(string: "http://h/hang")!, origin: .load)
+        events += tracker.handle(.started)
+        events += tracker.handle(.uriChanged("http://h/hang"))
+        events += tracker.fail(navigationID: hang.id, with: .navwatch(.timeout, .timeout, "timed out", url: hang.url))
+        events += tracker.handle(.uriChanged("http://h/page"))  // WebKit puts the shown page's URI back
+        events += tracker.handle(.uriChanged("http://h/page#later"))
+        events += tracker.handle(.uriChanged("http://h/page"))  // and a real navigation back to it
+        #expect(names(events) == ["#1 start", "#1 commit", "#1 finish", "#2 start", "#2 fail-provisional timeout",
+                                  "same-document http://h/page#later", "same-document http://h/page"])
+    }
+
     @Test("an explicit failure (timeout, stop, close) ends only the navigation it names, once")
     func explicitFailure() {
         var tracker = Self.tracker()
