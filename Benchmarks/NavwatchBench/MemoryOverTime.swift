@@ -22,6 +22,9 @@ struct MemoryOverTime: AsyncParsableCommand {
     @Option(help: "Page loaders in the pool.")
     var concurrency = 2
 
+    @Option(help: "Pages a loader's view loads before a fresh one replaces it (the crawler's default when not given).")
+    var recycleAfter: Int?
+
     func run() async throws {
         let pages = try String(contentsOfFile: urls, encoding: .utf8).split(separator: "\n").map(String.init)
         guard !pages.isEmpty else { throw ValidationError("\(urls) lists no URL") }
@@ -30,7 +33,7 @@ struct MemoryOverTime: AsyncParsableCommand {
             for _ in 0..<max(1, concurrency) {
                 group.addTask {
                     let loader = await PageLoader(configuration: WebViewConfiguration(),
-                                                  recycleAfter: CrawlConfiguration(seeds: []).recycleAfter)
+                                                  recycleAfter: recycleAfter ?? CrawlConfiguration(seeds: []).recycleAfter)
                     while let index = await counter.take() {
                         let entry = FrontierEntry(url: pages[index % pages.count], depth: 0, parent: nil)
                         let result = try await Task { @WebKitActor in

@@ -71,7 +71,7 @@ public struct CrawlCommand: AsyncParsableCommand {
     public var retries = 2
 
     @Option(name: .customLong("recycle-after"), help: "Pages a view loads before a fresh one replaces it.")
-    public var recycleAfter = 100
+    public var recycleAfter = 1000
 
     @Option(name: .customLong("user-agent"), help: "The User-Agent to send.")
     public var userAgent: String?

@@ -26,7 +26,7 @@ public struct CrawlConfiguration: Sendable {
     /// The first retry waits this long, the next twice as long, and so on (plus jitter).
     public var backoff: Duration = .milliseconds(500)
     /// Pages a view loads before it is replaced by a fresh one.
-    public var recycleAfter = 100
+    public var recycleAfter = 1000
     public var webView = WebViewConfiguration()
     /// The product token matched against robots.txt groups.
     public var robotsAgent = "navwatch"
@@ -145,10 +145,15 @@ public actor Crawler {
         // Ready before the first lease, so a page taken in breadth-first
         // order also starts in that order.
         try await Task { @WebKitActor in _ = try await loader.prepare() }.value
-        while let entry = try await next() {
-            let timeout = configuration.timeout
+        let timeout = configuration.timeout
+        var current = try await next()
+        while let entry = current {
+            // The next page is leased while this one loads, so the view
+            // starts it as soon as this one's report is stored.
+            async let upcoming = next()
             let result = try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
             try await finish(entry, result)
+            current = try await upcoming
         }
         await Task { @WebKitActor in loader.close() }.value
     }

@@ -13,6 +13,12 @@ public final class SQLiteCrawlStore: CrawlStore {
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        // WAL with synchronous=NORMAL: a commit survives a killed process
+        // (kill -9) without waiting for the disk on every page; only a power
+        // loss can take back the last pages, which a resume then loads again.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        }
         database = try DatabaseQueue(path: path, configuration: configuration)
         try Self.migrator.migrate(database)
     }
