@@ -25,19 +25,20 @@ def parse_time(text):
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 
 
-def navwatch_crawl(jsonl):
-    """Pages loaded and pages/s from a crawl's reports."""
+def navwatch_crawl(*jsonl):
+    """Pages loaded and pages/s from the reports of a crawl's workers."""
     starts, ends, loaded = [], [], 0
-    with open(jsonl) as f:
-        for line in f:
-            report = json.loads(line)
-            if report.get("outcome") == "skipped" or not report.get("fetched_at"):
-                continue
-            loaded += report["outcome"] == "ok"
-            end = parse_time(report["fetched_at"])
-            finish = (report.get("timings") or {}).get("finish") or 0
-            starts.append(end - finish / 1000)
-            ends.append(end)
+    for path in jsonl:
+        with open(path) as f:
+            for line in f:
+                report = json.loads(line)
+                if report.get("outcome") == "skipped" or not report.get("fetched_at"):
+                    continue
+                loaded += report["outcome"] == "ok"
+                end = parse_time(report["fetched_at"])
+                finish = (report.get("timings") or {}).get("finish") or 0
+                starts.append(end - finish / 1000)
+                ends.append(end)
     seconds = max(ends) - min(starts) if ends else 0
     return loaded, (loaded / seconds if seconds else 0)
 
@@ -89,6 +90,12 @@ def main():
         early, late = m["rss_mb"].get("500"), m["rss_mb"].get(str(args.loads))
         growth = f"{(late / early - 1) * 100:+.1f} %" if early and late else "n/a"
         print(f"| RSS of the process tree after 500 / {args.loads} loads ({m['failed']} failed) | {early} MB / {late} MB ({growth}) | within 15 % |")
+    for workers in (1, 2):
+        files = sorted(glob.glob(f"{r}/postgres-w{workers}-*.jsonl"))
+        if files:
+            pages, rate = navwatch_crawl(*files)
+            label = "one worker" if workers == 1 else "two workers"
+            print(f"| PostgreSQL crawl store, {label} (`--concurrency 1` each) | {rate:.1f} pages/s ({pages} pages) | |")
     path = f"{r}/first-finished.txt"
     if os.path.exists(path):
         times = [int(x) for x in open(path).read().split()]
