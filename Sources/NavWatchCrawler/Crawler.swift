@@ -109,22 +109,13 @@ public actor Crawler {
         if !store.isShared { try await store.releaseLeases() }
         _ = try await store.enqueue(seeds.map { FrontierEntry(url: $0.absoluteString, depth: 0, parent: nil) })
         seeds = try await store.seeds().compactMap(URL.init(string:))
+        let heartbeat = Task { await self.renewLeases() }  // while the workers run
+        defer { heartbeat.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            // Leases are renewed while the workers run; once the last worker
-            // is done, the heartbeat is cancelled and the group waits for it.
-            let heartbeat = Task { await self.renewLeases() }
             for _ in 0..<max(1, configuration.concurrency) {
                 group.addTask { try await self.work() }
             }
-            do {
-                try await group.waitForAll()
-            } catch {
-                heartbeat.cancel()
-                await heartbeat.value
-                throw error
-            }
-            heartbeat.cancel()
-            await heartbeat.value
+            try await group.waitForAll()
         }
         if configuration.maxPages != nil {
             deliver(try await store.skipQueued(reason: .maxPages))
@@ -147,14 +138,17 @@ public actor Crawler {
         try await Task { @WebKitActor in _ = try await loader.prepare() }.value
         let timeout = configuration.timeout
         var current = try await next()
+        var storing: Task<Void, any Error>?
         while let entry = current {
-            // The next page is leased while this one loads, so the view
-            // starts it as soon as this one's report is stored.
+            // A pipeline: the next page is leased while this one loads, and
+            // this one's report is stored while the next one loads.
             async let upcoming = next()
             let result = try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
-            try await finish(entry, result)
+            try await storing?.value
+            storing = Task { try await self.finish(entry, result) }
             current = try await upcoming
         }
+        try await storing?.value
         await Task { @WebKitActor in loader.close() }.value
     }
 
