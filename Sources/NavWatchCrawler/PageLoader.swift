@@ -161,9 +161,10 @@ package final class PageLoader {
     }
 
     /// One script after the load: title, links, Navigation and Paint Timing,
-    /// bytes transferred (Resource Timing).
+    /// bytes transferred (Resource Timing). It returns JSON text: one string
+    /// crosses from the web process, not an object WebKit would rebuild.
     private static let factsScript = """
-        (() => {
+        JSON.stringify((() => {
           const nav = performance.getEntriesByType('navigation')[0];
           const fcp = performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint');
           const resources = performance.getEntriesByType('resource');
@@ -178,11 +179,12 @@ package final class PageLoader {
             firstContentfulPaint: fcp ? fcp.startTime : null,
             transferBytes: resources.reduce((sum, e) => sum + (e.transferSize || 0), nav ? (nav.transferSize || 0) : 0)
           };
-        })()
+        })())
         """
 
     private func readPage(_ view: WebView, into result: inout PageResult) async {
-        guard let facts = try? await view.evaluateJavaScript(Self.factsScript, as: PageFacts.self) else {
+        guard case .string(let json)? = try? await view.evaluateJavaScript(Self.factsScript),
+              let facts = try? JSONDecoder().decode(PageFacts.self, from: Data(json.utf8)) else {
             result.report.title = view.title
             return
         }
