@@ -84,12 +84,15 @@ def main():
             b = load(path)
             print(f"| bridge overhead, subscriber {where} ({b['events']} events) | p50 {b['p50_us']} µs, p99 {b['p99_us']} µs "
                   f"(bare thread hand-off of the same signals: p50 {b['thread_handoff_p50_us']} µs, p99 {b['thread_handoff_p99_us']} µs) | p99 < 200 µs |")
-    path = f"{r}/memory.json"
-    if os.path.exists(path):
-        m = load(path)
-        early, late = m["rss_mb"].get("500"), m["rss_mb"].get(str(args.loads))
-        growth = f"{(late / early - 1) * 100:+.1f} %" if early and late else "n/a"
-        print(f"| RSS of the process tree after 500 / {args.loads} loads ({m['failed']} failed) | {early} MB / {late} MB ({growth}) | within 15 % |")
+    for name, label in (("memory", "views replaced every 1000 pages, the crawler's default"),
+                        ("memory-no-recycling", "views never replaced")):
+        path = f"{r}/{name}.json"
+        if os.path.exists(path):
+            m = load(path)
+            early, late = m["rss_mb"].get("500"), m["rss_mb"].get(str(args.loads))
+            growth = f"{(late / early - 1) * 100:+.1f} %" if early and late else "n/a"
+            print(f"| RSS of the process tree after 500 / {args.loads} loads, {label} ({m['failed']} failed) "
+                  f"| {early} MB / {late} MB ({growth}) | within 15 % |")
     for workers in (1, 2):
         files = sorted(glob.glob(f"{r}/postgres-w{workers}-*.jsonl"))
         if files:
