@@ -17,13 +17,6 @@ private func temporaryPath(_ name: String) -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
 }
 
-private func reportURLs(_ lines: [String]) throws -> [String] {
-    try lines.map { line in
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        return try #require(object["url"] as? String)
-    }
-}
-
 @Suite("navwatch crawl and export", .serialized)
 struct CrawlCommandTests {
     @Test("a crawl killed with kill -9 resumes: every page exactly once, none lost")

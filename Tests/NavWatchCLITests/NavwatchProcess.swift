@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 
 /// Runs the built `navwatch` binary with DISPLAY unset (it starts its own
 /// Xvfb), collecting its output line by line.
@@ -97,6 +98,14 @@ final class NavwatchProcess: Sendable {
     /// Runs to completion.
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
         try await NavwatchProcess(arguments, environment: environment).finish()
+    }
+}
+
+/// The `url` of each JSON report line `navwatch crawl` or `export` printed.
+func reportURLs(_ lines: [String]) throws -> [String] {
+    try lines.map { line in
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return try #require(object["url"] as? String)
     }
 }
 

@@ -54,13 +54,6 @@ private func status(_ db: String) async throws -> [String: Any] {
     return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.joined().utf8)) as? [String: Any])
 }
 
-private func urls(_ lines: [String]) throws -> [String] {
-    try lines.map { line in
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        return try #require(object["url"] as? String)
-    }
-}
-
 @Suite("navwatch crawl workers sharing PostgreSQL", .serialized)
 struct WorkerTests {
     @Test("three workers crawl one site together: every page loaded and reported exactly once")
@@ -75,7 +68,7 @@ struct WorkerTests {
             for process in [starter] + workers {
                 let result = await process.finish()
                 #expect(result.status == 0, "\(result.stderr)")
-                printed += try urls(result.stdout)
+                printed += try reportURLs(result.stdout)
             }
             #expect(printed.sorted() == site.pages.sorted())
             #expect(site.pageHits == Dictionary(uniqueKeysWithValues: (0..<TreeSite.size).map { ("/g/\($0)", 1) }))
@@ -103,9 +96,9 @@ struct WorkerTests {
             #expect(finished.status == 0, "\(finished.stderr)")
 
             let export = try await NavwatchProcess.run(["export", "--db", db])
-            let stored = try urls(export.stdout)
+            let stored = try reportURLs(export.stdout)
             #expect(stored.sorted() == site.pages.sorted(), "every page reported exactly once")
-            #expect(Set(try urls(killed.stdout) + urls(finished.stdout)).isSubset(of: Set(stored)))
+            #expect(Set(try reportURLs(killed.stdout) + reportURLs(finished.stdout)).isSubset(of: Set(stored)))
             let counts = try await status(db)
             #expect(counts["leased"] as? Int == 0 && counts["queued"] as? Int == 0)
         }
