@@ -223,7 +223,7 @@ uint64_t nw_monotonic_ns(void) {
     return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
-// Stamps the event when the shim first sees it (before any conversion), so
+// Stamps the event as the shim hands it on (before converting a response), so
 // the time a Swift subscriber receives it can be compared with the signal's.
 static void emit(nw_view *view, nw_event *event) {
     if (!event->signal_time_ns) event->signal_time_ns = nw_monotonic_ns();

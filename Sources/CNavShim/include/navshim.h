@@ -47,7 +47,7 @@ void nw_runtime_enqueue(void (*job)(void *data), void *data);
 
 /// The calling thread's kernel id (gettid), to tell the WebKit thread apart.
 int nw_current_thread_id(void);
-// CLOCK_MONOTONIC in nanoseconds, the clock of `nw_event.signal_time_ns`.
+/// CLOCK_MONOTONIC in nanoseconds, the clock of `nw_event.signal_time_ns`.
 uint64_t nw_monotonic_ns(void);
 
 /// Frees memory returned by this shim.
