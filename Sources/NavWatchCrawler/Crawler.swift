@@ -78,6 +78,9 @@ public actor Crawler {
     /// The URLs this crawler holds leases on; renewed until completed or put back.
     private var leased: Set<String> = []
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Counts the pages finished, so that a wait never misses one that
+    /// finished while the store was being asked.
+    private var changes = 0
     private var summary = CrawlSummary()
     private var onReport: ReportHandler = { _ in }
     private let clock = ContinuousClock()
@@ -155,6 +158,7 @@ public actor Crawler {
     /// The next entry to load, leased; nil when the crawl is over.
     private func next() async throws -> FrontierEntry? {
         while true {
+            let changesSeen = changes
             let now = Date()
             let request = LeaseRequest(worker: configuration.worker, now: now,
                                        until: now.addingTimeInterval(configuration.leaseDuration.seconds),
@@ -163,6 +167,7 @@ public actor Crawler {
             case .finished:
                 return nil
             case .wait(let until):
+                if changes != changesSeen { continue }  // a page finished meanwhile: ask again
                 // Local pages wake us when they finish; other workers' do
                 // not, so a shared store is asked again every poll interval.
                 let poll = store.isShared ? configuration.pollInterval : .seconds(1)
@@ -207,6 +212,7 @@ public actor Crawler {
     }
 
     private func wakeAll() {
+        changes += 1
         let current = waiters
         waiters.removeAll()
         for waiter in current { waiter.resume() }
