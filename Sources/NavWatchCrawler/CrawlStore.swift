@@ -152,6 +152,11 @@ public struct CrawlCounts: Sendable, Equatable {
     public init() {}
 }
 
+extension CrawlCounts {
+    /// For the stores: the SQL condition on `outcome` of a failed load.
+    package static let failedOutcomes = "outcome IN ('failed', 'timeout', 'crashed')"
+}
+
 /// One worker's share of a crawl.
 public struct WorkerCounts: Sendable, Equatable {
     public var worker: String

@@ -187,4 +187,11 @@ public struct FrontierEntry: Sendable, Equatable {
         self.parent = parent
         self.attempts = attempts
     }
+
+    /// The host that politeness is kept for, lower-cased; empty when none.
+    package var host: String { Self.host(of: url) }
+
+    package static func host(of url: String) -> String {
+        URL(string: url)?.host?.lowercased() ?? ""
+    }
 }

@@ -246,17 +246,3 @@ public final class SQLiteCrawlStore: CrawlStore {
         FrontierEntry(url: row["url"], depth: row["depth"], parent: row["parent"], attempts: row["attempts"])
     }
 }
-
-extension CrawlCounts {
-    /// The SQL condition on `outcome` of a failed load.
-    static let failedOutcomes = "outcome IN ('failed', 'timeout', 'crashed')"
-}
-
-extension FrontierEntry {
-    /// The host that politeness is kept for.
-    var host: String { Self.host(of: url) }
-
-    static func host(of url: String) -> String {
-        URL(string: url)?.host?.lowercased() ?? ""
-    }
-}

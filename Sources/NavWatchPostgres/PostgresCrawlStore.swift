@@ -238,14 +238,13 @@ public final class PostgresCrawlStore: CrawlStore {
 
     public func counts() async throws -> CrawlCounts {
         try await session.transaction { connection in
-            let failed = "outcome IN ('failed', 'timeout', 'crashed')"
             var counts = CrawlCounts()
             let totals = try await connection.query("""
                 SELECT (SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'queued'),
                        (SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'leased'),
                        (SELECT COUNT(*) FROM navwatch_reports),
                        (SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped'),
-                       (SELECT COUNT(*) FROM navwatch_reports WHERE \(unescaped: failed))
+                       (SELECT COUNT(*) FROM navwatch_reports WHERE \(unescaped: CrawlCounts.failedOutcomes))
                 """, logger: self.logger).collect()
             if let row = totals.first {
                 (counts.queued, counts.leased, counts.reported, counts.loaded, counts.failed) =
@@ -255,7 +254,7 @@ public final class PostgresCrawlStore: CrawlStore {
                 SELECT worker, SUM(leased)::bigint, SUM(loaded)::bigint, SUM(failed)::bigint FROM (
                     SELECT worker, 1 AS leased, 0 AS loaded, 0 AS failed FROM navwatch_frontier WHERE state = 'leased'
                     UNION ALL
-                    SELECT worker, 0, (outcome != 'skipped')::int, (\(unescaped: failed))::int FROM navwatch_reports
+                    SELECT worker, 0, (outcome != 'skipped')::int, (\(unescaped: CrawlCounts.failedOutcomes))::int FROM navwatch_reports
                     WHERE worker IS NOT NULL) AS shares
                 GROUP BY worker ORDER BY worker
                 """, logger: self.logger).collect()
@@ -293,10 +292,9 @@ public final class PostgresCrawlStore: CrawlStore {
     private func insert(_ entries: [FrontierEntry], state: String, _ connection: PostgresConnection) async throws -> [FrontierEntry] {
         var added: [FrontierEntry] = []
         for entry in entries {
-            let host = URL(string: entry.url)?.host?.lowercased() ?? ""
             let rows = try await connection.query("""
                 INSERT INTO navwatch_frontier (url, depth, parent, state, attempts, host)
-                VALUES (\(entry.url), \(entry.depth), \(entry.parent), \(state), \(entry.attempts), \(host))
+                VALUES (\(entry.url), \(entry.depth), \(entry.parent), \(state), \(entry.attempts), \(entry.host))
                 ON CONFLICT (url) DO NOTHING RETURNING url
                 """, logger: logger).collect()
             if !rows.isEmpty { added.append(entry) }
