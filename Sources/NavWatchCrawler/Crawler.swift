@@ -199,20 +199,17 @@ public actor Crawler {
     }
 
     /// Waits until a page finishes or `deadline` passes.
-    private func waitForChange(until deadline: ContinuousClock.Instant?) async {
+    private func waitForChange(until deadline: ContinuousClock.Instant) async {
         await withCheckedContinuation { continuation in
             waiters.append(continuation)
-            if let deadline {
-                Task { [clock] in
-                    try? await Task.sleep(until: deadline, clock: clock)
-                    self.wakeAll()
-                }
+            Task { [clock] in
+                try? await Task.sleep(until: deadline, clock: clock)
+                self.wakeAll()
             }
         }
     }
 
     private func wakeAll() {
-        changes += 1
         let current = waiters
         waiters.removeAll()
         for waiter in current { waiter.resume() }
@@ -221,6 +218,7 @@ public actor Crawler {
     private func finish(_ entry: FrontierEntry, _ result: PageResult) async throws {
         defer {
             leased.remove(entry.url)
+            changes += 1
             wakeAll()
         }
         var entry = entry
