@@ -7,7 +7,6 @@ let package = Package(
     products: [
         .library(name: "NavWatch", targets: ["NavWatch"]),
         .library(name: "NavWatchRx", targets: ["NavWatchRx"]),
-        .library(name: "LoopbackServer", targets: ["LoopbackServer"]),
         .executable(name: "navwatch", targets: ["navwatch"]),
     ],
     dependencies: [
@@ -60,7 +59,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // A loopback HTTP(S) server shared by the tests, the demo and the benchmark.
+        // A loopback HTTP(S) server for the CLI's demo site, the examples and the tests; no product.
         .target(
             name: "LoopbackServer",
             dependencies: [
@@ -81,10 +80,13 @@ let package = Package(
         .executableTarget(name: "navwatch", dependencies: ["NavWatchCLI"]),
         // The README's `ReactiveCompatible` example: a type of the user's own with `.rx` members.
         .target(name: "PageCheckerExample", dependencies: ["NavWatchRx"], path: "Examples/PageChecker"),
-        .testTarget(name: "PageCheckerExampleTests", dependencies: ["PageCheckerExample", "LoopbackServer"],
+        .testTarget(name: "PageCheckerExampleTests", dependencies: ["PageCheckerExample", "NavWatchTestSupport"],
                     path: "Examples/PageCheckerTests"),
         // The README's `for await` example, built so that it keeps compiling.
         .executableTarget(name: "ForAwaitExample", dependencies: ["NavWatchRx", "LoopbackServer"], path: "Examples/ForAwait"),
+        // What the tests share and users never install: the fixture site, a
+        // TLS certificate whose private key is public, waits with deadlines.
+        .target(name: "NavWatchTestSupport", dependencies: ["LoopbackServer"], path: "Tests/Support"),
         // Scripts/bench's in-process measurements (bridge overhead, memory over time).
         .executableTarget(
             name: "navwatch-bench",
@@ -94,13 +96,13 @@ let package = Package(
             ],
             path: "Benchmarks/NavwatchBench"
         ),
-        .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "LoopbackServer", "CNavShim"]),
-        .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "LoopbackServer"]),
-        .testTarget(name: "NavWatchCLITests", dependencies: ["NavWatchCLI", "NavWatchPostgres", "LoopbackServer"]),
+        .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "NavWatchTestSupport", "CNavShim"]),
+        .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "NavWatchTestSupport"]),
+        .testTarget(name: "NavWatchCLITests", dependencies: ["NavWatchCLI", "NavWatchPostgres", "NavWatchTestSupport"]),
         .testTarget(
             name: "NavWatchCrawlerTests",
             dependencies: [
-                "NavWatchCrawler", "NavWatchPostgres", "LoopbackServer",
+                "NavWatchCrawler", "NavWatchPostgres", "NavWatchTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

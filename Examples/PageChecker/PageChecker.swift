@@ -3,9 +3,7 @@
 // method; `Reactive where Base: PageChecker` wraps it into an observable that
 // never fails, whose elements are results.
 import Foundation
-import NavWatch
 import NavWatchRx
-import WebKitThread
 
 /// Loads a page in a fresh view and reports its status, title and link count.
 public final class PageChecker: Sendable {
@@ -29,10 +27,9 @@ public final class PageChecker: Sendable {
         let view = try WebView()
         defer { view.close() }
         switch try await view.rx.pageLoad(url) {
-        case .finished(_, let response):
-            struct Facts: Decodable { let title: String; let links: Int }
-            let facts = try await view.rx.evaluate("({title: document.title, links: document.links.length})", as: Facts.self)
-            return Report(url: url, status: response?.statusCode ?? 0, title: facts.title, links: facts.links)
+        case .finished(_, let response, let title):
+            let links = try await view.rx.evaluate("document.links.length", as: Int.self)
+            return Report(url: url, status: response?.statusCode ?? 0, title: title ?? "", links: links)
         case .failed(_, let error, _):
             throw CheckFailed(url: url, kind: error.kind)
         }

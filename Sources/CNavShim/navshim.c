@@ -148,7 +148,8 @@ struct nw_context {
     WebKitWebContext *web_context;
 };
 
-nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore_tls_errors) {
+nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore_tls_errors,
+                           nw_cache_model cache_model) {
     g_autoptr(WebKitWebsiteDataManager) manager = NULL;
     if (ephemeral || data_directory == NULL) {
         manager = webkit_website_data_manager_new_ephemeral();
@@ -160,14 +161,8 @@ nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore
         manager, ignore_tls_errors ? WEBKIT_TLS_ERRORS_POLICY_IGNORE : WEBKIT_TLS_ERRORS_POLICY_FAIL);
     nw_context *context = g_new0(nw_context, 1);
     context->web_context = webkit_web_context_new_with_website_data_manager(manager);
-    webkit_web_context_set_cache_model(context->web_context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER);
+    webkit_web_context_set_cache_model(context->web_context, (WebKitCacheModel)cache_model);
     return context;
-}
-
-void nw_context_free(nw_context *context) {
-    if (!context) return;
-    g_clear_object(&context->web_context);
-    g_free(context);
 }
 
 // MARK: - Views: state
@@ -175,6 +170,10 @@ void nw_context_free(nw_context *context) {
 struct nw_view {
     GtkWidget *window;          // GtkOffscreenWindow, owns web_view
     WebKitWebView *web_view;    // borrowed from window
+    WebKitUserContentManager *content_manager;  // owned; NULL without a document script
+    char *message_handler;      // owned; NULL without a document script
+    char *script_world;         // owned; NULL without a document script
+    gboolean show_error_pages;
     nw_callbacks callbacks;
     void *user_context;
     GHashTable *resources;      // WebKitWebResource* -> id, signals connected
@@ -323,18 +322,17 @@ static gboolean on_view_load_failed(WebKitWebView *web_view, WebKitLoadEvent loa
     nw_view *view = user_data;
     nw_event event = {.kind = NW_EVENT_LOAD_FAILED,
                       .uri = failing_uri,
-                      .load_event = load_event,
                       .error_domain = g_quark_to_string(error->domain),
                       .error_code = error->code,
                       .error_message = error->message};
     emit(view, &event);
-    return TRUE;  // no built-in error page: that would be a second load cycle
+    return !view->show_error_pages;  // TRUE: handled, WebKit loads no error page of its own
 }
 
 static gboolean on_view_load_failed_tls(WebKitWebView *web_view, gchar *failing_uri, GTlsCertificate *certificate,
                                         GTlsCertificateFlags errors, gpointer user_data) {
     nw_view *view = user_data;
-    nw_event event = {.kind = NW_EVENT_LOAD_FAILED_TLS, .uri = failing_uri, .tls_errors = errors};
+    nw_event event = {.kind = NW_EVENT_LOAD_FAILED_TLS, .uri = failing_uri};
     emit(view, &event);
     return FALSE;  // let load-failed follow
 }
@@ -367,8 +365,9 @@ static void on_view_notify_is_loading(WebKitWebView *web_view, GParamSpec *pspec
     emit(user_data, &event);
 }
 
-static void on_view_close(WebKitWebView *web_view, gpointer user_data) {
-    nw_event event = {.kind = NW_EVENT_CLOSE_REQUESTED};
+static void on_script_message(WebKitUserContentManager *manager, WebKitJavascriptResult *result, gpointer user_data) {
+    g_autofree char *message = jsc_value_to_string(webkit_javascript_result_get_js_value(result));
+    nw_event event = {.kind = NW_EVENT_SCRIPT_MESSAGE, .message = message};
     emit(user_data, &event);
 }
 
@@ -440,7 +439,7 @@ static gboolean on_view_script_dialog(WebKitWebView *web_view, WebKitScriptDialo
     WebKitScriptDialogType type = webkit_script_dialog_get_dialog_type(dialog);
     nw_dialog request = {.type = type, .message = webkit_script_dialog_get_message(dialog)};
     if (type == WEBKIT_SCRIPT_DIALOG_PROMPT) request.default_text = webkit_script_dialog_prompt_get_default_text(dialog);
-    nw_dialog_reply reply = {.confirmed = 1};
+    nw_dialog_reply reply = {0};
     view->callbacks.dialog(view->user_context, &request, &reply);
     if (type == WEBKIT_SCRIPT_DIALOG_CONFIRM || type == WEBKIT_SCRIPT_DIALOG_BEFORE_UNLOAD_CONFIRM) {
         webkit_script_dialog_confirm_set_confirmed(dialog, reply.confirmed);
@@ -478,15 +477,30 @@ nw_view *nw_view_new(nw_context *context, const nw_settings *settings, nw_callba
     live_views++;
     live_user_contexts++;
 
-    view->web_view = WEBKIT_WEB_VIEW(webkit_web_view_new_with_context(context->web_context));
+    view->show_error_pages = settings->show_error_pages;
+    if (settings->document_script && settings->script_world && settings->message_handler) {
+        view->content_manager = webkit_user_content_manager_new();
+        view->message_handler = g_strdup(settings->message_handler);
+        view->script_world = g_strdup(settings->script_world);
+        g_autofree char *detailed = g_strdup_printf("script-message-received::%s", settings->message_handler);
+        g_signal_connect(view->content_manager, detailed, G_CALLBACK(on_script_message), view);
+        live_handlers++;
+        webkit_user_content_manager_register_script_message_handler_in_world(
+            view->content_manager, settings->message_handler, settings->script_world);
+        g_autoptr(WebKitUserScript) script = webkit_user_script_new_for_world(
+            settings->document_script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
+            settings->script_world, NULL, NULL);
+        webkit_user_content_manager_add_script(view->content_manager, script);
+    }
+    view->web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
+                                                  view->content_manager ? "user-content-manager" : NULL,
+                                                  view->content_manager, NULL));
     WebKitSettings *web_settings = webkit_web_view_get_settings(view->web_view);
     if (settings->user_agent) webkit_settings_set_user_agent(web_settings, settings->user_agent);
-    webkit_settings_set_enable_javascript(web_settings, settings->javascript_enabled);
+    webkit_settings_set_enable_javascript_markup(web_settings, settings->javascript_markup_enabled);
     webkit_settings_set_auto_load_images(web_settings, settings->images_enabled);
-    webkit_settings_set_enable_developer_extras(web_settings, FALSE);
-    // Let window.open reach decide-policy (NEW_WINDOW_ACTION) instead of
-    // being dropped silently by the popup blocker; no window is ever created.
-    webkit_settings_set_javascript_can_open_windows_automatically(web_settings, TRUE);
+    webkit_settings_set_javascript_can_open_windows_automatically(web_settings,
+                                                                  settings->can_open_windows_automatically);
 
     view->window = gtk_offscreen_window_new();
     gtk_window_set_default_size(GTK_WINDOW(view->window), settings->width, settings->height);
@@ -506,13 +520,17 @@ nw_view *nw_view_new(nw_context *context, const nw_settings *settings, nw_callba
     CONNECT("decide-policy", on_view_decide_policy);
     CONNECT("script-dialog", on_view_script_dialog);
     CONNECT("create", on_view_create);
-    CONNECT("close", on_view_close);
     return view;
 }
 
 void nw_view_destroy(nw_view *view) {
     if (!view) return;
     live_handlers -= g_signal_handlers_disconnect_by_data(view->web_view, view);
+    if (view->content_manager) {
+        live_handlers -= g_signal_handlers_disconnect_by_data(view->content_manager, view);
+        webkit_user_content_manager_unregister_script_message_handler_in_world(
+            view->content_manager, view->message_handler, view->script_world);
+    }
 
     GHashTableIter iter;
     gpointer resource;
@@ -534,6 +552,9 @@ void nw_view_destroy(nw_view *view) {
 
     webkit_web_view_stop_loading(view->web_view);
     gtk_widget_destroy(view->window);  // destroys the web view with it
+    g_clear_object(&view->content_manager);
+    g_clear_pointer(&view->message_handler, g_free);
+    g_clear_pointer(&view->script_world, g_free);
     view->callbacks.release(view->user_context);
     live_user_contexts--;
     live_views--;
@@ -554,18 +575,9 @@ void nw_view_set_user_agent(nw_view *view, const char *user_agent) {
     webkit_settings_set_user_agent(webkit_web_view_get_settings(view->web_view), user_agent);
 }
 
-void nw_view_set_javascript_enabled(nw_view *view, int enabled) {
-    webkit_settings_set_enable_javascript(webkit_web_view_get_settings(view->web_view), enabled);
+void nw_view_set_javascript_markup_enabled(nw_view *view, int enabled) {
+    webkit_settings_set_enable_javascript_markup(webkit_web_view_get_settings(view->web_view), enabled);
 }
-
-void nw_view_set_images_enabled(nw_view *view, int enabled) {
-    webkit_settings_set_auto_load_images(webkit_web_view_get_settings(view->web_view), enabled);
-}
-
-char *nw_view_copy_uri(nw_view *view) { return g_strdup(webkit_web_view_get_uri(view->web_view)); }
-char *nw_view_copy_title(nw_view *view) { return g_strdup(webkit_web_view_get_title(view->web_view)); }
-double nw_view_estimated_progress(nw_view *view) { return webkit_web_view_get_estimated_load_progress(view->web_view); }
-int nw_view_is_loading(nw_view *view) { return webkit_web_view_is_loading(view->web_view); }
 
 // MARK: - Policy decisions
 
@@ -579,10 +591,6 @@ void nw_decision_ignore(nw_decision *decision) {
     g_object_unref(decision);
 }
 
-void nw_decision_download(nw_decision *decision) {
-    webkit_policy_decision_download(WEBKIT_POLICY_DECISION(decision));
-    g_object_unref(decision);
-}
 
 // MARK: - JavaScript
 

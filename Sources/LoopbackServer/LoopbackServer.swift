@@ -5,12 +5,23 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// A small HTTP/1.1 server on 127.0.0.1, plain or TLS with a self-signed
-/// certificate, whose every answer comes from a route closure. Built for
-/// tests, the demo site and the benchmark: it can also hang, answer late, or
-/// reset a connection after the headers.
+/// A small HTTP/1.1 server on 127.0.0.1, plain or TLS, whose every answer
+/// comes from a route closure. Built for the demo site, the examples and the
+/// tests: it can also hang, answer late, or reset a connection after the
+/// headers. Not a product: nothing outside this package links it.
 public final class LoopbackServer: Sendable {
     public typealias Route = @Sendable (LoopbackRequest) -> LoopbackResponse
+
+    /// A certificate chain and its private key, both PEM, for a TLS server.
+    public struct TLSIdentity: Sendable {
+        public var certificatePEM: String
+        public var privateKeyPEM: String
+
+        public init(certificatePEM: String, privateKeyPEM: String) {
+            self.certificatePEM = certificatePEM
+            self.privateKeyPEM = privateKeyPEM
+        }
+    }
 
     /// The port it listens on (chosen by the system).
     public let port: Int
@@ -18,12 +29,14 @@ public final class LoopbackServer: Sendable {
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
 
-    /// Starts listening on a free port of 127.0.0.1.
-    public static func start(tls: Bool = false, route: @escaping Route) async throws -> LoopbackServer {
+    /// Starts listening on a free port of 127.0.0.1: HTTPS with `tls`, HTTP without.
+    public static func start(tls: TLSIdentity? = nil, route: @escaping Route) async throws -> LoopbackServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let sslContext = try tls ? NIOSSLContext(configuration: .makeServerConfiguration(
-            certificateChain: [.certificate(NIOSSLCertificate(bytes: Array(TestCertificate.certificatePEM.utf8), format: .pem))],
-            privateKey: .privateKey(NIOSSLPrivateKey(bytes: Array(TestCertificate.privateKeyPEM.utf8), format: .pem)))) : nil
+        let sslContext = try tls.map { identity in
+            try NIOSSLContext(configuration: .makeServerConfiguration(
+                certificateChain: [.certificate(NIOSSLCertificate(bytes: Array(identity.certificatePEM.utf8), format: .pem))],
+                privateKey: .privateKey(NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem))))
+        }
         let log = RequestLog()
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -38,7 +51,7 @@ public final class LoopbackServer: Sendable {
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        return LoopbackServer(channel: channel, group: group, tls: tls, log: log)
+        return LoopbackServer(channel: channel, group: group, tls: tls != nil, log: log)
     }
 
     private init(channel: any Channel, group: MultiThreadedEventLoopGroup, tls: Bool, log: RequestLog) {

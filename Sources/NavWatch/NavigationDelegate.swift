@@ -7,9 +7,19 @@ import WebKitThread
 /// All methods are called on the WebKit thread, in the order WebKit produced
 /// the events. For each navigation exactly one of `didFinish`,
 /// `didFailProvisionalNavigation` and `didFail` is called, and nothing about
-/// that navigation after it.
+/// that navigation after it. When `didFinish` is called, `webView.title` is
+/// the finished document's title.
+///
+/// Every event reaches `webView(_:didReceive:)` first; its default
+/// implementation calls the method below that matches the event. Methods
+/// with a result (policies, script dialogs) are questions, not events: the
+/// view asks them, then reports what was decided as an event where there is one.
 @WebKitActor
 public protocol NavigationDelegate: AnyObject {
+    /// Every event of the view, in order. The default calls the specific
+    /// method for `event`; implement this instead to receive all of them in one place.
+    func webView(_ webView: WebView, didReceive event: WebViewEvent)
+
     func webView(_ webView: WebView, didStartProvisionalNavigation navigation: Navigation)
     func webView(_ webView: WebView, didReceiveServerRedirectFor navigation: Navigation, to url: URL)
     /// The main response arrived and the new document replaced the old one.
@@ -36,8 +46,10 @@ public protocol NavigationDelegate: AnyObject {
     /// The page asked for a new window; none is opened.
     func webView(_ webView: WebView, didRequestNewWindow request: NewWindowRequest)
     /// Answers a JavaScript dialog synchronously; the default accepts, so a
-    /// dialog never stalls a load.
+    /// dialog never stalls a load. The dialog is then reported as an event.
     func webView(_ webView: WebView, runScriptDialog dialog: ScriptDialog) -> ScriptDialogResponse
+    /// A script dialog was answered.
+    func webView(_ webView: WebView, didAnswerScriptDialog dialog: ScriptDialog)
     func webView(_ webView: WebView, didBecomeDownload download: Download)
 
     /// A subresource started, redirected, finished or failed.
@@ -49,6 +61,29 @@ public protocol NavigationDelegate: AnyObject {
 }
 
 extension NavigationDelegate {
+    public func webView(_ webView: WebView, didReceive event: WebViewEvent) {
+        switch event {
+        case .navigation(let navigationEvent):
+            switch navigationEvent {
+            case .didStartProvisionalNavigation(let n): self.webView(webView, didStartProvisionalNavigation: n)
+            case .didReceiveServerRedirect(let n, let url): self.webView(webView, didReceiveServerRedirectFor: n, to: url)
+            case .didCommit(let n, let response): self.webView(webView, didCommit: n, response: response)
+            case .didFinish(let n): self.webView(webView, didFinish: n)
+            case .didFailProvisionalNavigation(let n, let error):
+                self.webView(webView, didFailProvisionalNavigation: n, withError: error)
+            case .didFail(let n, let error): self.webView(webView, didFail: n, withError: error)
+            case .webContentProcessDidTerminate(let reason): webViewWebContentProcessDidTerminate(webView, reason: reason)
+            case .sameDocumentNavigation(let s): self.webView(webView, didSameDocumentNavigation: s)
+            case .newWindowRequest(let r): self.webView(webView, didRequestNewWindow: r)
+            case .scriptDialog(let d): self.webView(webView, didAnswerScriptDialog: d)
+            case .download(let d): self.webView(webView, didBecomeDownload: d)
+            }
+        case .resource(let resourceEvent): self.webView(webView, resource: resourceEvent)
+        case .propertyChange(let change): self.webView(webView, didChange: change)
+        case .closed: webViewDidClose(webView)
+        }
+    }
+
     public func webView(_ webView: WebView, didStartProvisionalNavigation navigation: Navigation) {}
     public func webView(_ webView: WebView, didReceiveServerRedirectFor navigation: Navigation, to url: URL) {}
     public func webView(_ webView: WebView, didCommit navigation: Navigation, response: NavigationResponse) {}
@@ -65,10 +100,19 @@ extension NavigationDelegate {
     public func webView(_ webView: WebView, didSameDocumentNavigation navigation: SameDocumentNavigation) {}
     public func webView(_ webView: WebView, didRequestNewWindow request: NewWindowRequest) {}
     public func webView(_ webView: WebView, runScriptDialog dialog: ScriptDialog) -> ScriptDialogResponse { .accept }
+    public func webView(_ webView: WebView, didAnswerScriptDialog dialog: ScriptDialog) {}
     public func webView(_ webView: WebView, didBecomeDownload download: Download) {}
     public func webView(_ webView: WebView, resource event: ResourceEvent) {}
     public func webView(_ webView: WebView, didChange property: WebViewPropertyChange) {}
     public func webViewDidClose(_ webView: WebView) {}
+}
+
+/// A delegate that implements nothing: it answers every question with the
+/// protocol's defaults. A view without a delegate, and a delegate proxy
+/// without a forward delegate, ask it, so each default is written once.
+@WebKitActor
+package final class DefaultNavigationDelegate: NavigationDelegate {
+    package static let shared = DefaultNavigationDelegate()
 }
 
 extension NavigationResponsePolicy {

@@ -20,7 +20,7 @@ final class ScriptEvaluation {
         let box = Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
         handle = nw_view_evaluate(shim, script, { context, result in
             let box = Unmanaged<ContinuationBox>.fromOpaque(context!).takeRetainedValue()
-            box.continuation.resume(returning: ScriptEvaluation.convert(result!.pointee))
+            box.continuation.resume(returning: ScriptEvaluation.convert(result.pointee))
         }, box)
     }
 

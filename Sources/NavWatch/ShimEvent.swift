@@ -5,10 +5,14 @@ import Foundation
 /// values before the callback returns.
 enum ShimEvent {
     case load(LoadSignal)
-    case property(WebViewPropertyChange)
+    /// The document's title, from WebKit or from navwatch's document script.
+    case title(String?)
+    case isLoading(Bool)
+    case estimatedProgress(Double)
     case resource(ResourceEvent)
-    case closeRequested
     case newWindow(NewWindowRequest)
+    /// A script message navwatch does not understand (never posted by its own script).
+    case unknownMessage(String)
 
     init(_ event: nw_event) {
         let uri = event.uri.map { String(cString: $0) }
@@ -25,11 +29,9 @@ enum ShimEvent {
         case NW_EVENT_WEB_PROCESS_TERMINATED:
             self = .load(.webProcessTerminated(WebProcessTerminationReason(rawValue: Int(event.termination_reason)) ?? .crashed))
         case NW_EVENT_URI_CHANGED: self = .load(.uriChanged(uri))
-        case NW_EVENT_TITLE_CHANGED:
-            let title = event.title.map { String(cString: $0) }
-            self = .property(.title(title?.isEmpty == false ? title : nil))
-        case NW_EVENT_PROGRESS_CHANGED: self = .property(.estimatedProgress(event.progress))
-        case NW_EVENT_LOADING_CHANGED: self = .property(.isLoading(event.is_loading != 0))
+        case NW_EVENT_TITLE_CHANGED: self = .title(Self.title(event.title.map { String(cString: $0) }))
+        case NW_EVENT_PROGRESS_CHANGED: self = .estimatedProgress(event.progress)
+        case NW_EVENT_LOADING_CHANGED: self = .isLoading(event.is_loading != 0)
         case NW_EVENT_RESOURCE_STARTED:
             self = .resource(.started(id: event.resource_id, url: parseURL(uri), method: event.method.map { String(cString: $0) },
                                       isMainResource: event.is_main_resource != 0))
@@ -50,8 +52,21 @@ enum ShimEvent {
             self = .newWindow(NewWindowRequest(url: uri.flatMap(URL.init(string:)),
                                                targetFrameName: event.frame_name.map { String(cString: $0) },
                                                isUserGesture: event.is_user_gesture != 0))
-        default: self = .closeRequested
+        case NW_EVENT_SCRIPT_MESSAGE:
+            let text = string(event.message)
+            if let message = DocumentScript.decode(text) {
+                self = .title(Self.title(message.title))
+            } else {
+                self = .unknownMessage(text)
+            }
+        default:
+            preconditionFailure("navshim sent an event kind navwatch does not know: \(event.kind.rawValue)")
         }
+    }
+
+    /// An empty title is no title.
+    private static func title(_ value: String?) -> String? {
+        value?.isEmpty == false ? value : nil
     }
 }
 
@@ -59,9 +74,10 @@ extension NavigationResponse {
     init(_ response: nw_response, canShowMIMEType: Bool = true) {
         var headers: [HTTPHeader] = []
         headers.reserveCapacity(response.header_count)
-        for index in 0..<response.header_count {
-            headers.append(HTTPHeader(name: String(cString: response.header_names[index]!),
-                                      value: String(cString: response.header_values[index]!)))
+        if let names = response.header_names, let values = response.header_values {
+            for index in 0..<response.header_count {
+                headers.append(HTTPHeader(name: String(cString: names[index]), value: String(cString: values[index])))
+            }
         }
         self.init(url: parseURL(response.uri.map { String(cString: $0) }),
                   statusCode: Int(response.status),

@@ -17,12 +17,14 @@ enum WebContextPool {
         let key = Key(storage: configuration.storage, tlsErrors: configuration.tlsErrors)
         if let context = contexts[key] { return context }
         let ignoreTLS: Int32 = configuration.tlsErrors == .ignore ? 1 : 0
+        // A crawler and a watcher load each page once: the smallest cache.
+        let cacheModel = NW_CACHE_MODEL_DOCUMENT_VIEWER
         let context: OpaquePointer
         switch configuration.storage {
         case .ephemeral:
-            context = nw_context_new(1, nil, ignoreTLS)
+            context = nw_context_new(1, nil, ignoreTLS, cacheModel)
         case .persistent(let directory):
-            context = nw_context_new(0, directory.path, ignoreTLS)
+            context = nw_context_new(0, directory.path, ignoreTLS, cacheModel)
         }
         contexts[key] = context
         return context

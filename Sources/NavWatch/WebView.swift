@@ -1,56 +1,57 @@
 import CNavShim
 import Foundation
 import Synchronization
-import WebKitThread
+@_exported import WebKitThread
 
 /// An offscreen WebKitGTK web view whose navigations are reported to a
 /// `NavigationDelegate`.
 ///
 /// Isolated to `@WebKitActor`: use it from any task with `await`. Each view
 /// has its own web process. Every navigation ends with exactly one terminal
-/// delegate call (finish, provisional failure or failure) within
-/// `configuration.navigationTimeout`, whatever the page or server does.
+/// event (finish, provisional failure or failure) within
+/// `configuration.navigationTimeout`, whatever the page or server does; when
+/// the finish is delivered, `title` is the finished document's title.
 /// `close()` (or dropping the last reference) tears the view down on the
 /// WebKit thread and releases every signal handler.
 @WebKitActor
 public final class WebView {
     public let configuration: WebViewConfiguration
-    /// Receives navigation events. Held weakly, as in WebKit.
+    /// Receives every event of the view (`webView(_:didReceive:)`) and answers
+    /// its questions (policies, dialogs). Held weakly, as in WebKit. Without
+    /// one, every question gets the `NavigationDelegate` protocol's default.
     public weak var navigationDelegate: (any NavigationDelegate)?
 
-    /// The page's title, nil when it has none.
-    public private(set) var title: String?
+    /// The page's title, nil when it has none. Set before the finish of the
+    /// document it belongs to is delivered; a later change by a script
+    /// follows as a `.title` property change.
+    public internal(set) var title: String?
     /// The URL shown, including same-document changes.
-    public private(set) var url: URL?
-    public private(set) var isLoading = false
+    public internal(set) var url: URL?
+    public internal(set) var isLoading = false
     /// 0.0 to 1.0.
-    public private(set) var estimatedProgress = 0.0
+    public internal(set) var estimatedProgress = 0.0
     /// The User-Agent sent with the next requests; nil is WebKit's own.
     public private(set) var userAgent: String?
-    /// Whether pages run JavaScript.
+    /// Whether pages run their own JavaScript. navwatch's own scripts and
+    /// `evaluateJavaScript` run either way.
     public private(set) var javaScriptEnabled: Bool
     /// The navigation that has not ended yet, if any.
     public var activeNavigation: Navigation? { tracker.active?.navigation }
     public var isClosed: Bool { shim == nil }
 
-    /// Objects other layers attach to the view and that live as long as it
-    /// does (the delegate proxy keeps itself here), keyed by their type.
+    /// Objects other layers attach to the view, keyed by their type, that live
+    /// as long as it does. Public because `WebView` conforms to NavWatchRx's
+    /// `HasAssociatedObjects`, where every `DelegateProxyType` keeps its proxy:
+    /// a proxy of your own for `WebView` is kept here too.
     public var associatedObjects: [ObjectIdentifier: AnyObject] = [:]
 
-    private var shim: OpaquePointer?
-    private var tracker = NavigationTracker(makeID: { WebView.navigationCounter.add(1, ordering: .relaxed).newValue })
-    private var timeouts: [UInt64: Task<Void, Never>] = [:]
+    /// The shim's view; nil once closed.
+    var shim: OpaquePointer?
+    var tracker = NavigationTracker(makeID: { WebView.navigationCounter.add(1, ordering: .relaxed).newValue })
+    private let timeouts = NavigationTimeouts()
     /// How many shim callbacks are on the stack: WebKit must not be asked to
     /// load from inside its own signal handlers.
-    private var callbackDepth = 0
-    private var stalledCycleCheck: Task<Void, Never>?
-
-    /// `NAVWATCH_TRACE=1` prints every raw WebKit signal to standard error.
-    private nonisolated static let tracing = ProcessInfo.processInfo.environment["NAVWATCH_TRACE"] != nil
-
-    private nonisolated static func trace(_ text: String) {
-        FileHandle.standardError.write(Data("navwatch-trace \(Date().timeIntervalSince1970) \(text)\n".utf8))
-    }
+    var callbackDepth = 0
 
     private nonisolated static let navigationCounter = Atomic<UInt64>(0)
 
@@ -60,36 +61,50 @@ public final class WebView {
     /// (timeouts, cancellations) are not passed.
     package static var signalProbe: ((NavigationEvent, UInt64) -> Void)?
     /// The shim time of the signal being handled; 0 outside a signal.
-    private var signalTime: UInt64 = 0
+    var signalTime: UInt64 = 0
 
     /// Creates the view and its web process.
     ///
     /// - Throws: `WebKitUnavailableError` when there is no display and none can
     ///   be started, or GTK cannot initialise.
     public init(configuration: WebViewConfiguration = WebViewConfiguration()) throws {
-        if Self.tracing { Self.trace("new view") }
+        ShimContext.trace("new view")
         try WebKitRuntime.checkAvailable()
         self.configuration = configuration
         self.userAgent = configuration.userAgent
         self.javaScriptEnabled = configuration.javaScriptEnabled
-        let box = ShimContext()
-        var settings = nw_settings()
-        settings.javascript_enabled = configuration.javaScriptEnabled ? 1 : 0
-        settings.images_enabled = configuration.imagesEnabled ? 1 : 0
-        settings.width = Int32(configuration.viewportWidth)
-        settings.height = Int32(configuration.viewportHeight)
-        // The shim keeps `box` retained until it calls `release` from nw_view_destroy.
-        let context = Unmanaged.passRetained(box).toOpaque()
-        shim = (configuration.userAgent ?? "").withCString { agent in
-            settings.user_agent = configuration.userAgent == nil ? nil : agent
-            return nw_view_new(WebContextPool.context(for: configuration), &settings, ShimContext.callbacks, context)
+        let context = ShimContext()
+        // The shim keeps `context` retained until it calls `release` from nw_view_destroy.
+        let retained = Unmanaged.passRetained(context).toOpaque()
+        let webContext = WebContextPool.context(for: configuration)
+        shim = DocumentScript.source.withCString { script in
+            DocumentScript.world.withCString { world in
+                DocumentScript.messageHandler.withCString { handler in
+                    withOptionalCString(configuration.userAgent) { agent in
+                        var settings = nw_settings()
+                        settings.user_agent = agent
+                        settings.javascript_markup_enabled = configuration.javaScriptEnabled ? 1 : 0
+                        settings.images_enabled = configuration.imagesEnabled ? 1 : 0
+                        // window.open without a user gesture must reach decide-policy (as a
+                        // new-window request) instead of being dropped; no window is ever opened.
+                        settings.can_open_windows_automatically = 1
+                        // A failure is reported, not replaced by WebKit's error page (a second load cycle).
+                        settings.show_error_pages = 0
+                        settings.width = Int32(configuration.viewportWidth)
+                        settings.height = Int32(configuration.viewportHeight)
+                        settings.document_script = script
+                        settings.script_world = world
+                        settings.message_handler = handler
+                        return nw_view_new(webContext, &settings, ShimContext.callbacks, retained)
+                    }
+                }
+            }
         }
-        box.view = self
+        context.view = self
     }
 
     isolated deinit {
-        for task in timeouts.values { task.cancel() }
-        stalledCycleCheck?.cancel()
+        timeouts.cancelAll()
         if let shim { nw_view_destroy(shim) }
     }
 
@@ -146,8 +161,8 @@ public final class WebView {
         nw_view_terminate_web_process(shim)
     }
 
-    /// Tears the view down. A running navigation ends as `cancelled`, the
-    /// delegate is told `webViewDidClose`, and no delegate call follows.
+    /// Tears the view down. A running navigation ends as `cancelled`, then
+    /// the delegate receives `.closed`, and nothing after it.
     /// Calling it twice does nothing.
     public func close() {
         guard let shim else { return }
@@ -155,12 +170,10 @@ public final class WebView {
             end(navigationID: active.navigation.id, with: .navwatch(.cancelled, .viewClosed,
                 "the web view was closed", url: active.navigation.url))
         }
-        for task in timeouts.values { task.cancel() }
-        timeouts.removeAll()
-        stalledCycleCheck?.cancel()
+        timeouts.cancelAll()
         self.shim = nil
         nw_view_destroy(shim)
-        navigationDelegate?.webViewDidClose(self)
+        emit(.closed)
     }
 
     // MARK: Settings
@@ -170,15 +183,15 @@ public final class WebView {
         guard let shim, userAgent != self.userAgent else { return }
         nw_view_set_user_agent(shim, userAgent)
         self.userAgent = userAgent
-        navigationDelegate?.webView(self, didChange: .userAgent(userAgent))
+        emit(.propertyChange(.userAgent(userAgent)))
     }
 
-    /// Turns the pages' JavaScript on or off for the next loads.
+    /// Turns the pages' own JavaScript on or off for the next loads.
     public func setJavaScriptEnabled(_ enabled: Bool) {
         guard let shim, enabled != javaScriptEnabled else { return }
-        nw_view_set_javascript_enabled(shim, enabled ? 1 : 0)
+        nw_view_set_javascript_markup_enabled(shim, enabled ? 1 : 0)
         javaScriptEnabled = enabled
-        navigationDelegate?.webView(self, didChange: .javaScriptEnabled(enabled))
+        emit(.propertyChange(.javaScriptEnabled(enabled)))
     }
 
     // MARK: JavaScript
@@ -226,7 +239,7 @@ public final class WebView {
         return try outcome.get()
     }
 
-    // MARK: Navigation bookkeeping
+    // MARK: Navigations and their deadlines
 
     private static let loadableSchemes: Set<String> = ["http", "https", "file", "about", "data"]
 
@@ -250,8 +263,7 @@ public final class WebView {
     }
 
     private func startTimeout(for navigation: Navigation, after timeout: Duration) {
-        timeouts[navigation.id] = Task { [weak self] in
-            do { try await Task.sleep(for: timeout) } catch { return }
+        timeouts.start(navigation, after: timeout) { [weak self] navigation, timeout in
             self?.navigationTimedOut(navigation, after: timeout)
         }
     }
@@ -261,11 +273,9 @@ public final class WebView {
         end(navigationID: navigation.id, with: .navwatch(.timeout, .timeout,
             "the navigation did not finish within \(timeout.seconds) s", url: navigation.url))
         nw_view_stop(shim)
-        // A web process that does not answer a stop is hung: after a grace
-        // second, if no new load cycle has begun, replace the process.
-        stalledCycleCheck?.cancel()
-        stalledCycleCheck = Task { [weak self] in
-            do { try await Task.sleep(for: .seconds(1)) } catch { return }
+        // A web process that does not answer a stop is hung: if no new load
+        // cycle has begun after the grace period, replace the process.
+        timeouts.checkStalledCycle { [weak self] in
             guard let self, let shim = self.shim, self.isLoading else { return }
             if self.tracker.active == nil || self.tracker.active?.stage == .requested {
                 nw_view_terminate_web_process(shim)
@@ -273,226 +283,38 @@ public final class WebView {
         }
     }
 
-    private func end(navigationID: UInt64, with error: NavigationError) {
+    func end(navigationID: UInt64, with error: NavigationError) {
         deliver(tracker.fail(navigationID: navigationID, with: error))
     }
 
-    /// Sends events to the delegate in order and retires finished navigations.
-    private func deliver(_ events: [NavigationEvent]) {
+    /// Emits navigation events in order, keeping each navigation's deadline:
+    /// a navigation the page started gets one, an ended one loses it.
+    func deliver(_ events: [NavigationEvent]) {
         for event in events {
             if event.isTerminal, let id = event.navigation?.id {
-                timeouts.removeValue(forKey: id)?.cancel()
+                timeouts.cancel(id)
             }
-            if case .didStartProvisionalNavigation(let navigation) = event, timeouts[navigation.id] == nil {
+            if case .didStartProvisionalNavigation(let navigation) = event, !timeouts.has(navigation) {
                 startTimeout(for: navigation, after: configuration.navigationTimeout)  // the page started it
             }
             if signalTime != 0, let probe = Self.signalProbe { probe(event, signalTime) }
-            navigationDelegate?.dispatch(event, from: self)
+            emit(.navigation(event))
         }
     }
 
-    // MARK: Shim callbacks (on the WebKit thread)
-
-    fileprivate func handle(_ event: ShimEvent, signalTime: UInt64) {
-        if Self.tracing { Self.trace("\(ObjectIdentifier(self).hashValue % 10000) \(event)") }
-        callbackDepth += 1
-        let outerSignalTime = self.signalTime
-        self.signalTime = signalTime
-        defer {
-            callbackDepth -= 1
-            self.signalTime = outerSignalTime
-        }
-        switch event {
-        case .load(let signal):
-            if case .uriChanged(let uri) = signal, let uri, !uri.isEmpty {
-                url = URL(string: uri)
-                navigationDelegate?.webView(self, didChange: .url(url))
-            }
-            deliver(tracker.handle(signal))
-        case .property(let change):
-            switch change {
-            case .title(let value): title = value
-            case .isLoading(let value): isLoading = value
-            case .estimatedProgress(let value): estimatedProgress = value
-            case .url(let value): url = value
-            case .userAgent, .javaScriptEnabled: break  // only the setters above report these
-            }
-            navigationDelegate?.webView(self, didChange: change)
-        case .resource(let resourceEvent):
-            navigationDelegate?.webView(self, resource: resourceEvent)
-        case .newWindow(let request):
-            navigationDelegate?.webView(self, didRequestNewWindow: request)
-        case .closeRequested:
-            break  // window.close() from the page: the caller owns the view's life
-        }
+    /// The one way out of the view: hands `event` to the delegate.
+    func emit(_ event: WebViewEvent) {
+        navigationDelegate?.webView(self, didReceive: event)
     }
 
-    fileprivate func handle(_ policy: nw_policy) {
-        let decision = PolicyDecision(policy.decision)
-        let requestURL = parseURL(policy.uri.map { String(cString: $0) })
-        switch policy.kind {
-        case NW_POLICY_NEW_WINDOW_ACTION:
-            // Let it reach `create`, which reports it once and opens nothing.
-            decision.use()
-        case NW_POLICY_NAVIGATION_ACTION:
-            let action = NavigationAction(
-                url: requestURL, httpMethod: policy.method.map { String(cString: $0) },
-                kind: NavigationAction.Kind(rawValue: Int(policy.navigation_type)) ?? .other,
-                isRedirect: policy.is_redirect != 0, isUserGesture: policy.is_user_gesture != 0,
-                targetFrameName: policy.frame_name.map { String(cString: $0) })
-            guard let delegate = navigationDelegate else {
-                apply(.allow, to: action, decision: decision)
-                return
-            }
-            Task {
-                let answer = await delegate.webView(self, decidePolicyFor: action)
-                self.apply(answer, to: action, decision: decision)
-            }
-        default:
-            guard let converted = policy.response?.pointee else { return decision.use() }
-            let response = NavigationResponse(converted, canShowMIMEType: policy.is_mime_type_supported != 0)
-            guard policy.is_main_frame_main_resource != 0 else { return decision.use() }
-            let navigation = tracker.active?.navigation
-            guard let delegate = navigationDelegate else {
-                apply(.default(for: response), to: response, navigation: navigation, decision: decision)
-                return
-            }
-            Task {
-                let answer = await delegate.webView(self, decidePolicyFor: response)
-                self.apply(answer, to: response, navigation: navigation, decision: decision)
-            }
-        }
-    }
-
-    private func apply(_ policy: NavigationActionPolicy, to action: NavigationAction, decision: PolicyDecision) {
-        switch policy {
-        case .allow:
-            deliver(tracker.handle(.navigationAllowed(url: action.url)))
-            decision.use()
-        case .cancel, .download:
-            decision.ignore()
-            guard let active = tracker.active, active.stage == .requested,
-                  active.navigation.url.absoluteString == action.url.absoluteString else { return }
-            let message = policy == .cancel
-                ? "cancelled by the navigation delegate"
-                : "turned into a download by the navigation delegate"
-            end(navigationID: active.navigation.id, with: .navwatch(.policy, .cancelledByDelegate, message, url: action.url))
-        }
-    }
-
-    private func apply(_ policy: NavigationResponsePolicy, to response: NavigationResponse, navigation: Navigation?,
-                       decision: PolicyDecision) {
-        switch policy {
-        case .allow:
-            decision.use()
-        case .cancel:
-            decision.ignore()
-        case .download:
-            // Ignoring keeps the body off the disk; WebKit then fails the load
-            // with "frame load interrupted", which ends the navigation.
-            navigationDelegate?.webView(self, didBecomeDownload: Download(navigation: navigation, url: response.url,
-                                                                          response: response))
-            decision.ignore()
-        }
-    }
-
-    fileprivate func handle(_ dialog: nw_dialog, reply: inout nw_dialog_reply) {
-        let request = ScriptDialog(kind: ScriptDialog.Kind(rawValue: Int(dialog.type)) ?? .alert,
-                                   message: dialog.message.map { String(cString: $0) } ?? "",
-                                   defaultText: dialog.default_text.map { String(cString: $0) })
-        let answer = navigationDelegate?.webView(self, runScriptDialog: request) ?? .accept
-        switch answer {
-        case .accept:
-            reply.confirmed = 1
-        case .acceptWithText(let text):
-            reply.confirmed = 1
-            reply.text = strdup(text)
-        case .dismiss:
-            reply.confirmed = 0
-        }
+    /// The delegate that answers questions: the view's, or the protocol's defaults.
+    var decider: any NavigationDelegate {
+        navigationDelegate ?? DefaultNavigationDelegate.shared
     }
 }
 
-/// The user context the shim holds for one view. It points back weakly, so
-/// the shim never keeps a view alive; the shim releases it in nw_view_destroy.
-@WebKitActor
-private final class ShimContext {
-    weak var view: WebView?
-
-    // The C pointers are borrowed for the duration of the call and the call
-    // runs on the WebKit thread, so handing them to isolated code is safe.
-    nonisolated static let callbacks = nw_callbacks(
-        event: { context, event in
-            nonisolated(unsafe) let (context, event) = (context!, event!)
-            WebKitActor.assumeIsolated {
-                let converted = ShimEvent(event.pointee)
-                Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?
-                    .handle(converted, signalTime: event.pointee.signal_time_ns)
-            }
-        },
-        policy: { context, policy in
-            nonisolated(unsafe) let (context, policy) = (context!, policy!)
-            WebKitActor.assumeIsolated {
-                let view = Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view
-                if let view { view.handle(policy.pointee) } else { nw_decision_use(policy.pointee.decision) }
-            }
-        },
-        dialog: { context, dialog, reply in
-            nonisolated(unsafe) let (context, dialog, reply) = (context!, dialog!, reply!)
-            WebKitActor.assumeIsolated {
-                Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?.handle(dialog.pointee, reply: &reply.pointee)
-            }
-        },
-        release: { context in
-            Unmanaged<ShimContext>.fromOpaque(context!).release()
-        })
-}
-
-extension NavigationDelegate {
-    /// Calls the delegate method that corresponds to `event`.
-    func dispatch(_ event: NavigationEvent, from view: WebView) {
-        switch event {
-        case .didStartProvisionalNavigation(let n): webView(view, didStartProvisionalNavigation: n)
-        case .didReceiveServerRedirect(let n, let url): webView(view, didReceiveServerRedirectFor: n, to: url)
-        case .didCommit(let n, let response): webView(view, didCommit: n, response: response)
-        case .didFinish(let n): webView(view, didFinish: n)
-        case .didFailProvisionalNavigation(let n, let error): webView(view, didFailProvisionalNavigation: n, withError: error)
-        case .didFail(let n, let error): webView(view, didFail: n, withError: error)
-        case .webContentProcessDidTerminate(let reason): webViewWebContentProcessDidTerminate(view, reason: reason)
-        case .sameDocumentNavigation(let s): webView(view, didSameDocumentNavigation: s)
-        case .newWindowRequest(let r): webView(view, didRequestNewWindow: r)
-        case .download(let d): webView(view, didBecomeDownload: d)
-        case .scriptDialog: break  // answered through runScriptDialog
-        }
-    }
-}
-
-extension DecodingError {
-    var codingPathDescription: String {
-        let path: [CodingKey]
-        switch self {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context),
-             .keyNotFound(_, let context), .dataCorrupted(let context):
-            path = context.codingPath
-            if case .keyNotFound(let key, _) = self { return render(path + [key]) }
-        @unknown default:
-            path = []
-        }
-        return render(path)
-    }
-
-    var failureDescription: String {
-        switch self {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context),
-             .keyNotFound(_, let context), .dataCorrupted(let context):
-            return context.debugDescription
-        @unknown default:
-            return "\(self)"
-        }
-    }
-
-    private func render(_ path: [CodingKey]) -> String {
-        guard !path.isEmpty else { return "(root)" }
-        return path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-    }
+/// Calls `body` with `string` as a C string, or with nil.
+private func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let string else { return body(nil) }
+    return string.withCString { body($0) }
 }

@@ -48,12 +48,11 @@ public final class Watcher {
     // The consumer's view of navigations, built from the events it has seen.
     private var numbers: [UInt64: Int] = [:]
     private var startTimes: [UInt64: ContinuousClock.Instant] = [:]
-    private var unfinished: Set<UInt64> = []
+    /// Every navigation still running, and the current one also after it ended.
+    private var loads: [UInt64: PageLoadState] = [:]
     private var lastNumber = 0
-    private var pendingTermination: WebProcessTerminationReason?
     private var current: (navigation: Navigation, summary: PageSummary, done: Bool)?
     private var doneWaiter: CheckedContinuation<Void, Never>?
-    private var inFlightResources: Set<UInt64> = []
     private var lastNetworkActivity: ContinuousClock.Instant
     private var view: WebView?
     private var interrupted = false
@@ -70,9 +69,9 @@ public final class Watcher {
     public func run(_ urls: [URL]) async throws -> [PageSummary] {
         let view = try WebView(configuration: options.configuration)
         self.view = view
-        let messages = view.rx.delegate.methodInvoked  // subscribed before the first load
+        let events = view.rx.events  // subscribed before the first load
         let consumer = Task { @WebKitActor in
-            for await message in messages { await self.handle(message) }
+            for await event in events { self.handle(event) }
         }
         var summaries: [PageSummary] = []
         for url in urls where !interrupted {
@@ -81,10 +80,11 @@ public final class Watcher {
             lastNumber += 1
             numbers[navigation.id] = lastNumber
             startTimes[navigation.id] = requestedAt
-            unfinished.insert(navigation.id)
+            loads[navigation.id] = PageLoadState(navigation: navigation)
             current = (navigation, PageSummary(requested: url, nav: lastNumber, succeeded: false), false)
             await waitUntilDone(navigation)
             summaries.append(current!.summary)
+            if loads[navigation.id]?.isEnded == true { loads[navigation.id] = nil }
             current = nil
         }
         view.close()  // ends a navigation still running as cancelled, then completes `messages`
@@ -127,9 +127,14 @@ public final class Watcher {
         }
     }
 
+    /// Whether the current page has requests on the network.
+    private var requestsInFlight: Bool {
+        current.flatMap { loads[$0.navigation.id] }.map { !$0.pendingRequests.isEmpty } ?? false
+    }
+
     /// Returns once no resource is in flight, or at `deadline`.
     private func settle(until deadline: ContinuousClock.Instant) async {
-        guard !inFlightResources.isEmpty, !interrupted else { return }
+        guard requestsInFlight, !interrupted else { return }
         let timer = Task { [clock] in
             try? await Task.sleep(until: deadline, clock: clock)
             self.resumeSettled()
@@ -158,10 +163,14 @@ public final class Watcher {
 
     // MARK: Events
 
-    private func handle(_ message: NavigationDelegateMessage) async {
-        switch message {
-        case .navigation(let event): await handle(event)
-        case .resource(let event): handle(event)
+    private func handle(_ event: WebViewEvent) {
+        if case .navigation(.didStartProvisionalNavigation(let navigation)) = event, loads[navigation.id] == nil {
+            loads[navigation.id] = PageLoadState(navigation: navigation)  // the page started it
+        }
+        for id in loads.keys { loads[id]!.apply(event) }
+        switch event {
+        case .navigation(let navigationEvent): handle(navigationEvent)
+        case .resource(let resourceEvent): handle(resourceEvent)
         case .propertyChange, .closed: break
         }
     }
@@ -182,11 +191,16 @@ public final class Watcher {
         current?.navigation.id == navigation.id
     }
 
-    private func handle(_ event: NavigationEvent) async {
+    /// Forgets an ended navigation, unless it is the current one (whose
+    /// requests `--wait-until idle` still watches).
+    private func retire(_ navigation: Navigation) {
+        if !isCurrent(navigation) { loads[navigation.id] = nil }
+    }
+
+    private func handle(_ event: NavigationEvent) {
         switch event {
         case .didStartProvisionalNavigation(let navigation):
             if startTimes[navigation.id] == nil { startTimes[navigation.id] = clock.now }
-            unfinished.insert(navigation.id)
             emit(WatchEvent(kind: .started, nav: number(navigation), url: navigation.url.absoluteString,
                             milliseconds: milliseconds(navigation)))
 
@@ -205,14 +219,14 @@ public final class Watcher {
                 current?.summary.succeeded = (httpStatus(response) ?? 0) < 400
                 if options.waitUntil == .commit { markDone() }
             }
-            committedResponses[navigation.id] = response
 
         case .didFinish(let navigation):
-            unfinished.remove(navigation.id)
             let ms = milliseconds(navigation)
-            let response = committedResponses.removeValue(forKey: navigation.id)
-            let title = await pageTitle()
+            let state = loads[navigation.id]
+            let response = state?.response
+            let title = state?.title
             let finalURL = (response?.url ?? navigation.url).absoluteString
+            retire(navigation)
             emit(WatchEvent(kind: .finished, nav: number(navigation), url: finalURL,
                             milliseconds: ms, status: response.flatMap(httpStatus), mime: response?.mimeType, title: title))
             if isCurrent(navigation) {
@@ -223,13 +237,12 @@ public final class Watcher {
             }
 
         case .didFailProvisionalNavigation(let navigation, let error), .didFail(let navigation, let error):
-            unfinished.remove(navigation.id)
-            committedResponses.removeValue(forKey: navigation.id)
             let provisional: Bool
             if case .didFailProvisionalNavigation = event { provisional = true } else { provisional = false }
-            let kind: WatchEvent.Kind = pendingTermination != nil && error.kind == .webProcessCrashed ? .terminated : .failed
-            pendingTermination = nil
-            emit(WatchEvent(kind: kind, nav: number(navigation),
+            // A failure that follows the web process going away is the `terminated` line.
+            let terminated = loads[navigation.id]?.webProcessTermination != nil && error.kind == .webProcessCrashed
+            retire(navigation)
+            emit(WatchEvent(kind: terminated ? .terminated : .failed, nav: number(navigation),
                             url: error.failingURL?.absoluteString ?? navigation.url.absoluteString,
                             milliseconds: milliseconds(navigation), provisional: provisional, error: error))
             if isCurrent(navigation) {
@@ -239,16 +252,14 @@ public final class Watcher {
             }
 
         case .webContentProcessDidTerminate(let reason):
-            if unfinished.isEmpty {
+            if loads.values.allSatisfy(\.isEnded) {
                 // No navigation to end: report it against the last one.
                 let error = NavigationError(kind: .webProcessCrashed, domain: NavigationError.navwatchDomain,
                                             code: NavigationError.NavwatchCode.webProcessTerminated.rawValue,
                                             message: "the web process terminated (\(reason))", failingURL: view?.url)
                 emit(WatchEvent(kind: .terminated, nav: lastNumber, url: view?.url?.absoluteString ?? "",
                                 milliseconds: 0, error: error))
-            } else {
-                pendingTermination = reason  // the failure that follows becomes the `terminated` line
-            }
+            }  // otherwise the failure that follows becomes the `terminated` line
 
         case .sameDocumentNavigation(let change):
             emit(WatchEvent(kind: .sameDocument, nav: change.navigation.map(number) ?? lastNumber,
@@ -269,54 +280,32 @@ public final class Watcher {
         }
     }
 
-    private var committedResponses: [UInt64: NavigationResponse] = [:]
-
     private func handle(_ event: ResourceEvent) {
         lastNetworkActivity = clock.now
+        defer { if !requestsInFlight { resumeSettled() } }
+        guard options.resources else { return }
         let navigation = current?.navigation
         switch event {
-        case .started(let id, let url, _, _):
-            inFlightResources.insert(id)
-            if options.resources {
-                emit(WatchEvent(kind: .resourceStarted, nav: lastNumber, url: url.absoluteString,
-                                milliseconds: milliseconds(navigation)))
-            }
+        case .started(_, let url, _, _):
+            emit(WatchEvent(kind: .resourceStarted, nav: lastNumber, url: url.absoluteString,
+                            milliseconds: milliseconds(navigation)))
         case .redirected:
             return
         case .finished(let id, let url, let status, let mime):
             // WebKit reports `finished` after `failed` too; print one line per resource.
-            defer { resourceEnded(id) }
             if failedResources.remove(id) != nil { return }
-            if options.resources {
-                emit(WatchEvent(kind: .resourceFinished, nav: lastNumber, url: url.absoluteString,
-                                milliseconds: milliseconds(navigation), status: status > 0 ? status : nil, mime: mime))
-            }
+            emit(WatchEvent(kind: .resourceFinished, nav: lastNumber, url: url.absoluteString,
+                            milliseconds: milliseconds(navigation), status: status > 0 ? status : nil, mime: mime))
         case .failed(let id, let url, let error):
             failedResources.insert(id)
-            defer { resourceEnded(id) }
-            if options.resources {
-                emit(WatchEvent(kind: .resourceFailed, nav: lastNumber, url: url.absoluteString,
-                                milliseconds: milliseconds(navigation), error: error))
-            }
+            emit(WatchEvent(kind: .resourceFailed, nav: lastNumber, url: url.absoluteString,
+                            milliseconds: milliseconds(navigation), error: error))
         }
     }
 
     private var failedResources: Set<UInt64> = []
 
-    private func resourceEnded(_ id: UInt64) {
-        inFlightResources.remove(id)
-        if inFlightResources.isEmpty { resumeSettled() }
-    }
-
     private func httpStatus(_ response: NavigationResponse) -> Int? {
         response.statusCode > 0 ? response.statusCode : nil
-    }
-
-    /// The title as the page has it now: WebKit may announce it after the finish.
-    private func pageTitle() async -> String? {
-        if let title = view?.title { return title }
-        guard let view, case .string(let title)? = try? await view.evaluateJavaScript("document.title"),
-              !title.isEmpty else { return nil }
-        return title
     }
 }

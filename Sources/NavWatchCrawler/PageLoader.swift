@@ -64,84 +64,55 @@ package final class PageLoader {
         var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: .failed)
         report.attempts = entry.attempts + 1
         var result = PageResult(report: report)
-        let messages = view.rx.delegate.methodInvoked  // subscribed before the load
+        let events = view.rx.events  // subscribed before the load
         let start = clock.now
         let navigation = try view.load(URL(string: entry.url)!, timeout: timeout)
         onLoadStarted?(navigation.url, view)
 
-        var stage = "requested"
-        var mainResource: UInt64?
-        var pending: [UInt64: String] = [:]
-        var response: NavigationResponse?
-        var terminal: NavigationEvent?
-        var sawDownload = false
-        var iterator = messages.makeAsyncIterator()
-        while terminal == nil, let message = await iterator.next() {
-            switch message {
-            case .resource(let event):
-                switch event {
-                case .started(let id, let url, _, let isMain):
-                    pending[id] = url.absoluteString
-                    if isMain && mainResource == nil { mainResource = id }
-                    result.report.resources.count += 1
-                case .redirected(let id, let url, let status):
-                    if id == mainResource, let from = pending[id] {
-                        result.report.redirects.append(.init(url: from, status: status))
-                    }
-                    pending[id] = url.absoluteString
-                case .finished(let id, _, _, _):
-                    pending.removeValue(forKey: id)
-                case .failed(let id, _, _):
-                    if pending.removeValue(forKey: id) != nil { result.report.resources.failed += 1 }
-                }
-            case .navigation(let event):
-                if case .webContentProcessDidTerminate = event { result.crashed = true }
-                guard event.navigation?.id == navigation.id else { continue }
-                switch event {
-                case .didStartProvisionalNavigation: stage = "provisional"
-                case .didCommit(_, let committed):
-                    stage = "committed"
-                    response = committed
-                    result.report.timings.commit = milliseconds(since: start)
-                case .download: sawDownload = true
-                case .didFinish, .didFailProvisionalNavigation, .didFail: terminal = event
-                default: break
-                }
-            case .propertyChange, .closed:
-                continue
+        var state = PageLoadState(navigation: navigation)
+        for await event in events {
+            let stage = state.stage
+            state.apply(event)
+            if state.stage == .committed && stage < .committed {
+                result.report.timings.commit = milliseconds(since: start)
             }
+            if state.isEnded { break }
         }
 
         result.report.fetchedAt = Date()
-        if let response {
+        result.report.resources.count = state.resourceCount
+        result.report.resources.failed = state.failedResourceCount
+        result.report.redirects = state.redirects.map { .init(url: $0.url.absoluteString, status: $0.status) }
+        result.report.title = state.title
+        result.crashed = state.webProcessTermination != nil
+        if let response = state.response {
             result.report.status = response.statusCode > 0 ? response.statusCode : nil
             result.report.mime = response.mimeType
             result.report.finalURL = URLCanonicalizer.canonical(response.url)?.absoluteString ?? response.url.absoluteString
             if let retryAfter = response.value(forHeader: "Retry-After") { result.retryAfter = Self.seconds(retryAfter) }
         }
-        switch terminal {
-        case .didFinish?:
+        switch state.outcome {
+        case .finished?:
             result.report.timings.finish = milliseconds(since: start)
             let status = result.report.status ?? 0
             result.report.outcome = status >= 400 ? .httpError : .ok
             await readPage(view, into: &result)
-        case .didFailProvisionalNavigation(_, let error)?, .didFail(_, let error)?:
+        case .failed(_, let error, _)?:
             result.report.error = .init(error)
             switch error.kind {
             case .timeout:
                 result.report.outcome = .timeout
-                result.report.timeout = .init(stage: stage, pendingRequests: pending.values.sorted())
+                result.report.timeout = .init(stage: Self.name(of: state.lastStageBeforeEnd),
+                                              pendingRequests: state.pendingRequests.values.map(\.absoluteString).sorted())
             case .webProcessCrashed:
                 result.report.outcome = .crashed
                 result.crashed = true
             default:
-                result.report.outcome = sawDownload ? .download : .failed
+                result.report.outcome = state.download != nil ? .download : .failed
             }
-        default:
-            // The stream ended without a terminal event: the view was closed.
-            result.report.error = .init(NavigationError(kind: .cancelled, domain: NavigationError.navwatchDomain,
-                code: NavigationError.NavwatchCode.viewClosed.rawValue, message: "the web view was closed",
-                failingURL: navigation.url))
+        case nil:
+            // The events ended without a terminal one: the view was closed.
+            result.report.error = .init(.navwatch(.cancelled, .viewClosed, "the web view was closed", url: navigation.url))
         }
         if result.crashed { close() }
         result.aliases = ([result.report.finalURL].compactMap { $0 } + result.report.redirects.map(\.url))
@@ -149,8 +120,16 @@ package final class PageLoader {
         return result
     }
 
+    /// A report's name for the stage a navigation reached.
+    private static func name(of stage: PageLoadState.Stage) -> String {
+        switch stage {
+        case .requested: return "requested"
+        case .provisional: return "provisional"
+        case .committed, .finished, .failed: return "committed"
+        }
+    }
+
     private struct PageFacts: Decodable {
-        var title: String?
         var links: [String]
         var ttfb: Double?
         var domContentLoaded: Double?
@@ -160,7 +139,7 @@ package final class PageLoader {
         var transferBytes: Double?
     }
 
-    /// One script after the load: title, links, Navigation and Paint Timing,
+    /// One script after the load: links, Navigation and Paint Timing,
     /// bytes transferred (Resource Timing). It returns JSON text: one string
     /// crosses from the web process, not an object WebKit would rebuild.
     private static let factsScript = """
@@ -170,7 +149,6 @@ package final class PageLoader {
           const resources = performance.getEntriesByType('resource');
           const positive = v => (v > 0 ? v : null);
           return {
-            title: document.title || null,
             links: Array.from(document.links, a => a.href),
             ttfb: nav ? positive(nav.responseStart) : null,
             domContentLoaded: nav ? positive(nav.domContentLoadedEventEnd) : null,
@@ -184,11 +162,7 @@ package final class PageLoader {
 
     private func readPage(_ view: WebView, into result: inout PageResult) async {
         guard case .string(let json)? = try? await view.evaluateJavaScript(Self.factsScript),
-              let facts = try? JSONDecoder().decode(PageFacts.self, from: Data(json.utf8)) else {
-            result.report.title = view.title
-            return
-        }
-        result.report.title = facts.title ?? view.title
+              let facts = try? JSONDecoder().decode(PageFacts.self, from: Data(json.utf8)) else { return }
         result.links = facts.links
         result.report.links = facts.links.count
         result.report.timings.ttfb = Self.rounded(facts.ttfb)

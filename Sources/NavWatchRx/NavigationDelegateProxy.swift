@@ -1,12 +1,11 @@
 import Foundation
-import NavWatch
-import WebKitThread
+@_exported import NavWatch
 
 /// The `DelegateProxy` of `WebView`'s `NavigationDelegate`: the source of
 /// every `view.rx` member. One per view, kept by the view.
 @WebKitActor
 public final class NavigationDelegateProxy:
-    DelegateProxy<WebView, any NavigationDelegate, NavigationDelegateMessage>, DelegateProxyType, NavigationDelegate
+    DelegateProxy<WebView, any NavigationDelegate, WebViewEvent>, DelegateProxyType, NavigationDelegate
 {
     let actionPolicies = EventSubject<NavigationAction>()
     let responsePolicies = EventSubject<NavigationResponse>()
@@ -46,97 +45,48 @@ public final class NavigationDelegateProxy:
 
     public var asDelegate: any NavigationDelegate { self }
 
-    // MARK: Methods without a result: observed, then forwarded
+    // MARK: Events: observed, then forwarded
 
-    public func webView(_ webView: WebView, didStartProvisionalNavigation navigation: Navigation) {
-        forward(.navigation(.didStartProvisionalNavigation(navigation))) {
-            $0.webView(webView, didStartProvisionalNavigation: navigation)
+    /// Every event of the view: published to `sentMessage`, handed to the
+    /// forward delegate (whose default implementation calls the specific
+    /// method), then published to `methodInvoked`. Properties are updated
+    /// first; `.closed` completes every stream after it was published.
+    public func webView(_ webView: WebView, didReceive event: WebViewEvent) {
+        if case .propertyChange(let change) = event {
+            switch change {
+            case .title(let value): title.send(value)
+            case .url(let value): url.send(value)
+            case .isLoading(let value): isLoading.send(value)
+            case .estimatedProgress(let value): estimatedProgress.send(value)
+            case .userAgent(let value): userAgent.send(value)
+            case .javaScriptEnabled(let value): javaScriptEnabled.send(value)
+            }
         }
+        forward(event) { $0.webView(webView, didReceive: event) }
+        if case .closed = event { completeAll() }
     }
 
-    public func webView(_ webView: WebView, didReceiveServerRedirectFor navigation: Navigation, to url: URL) {
-        forward(.navigation(.didReceiveServerRedirect(navigation, to: url))) {
-            $0.webView(webView, didReceiveServerRedirectFor: navigation, to: url)
-        }
-    }
+    // MARK: Questions: observed, answered by the forward delegate or the protocol's default
 
-    public func webView(_ webView: WebView, didCommit navigation: Navigation, response: NavigationResponse) {
-        forward(.navigation(.didCommit(navigation, response))) { $0.webView(webView, didCommit: navigation, response: response) }
+    /// The delegate that answers: the forward delegate, or the protocol's defaults.
+    private var decider: any NavigationDelegate {
+        forwardDelegate ?? DefaultNavigationDelegate.shared
     }
-
-    public func webView(_ webView: WebView, didFinish navigation: Navigation) {
-        forward(.navigation(.didFinish(navigation))) { $0.webView(webView, didFinish: navigation) }
-    }
-
-    public func webView(_ webView: WebView, didFailProvisionalNavigation navigation: Navigation, withError error: NavigationError) {
-        forward(.navigation(.didFailProvisionalNavigation(navigation, error))) {
-            $0.webView(webView, didFailProvisionalNavigation: navigation, withError: error)
-        }
-    }
-
-    public func webView(_ webView: WebView, didFail navigation: Navigation, withError error: NavigationError) {
-        forward(.navigation(.didFail(navigation, error))) { $0.webView(webView, didFail: navigation, withError: error) }
-    }
-
-    public func webViewWebContentProcessDidTerminate(_ webView: WebView, reason: WebProcessTerminationReason) {
-        forward(.navigation(.webContentProcessDidTerminate(reason))) {
-            $0.webViewWebContentProcessDidTerminate(webView, reason: reason)
-        }
-    }
-
-    public func webView(_ webView: WebView, didSameDocumentNavigation navigation: SameDocumentNavigation) {
-        forward(.navigation(.sameDocumentNavigation(navigation))) { $0.webView(webView, didSameDocumentNavigation: navigation) }
-    }
-
-    public func webView(_ webView: WebView, didRequestNewWindow request: NewWindowRequest) {
-        forward(.navigation(.newWindowRequest(request))) { $0.webView(webView, didRequestNewWindow: request) }
-    }
-
-    public func webView(_ webView: WebView, didBecomeDownload download: Download) {
-        forward(.navigation(.download(download))) { $0.webView(webView, didBecomeDownload: download) }
-    }
-
-    public func webView(_ webView: WebView, resource event: ResourceEvent) {
-        forward(.resource(event)) { $0.webView(webView, resource: event) }
-    }
-
-    public func webView(_ webView: WebView, didChange property: WebViewPropertyChange) {
-        switch property {
-        case .title(let value): title.send(value)
-        case .url(let value): url.send(value)
-        case .isLoading(let value): isLoading.send(value)
-        case .estimatedProgress(let value): estimatedProgress.send(value)
-        case .userAgent(let value): userAgent.send(value)
-        case .javaScriptEnabled(let value): javaScriptEnabled.send(value)
-        }
-        forward(.propertyChange(property)) { $0.webView(webView, didChange: property) }
-    }
-
-    public func webViewDidClose(_ webView: WebView) {
-        forward(.closed) { $0.webViewDidClose(webView) }
-        completeAll()
-    }
-
-    // MARK: Methods with a result: observed, answered by the forward delegate or the default
 
     public func webView(_ webView: WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
         actionPolicies.send(action)
-        guard let delegate = forwardDelegate else { return .allow }
-        return await delegate.webView(webView, decidePolicyFor: action)
+        return await decider.webView(webView, decidePolicyFor: action)
     }
 
     public func webView(_ webView: WebView, decidePolicyFor response: NavigationResponse) async -> NavigationResponsePolicy {
         responsePolicies.send(response)
-        guard let delegate = forwardDelegate else { return .default(for: response) }
-        return await delegate.webView(webView, decidePolicyFor: response)
+        return await decider.webView(webView, decidePolicyFor: response)
     }
 
-    /// Script dialogs are answered by the forward delegate (default: accept)
-    /// and reported to observers as `.scriptDialog` once answered.
+    /// Answered by the forward delegate (or the default, accept); observers
+    /// see the dialog as a `.scriptDialog` event once it was answered.
     public func webView(_ webView: WebView, runScriptDialog dialog: ScriptDialog) -> ScriptDialogResponse {
-        var answer = ScriptDialogResponse.accept
-        forward(.navigation(.scriptDialog(dialog))) { answer = $0.webView(webView, runScriptDialog: dialog) }
-        return answer
+        decider.webView(webView, runScriptDialog: dialog)
     }
 }
 

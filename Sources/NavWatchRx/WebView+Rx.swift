@@ -21,6 +21,12 @@ extension Reactive where Base: WebView {
 
     // MARK: Events: no value on subscription, every later event
 
+    /// Every event of the view, in order: navigations, resources, property
+    /// changes, and `.closed` last.
+    public var events: Observable<WebViewEvent> {
+        delegate.methodInvoked
+    }
+
     /// Every navigation event, in the order WebKit produced them.
     public var navigationEvents: Observable<NavigationEvent> {
         delegate.methodInvoked { $0.navigationEvent }

@@ -8,8 +8,8 @@ import Synchronization
 /// Jobs are enqueued as GLib idle sources at default priority on the main
 /// context, so they interleave in order with WebKit's own signals and never
 /// run inline from `enqueue`, even when called on the WebKit thread.
-public final class WebKitExecutor: SerialExecutor {
-    public static let shared = WebKitExecutor()
+package final class WebKitExecutor: SerialExecutor {
+    package static let shared = WebKitExecutor()
 
     /// The kernel thread id of the WebKit thread; 0 until it has started.
     private let threadID = Atomic<Int32>(0)
@@ -32,11 +32,11 @@ public final class WebKitExecutor: SerialExecutor {
     }
 
     /// Whether the caller is on the WebKit thread.
-    public var isOnWebKitThread: Bool {
+    package var isOnWebKitThread: Bool {
         threadID.load(ordering: .acquiring) == nw_current_thread_id()
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         // An UnownedJob is one pointer wide; it travels as the source's data.
         let job = UnownedJob(job)
         nw_runtime_enqueue({ data in
@@ -45,11 +45,11 @@ public final class WebKitExecutor: SerialExecutor {
         }, unsafeBitCast(job, to: UnsafeMutableRawPointer.self))
     }
 
-    public func checkIsolated() {
+    package func checkIsolated() {
         precondition(isOnWebKitThread, "expected to be on the WebKit thread")
     }
 
-    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 

@@ -12,6 +12,8 @@
 // Ownership: strings passed to callbacks are borrowed (transfer none) and live
 // only for the duration of the call. Functions returning `char *` return
 // memory the caller frees with nw_free.
+//
+// Nullability: every pointer is non-null unless it is marked _Nullable.
 #ifndef NAVSHIM_H
 #define NAVSHIM_H
 
@@ -22,28 +24,31 @@
 extern "C" {
 #endif
 
+#pragma clang assume_nonnull begin
+
 // MARK: - Runtime: display, GTK, main loop
 
 /// Starts `Xvfb -displayfd ... -nolisten tcp` on a free display number.
 /// The child gets SIGTERM when the calling thread exits (PR_SET_PDEATHSIG).
 /// Returns the display number (>= 0) and stores the child's pid in `out_pid`,
 /// or returns -1 and stores a message (transfer full, nullable) in `out_error`.
-int nw_xvfb_start(const char *xvfb_path, int *out_pid, char **out_error);
+int nw_xvfb_start(const char *xvfb_path, int *out_pid, char *_Nullable *_Nonnull out_error);
 
 /// Sends SIGTERM to the Xvfb started by nw_xvfb_start and reaps it.
 void nw_xvfb_stop(int pid);
 
 /// Sets WebKit's environment knobs and calls gtk_init_check. Returns 1 on
-/// success; on failure returns 0 and stores a message in `out_error`.
-/// The calling thread becomes the WebKit thread.
-int nw_runtime_init(char **out_error);
+/// success; on failure returns 0 and stores a message (transfer full) in
+/// `out_error`. The calling thread becomes the WebKit thread.
+int nw_runtime_init(char *_Nullable *_Nonnull out_error);
 
 /// Runs the default GLib main loop on the WebKit thread. Never returns.
 void nw_runtime_run(void);
 
 /// Schedules `job(data)` on the WebKit thread's main loop, after the jobs and
 /// events already pending. Safe from any thread; never runs `job` inline.
-void nw_runtime_enqueue(void (*job)(void *data), void *data);
+/// `data` is passed through untouched.
+void nw_runtime_enqueue(void (*job)(void *_Nullable data), void *_Nullable data);
 
 /// The calling thread's kernel id (gettid), to tell the WebKit thread apart.
 int nw_current_thread_id(void);
@@ -51,17 +56,24 @@ int nw_current_thread_id(void);
 uint64_t nw_monotonic_ns(void);
 
 /// Frees memory returned by this shim.
-void nw_free(void *pointer);
+void nw_free(void *_Nullable pointer);
 
 // MARK: - Web contexts
 
 /// An opaque WebKitWebContext (one network process, one cookie store).
 typedef struct nw_context nw_context;
 
+/// WebKitCacheModel, chosen by the caller.
+typedef enum {
+    NW_CACHE_MODEL_DOCUMENT_VIEWER = 0,
+    NW_CACHE_MODEL_WEB_BROWSER = 1,
+    NW_CACHE_MODEL_DOCUMENT_BROWSER = 2,
+} nw_cache_model;
+
 /// Creates a context. `data_directory` is ignored when `ephemeral` is 1.
-/// Transfer full: release with nw_context_free once no view uses it.
-nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore_tls_errors);
-void nw_context_free(nw_context *context);
+/// Transfer full; contexts live as long as the process (none is ever freed).
+nw_context *nw_context_new(int ephemeral, const char *_Nullable data_directory, int ignore_tls_errors,
+                           nw_cache_model cache_model);
 
 // MARK: - Events
 
@@ -70,8 +82,8 @@ typedef enum {
     NW_EVENT_LOAD_REDIRECTED,
     NW_EVENT_LOAD_COMMITTED,      // `response`: the main resource's response, when there is one
     NW_EVENT_LOAD_FINISHED,
-    NW_EVENT_LOAD_FAILED,         // `uri`: failing URI; `error_*`; `load_event`: the load-changed stage
-    NW_EVENT_LOAD_FAILED_TLS,     // `uri`: failing URI; `tls_errors`: GTlsCertificateFlags
+    NW_EVENT_LOAD_FAILED,         // `uri`: failing URI; `error_*`
+    NW_EVENT_LOAD_FAILED_TLS,     // `uri`: failing URI
     NW_EVENT_WEB_PROCESS_TERMINATED, // `termination_reason`: WebKitWebProcessTerminationReason
     NW_EVENT_URI_CHANGED,         // `uri`
     NW_EVENT_TITLE_CHANGED,       // `title` (nullable)
@@ -81,39 +93,40 @@ typedef enum {
     NW_EVENT_RESOURCE_REDIRECTED, // `resource_id`, `uri` (new request), `response` (the redirect)
     NW_EVENT_RESOURCE_FINISHED,   // `resource_id`, `uri`, `response` (nullable)
     NW_EVENT_RESOURCE_FAILED,     // `resource_id`, `uri`, `error_*`
-    NW_EVENT_CLOSE_REQUESTED,     // window.close()
     NW_EVENT_NEW_WINDOW,          // `create`: `uri`, `frame_name`, `is_user_gesture`; no window is created
+    NW_EVENT_SCRIPT_MESSAGE,      // `message`: what the settings' `document_script` posted, as a string
 } nw_event_kind;
 
+/// A response; every pointer is borrowed for the duration of the callback.
 typedef struct {
-    const char *uri;
+    const char *_Nullable uri;
     unsigned status;
-    const char *mime;                 // nullable
-    int64_t content_length;           // -1 when unknown
-    const char *suggested_filename;   // nullable
-    const char *const *header_names;  // `header_count` entries
-    const char *const *header_values;
+    const char *_Nullable mime;
+    int64_t content_length;                    // -1 when unknown
+    const char *_Nullable suggested_filename;
+    const char *_Nonnull const *_Nullable header_names;   // `header_count` entries
+    const char *_Nonnull const *_Nullable header_values;
     size_t header_count;
 } nw_response;
 
+/// One forwarded signal; every pointer is borrowed for the duration of the callback.
 typedef struct {
     nw_event_kind kind;
-    const char *uri;                  // nullable
-    const nw_response *response;      // nullable
-    const char *error_domain;         // nullable; g_quark_to_string of the GError domain
+    const char *_Nullable uri;
+    const nw_response *_Nullable response;
+    const char *_Nullable error_domain;        // g_quark_to_string of the GError domain
     int error_code;
-    const char *error_message;        // nullable
-    int load_event;                   // WebKitLoadEvent, for LOAD_FAILED
-    unsigned tls_errors;
+    const char *_Nullable error_message;
     int termination_reason;
-    const char *title;                // nullable
+    const char *_Nullable title;
     double progress;
     int is_loading;
     uint64_t resource_id;
     int is_main_resource;
-    const char *method;               // nullable
-    const char *frame_name;           // nullable
+    const char *_Nullable method;
+    const char *_Nullable frame_name;
     int is_user_gesture;
+    const char *_Nullable message;
     uint64_t signal_time_ns;          // nw_monotonic_ns() when the signal reached the shim
 } nw_event;
 
@@ -130,36 +143,40 @@ typedef enum {
 /// WebKit thread.
 typedef struct nw_decision nw_decision;
 
+/// One decide-policy; the strings and the response are borrowed for the
+/// duration of the callback.
 typedef struct {
     nw_policy_kind kind;
-    nw_decision *decision;            // transfer full
-    const char *uri;                  // the request's URI
-    const char *method;               // nullable
-    int navigation_type;              // WebKitNavigationType (actions only)
+    nw_decision *decision;                     // transfer full
+    const char *_Nullable uri;                 // the request's URI
+    const char *_Nullable method;
+    int navigation_type;                       // WebKitNavigationType (actions only)
     int is_redirect;
     int is_user_gesture;
-    const char *frame_name;           // nullable; the target frame (new-window actions)
-    const nw_response *response;      // RESPONSE only
-    int is_mime_type_supported;       // RESPONSE only
-    int is_main_frame_main_resource;  // RESPONSE only
+    const char *_Nullable frame_name;          // the target frame (new-window actions)
+    const nw_response *_Nullable response;     // RESPONSE only
+    int is_mime_type_supported;                // RESPONSE only
+    int is_main_frame_main_resource;           // RESPONSE only
 } nw_policy;
 
+/// Answer a decision and drop the reference the callee owned (transfer full).
 void nw_decision_use(nw_decision *decision);
 void nw_decision_ignore(nw_decision *decision);
-void nw_decision_download(nw_decision *decision);
 
 // MARK: - Script dialogs
 
+/// A script dialog; the strings are borrowed for the duration of the callback.
 typedef struct {
-    int type;                         // WebKitScriptDialogType
-    const char *message;
-    const char *default_text;         // prompt only, nullable
+    int type;                                  // WebKitScriptDialogType
+    const char *_Nullable message;
+    const char *_Nullable default_text;        // prompt only
 } nw_dialog;
 
+/// The callee's answer; the shim starts it zeroed and applies it as given.
 typedef struct {
-    int confirmed;                    // confirm, prompt, before-unload: 1 accepts
-    char *text;                       // prompt: the text to return, nullable; transfer full
-                                      // (allocated with malloc, freed by the shim)
+    int confirmed;                             // confirm, prompt, before-unload: 1 accepts
+    char *_Nullable text;                      // prompt: the text to return; transfer full
+                                               // (allocated with malloc, freed by the shim)
 } nw_dialog_reply;
 
 // MARK: - Views
@@ -175,11 +192,21 @@ typedef struct {
     void (*release)(void *context);
 } nw_callbacks;
 
+/// How the view is set up. The strings are copied by nw_view_new.
 typedef struct {
-    const char *user_agent;           // nullable: WebKit's default
-    int javascript_enabled;
+    const char *_Nullable user_agent;          // NULL: WebKit's default
+    int javascript_markup_enabled;             // the page's own scripts; scripts of the API always run
     int images_enabled;
-    int width, height;                // the offscreen window's size
+    int can_open_windows_automatically;        // window.open without a gesture reaches decide-policy
+    int show_error_pages;                      // 0: load-failed is handled, WebKit loads no error page
+    int width, height;                         // the offscreen window's size
+    /// A script run in every top-level document at document start, in the
+    /// isolated script world `script_world`, where `message_handler` is a
+    /// script message handler (`webkit.messageHandlers[message_handler]`)
+    /// whose messages arrive as NW_EVENT_SCRIPT_MESSAGE. All three or none.
+    const char *_Nullable document_script;
+    const char *_Nullable script_world;
+    const char *_Nullable message_handler;
 } nw_settings;
 
 typedef struct nw_view nw_view;
@@ -197,19 +224,13 @@ nw_view *nw_view_new(nw_context *context, const nw_settings *settings,
 void nw_view_destroy(nw_view *view);
 
 void nw_view_load_uri(nw_view *view, const char *uri);
-void nw_view_load_html(nw_view *view, const char *html, const char *base_uri);
+void nw_view_load_html(nw_view *view, const char *html, const char *_Nullable base_uri);
 void nw_view_stop(nw_view *view);
 void nw_view_reload(nw_view *view);
 void nw_view_terminate_web_process(nw_view *view);
-void nw_view_set_user_agent(nw_view *view, const char *user_agent);
-void nw_view_set_javascript_enabled(nw_view *view, int enabled);
-void nw_view_set_images_enabled(nw_view *view, int enabled);
-
-/// Returns the view's URI, title (transfer full, nullable).
-char *nw_view_copy_uri(nw_view *view);
-char *nw_view_copy_title(nw_view *view);
-double nw_view_estimated_progress(nw_view *view);
-int nw_view_is_loading(nw_view *view);
+/// NULL restores WebKit's default.
+void nw_view_set_user_agent(nw_view *view, const char *_Nullable user_agent);
+void nw_view_set_javascript_markup_enabled(nw_view *view, int enabled);
 
 // MARK: - JavaScript
 
@@ -218,14 +239,15 @@ typedef enum {
     NW_JS_ARRAY, NW_JS_OBJECT, NW_JS_ERROR,
 } nw_js_type;
 
-/// `json` is the result as JSON (nullable when it cannot be serialised or on
-/// error); on NW_JS_ERROR the `error_*` fields describe the GError.
+/// `json` is the result as JSON (NULL when it cannot be serialised or on
+/// error); on NW_JS_ERROR the `error_*` fields describe the GError. Borrowed
+/// for the duration of the callback.
 typedef struct {
     nw_js_type type;
-    const char *json;
-    const char *error_domain;
+    const char *_Nullable json;
+    const char *_Nullable error_domain;
     int error_code;
-    const char *error_message;
+    const char *_Nullable error_message;
 } nw_js_result;
 
 typedef struct nw_evaluation nw_evaluation;
@@ -235,8 +257,8 @@ typedef struct nw_evaluation nw_evaluation;
 /// destroyed. The returned handle (transfer full) may be cancelled with
 /// nw_evaluation_cancel and must be released with nw_evaluation_free.
 nw_evaluation *nw_view_evaluate(nw_view *view, const char *script,
-                                void (*done)(void *context, const nw_js_result *result),
-                                void *context);
+                                void (*done)(void *_Nullable context, const nw_js_result *result),
+                                void *_Nullable context);
 void nw_evaluation_cancel(nw_evaluation *evaluation);
 void nw_evaluation_free(nw_evaluation *evaluation);
 
@@ -250,6 +272,8 @@ typedef struct {
 } nw_stats;
 
 nw_stats nw_stats_get(void);
+
+#pragma clang assume_nonnull end
 
 #ifdef __cplusplus
 }

@@ -1,3 +1,5 @@
+import LoopbackServer
+
 /// A site with one route per navigation case the tests check: a plain page,
 /// redirect chains and loops, HTTP errors, a server that hangs, a reset
 /// after the headers, dialogs, a download, same-document changes and

@@ -1,5 +1,12 @@
-/// A self-signed certificate for 127.0.0.1 and localhost, valid for 100 years.
-/// For loopback tests only: its private key is public, in this file.
+import LoopbackServer
+
+extension LoopbackServer.TLSIdentity {
+    /// A self-signed certificate for 127.0.0.1 and localhost, valid for 100
+    /// years. For loopback tests only: its private key is public, in this file.
+    public static let loopbackTest = LoopbackServer.TLSIdentity(
+        certificatePEM: TestCertificate.certificatePEM, privateKeyPEM: TestCertificate.privateKeyPEM)
+}
+
 enum TestCertificate {
     static let certificatePEM = """
 -----BEGIN CERTIFICATE-----

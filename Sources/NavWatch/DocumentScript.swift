@@ -1,0 +1,30 @@
+import Foundation
+
+/// navwatch's own script, run at document start in every top-level document
+/// of every view, in a script world of its own: the page cannot see it,
+/// replace what it calls, or post to its message handler.
+///
+/// It tells the view the document's title when the `load` event fires. WebKit
+/// announces a new title (`notify::title`) only after it reports the load
+/// finished, so without it a finished page would show the previous title.
+/// The message crosses from the web process on the same connection as the
+/// load events, ahead of the finish.
+enum DocumentScript {
+    static let world = "navwatch"
+    static let messageHandler = "navwatch"
+    static let source = """
+        addEventListener('load', () => {
+          webkit.messageHandlers.\(messageHandler).postMessage(JSON.stringify({ title: document.title }));
+        });
+        """
+
+    /// What the script posts.
+    struct Message: Decodable {
+        var title: String?
+    }
+
+    /// Decodes a posted message; nil for anything else.
+    static func decode(_ text: String) -> Message? {
+        try? JSONDecoder().decode(Message.self, from: Data(text.utf8))
+    }
+}

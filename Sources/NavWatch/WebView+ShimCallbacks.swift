@@ -1,0 +1,167 @@
+import CNavShim
+import Foundation
+
+// What a view does with each callback of the shim: every one arrives on the
+// WebKit thread, inside a WebKit signal handler, and its C data is converted
+// before anything else happens.
+extension WebView {
+    func handle(_ event: ShimEvent, signalTime: UInt64) {
+        ShimContext.trace("\(ObjectIdentifier(self).hashValue % 10000) \(event)")
+        callbackDepth += 1
+        let outerSignalTime = self.signalTime
+        self.signalTime = signalTime
+        defer {
+            callbackDepth -= 1
+            self.signalTime = outerSignalTime
+        }
+        switch event {
+        case .load(let signal):
+            if case .uriChanged(let uri) = signal, let uri, !uri.isEmpty {
+                url = URL(string: uri)
+                emit(.propertyChange(.url(url)))
+            }
+            deliver(tracker.handle(signal))
+        case .title(let value):
+            // Two sources say the same thing: the document script at `load`
+            // (before the finish) and WebKit's own notification (after it).
+            guard value != title else { return }
+            title = value
+            emit(.propertyChange(.title(value)))
+        case .isLoading(let value):
+            isLoading = value
+            emit(.propertyChange(.isLoading(value)))
+        case .estimatedProgress(let value):
+            estimatedProgress = value
+            emit(.propertyChange(.estimatedProgress(value)))
+        case .resource(let resourceEvent):
+            emit(.resource(resourceEvent))
+        case .newWindow(let request):
+            deliver([.newWindowRequest(request)])
+        case .unknownMessage:
+            break
+        }
+    }
+
+    func handle(_ policy: nw_policy) {
+        let decision = PolicyDecision(policy.decision)
+        let requestURL = parseURL(policy.uri.map { String(cString: $0) })
+        switch policy.kind {
+        case NW_POLICY_NEW_WINDOW_ACTION:
+            // Let it reach `create`, which reports it once and opens nothing.
+            decision.use()
+        case NW_POLICY_NAVIGATION_ACTION:
+            let action = NavigationAction(
+                url: requestURL, httpMethod: policy.method.map { String(cString: $0) },
+                kind: NavigationAction.Kind(rawValue: Int(policy.navigation_type)) ?? .other,
+                isRedirect: policy.is_redirect != 0, isUserGesture: policy.is_user_gesture != 0,
+                targetFrameName: policy.frame_name.map { String(cString: $0) })
+            let decider = self.decider
+            Task {
+                let answer = await decider.webView(self, decidePolicyFor: action)
+                self.apply(answer, to: action, decision: decision)
+            }
+        default:
+            guard let converted = policy.response?.pointee, policy.is_main_frame_main_resource != 0 else {
+                return decision.use()  // subresources are not asked about
+            }
+            let response = NavigationResponse(converted, canShowMIMEType: policy.is_mime_type_supported != 0)
+            let navigation = tracker.active?.navigation
+            let decider = self.decider
+            Task {
+                let answer = await decider.webView(self, decidePolicyFor: response)
+                self.apply(answer, to: response, navigation: navigation, decision: decision)
+            }
+        }
+    }
+
+    private func apply(_ policy: NavigationActionPolicy, to action: NavigationAction, decision: PolicyDecision) {
+        switch policy {
+        case .allow:
+            deliver(tracker.handle(.navigationAllowed(url: action.url)))
+            decision.use()
+        case .cancel, .download:
+            decision.ignore()
+            guard let active = tracker.active, active.stage == .requested,
+                  active.navigation.url.absoluteString == action.url.absoluteString else { return }
+            let message = policy == .cancel
+                ? "cancelled by the navigation delegate"
+                : "turned into a download by the navigation delegate"
+            end(navigationID: active.navigation.id, with: .navwatch(.policy, .cancelledByDelegate, message, url: action.url))
+        }
+    }
+
+    private func apply(_ policy: NavigationResponsePolicy, to response: NavigationResponse, navigation: Navigation?,
+                       decision: PolicyDecision) {
+        switch policy {
+        case .allow:
+            decision.use()
+        case .cancel:
+            decision.ignore()
+        case .download:
+            // Ignoring keeps the body off the disk; WebKit then fails the load
+            // with "frame load interrupted", which ends the navigation.
+            deliver([.download(Download(navigation: navigation, url: response.url, response: response))])
+            decision.ignore()
+        }
+    }
+
+    func handle(_ dialog: nw_dialog, reply: inout nw_dialog_reply) {
+        let request = ScriptDialog(kind: ScriptDialog.Kind(rawValue: Int(dialog.type)) ?? .alert,
+                                   message: dialog.message.map { String(cString: $0) } ?? "",
+                                   defaultText: dialog.default_text.map { String(cString: $0) })
+        switch decider.webView(self, runScriptDialog: request) {
+        case .accept:
+            reply.confirmed = 1
+            reply.text = request.defaultText.map { strdup($0) } ?? nil
+        case .acceptWithText(let text):
+            reply.confirmed = 1
+            reply.text = strdup(text)
+        case .dismiss:
+            reply.confirmed = 0
+        }
+        deliver([.scriptDialog(request)])
+    }
+}
+
+/// The user context the shim holds for one view. It points back weakly, so
+/// the shim never keeps a view alive; the shim releases it in nw_view_destroy.
+@WebKitActor
+final class ShimContext {
+    weak var view: WebView?
+
+    /// `NAVWATCH_TRACE=1` prints every raw WebKit signal to standard error.
+    private nonisolated static let tracing = ProcessInfo.processInfo.environment["NAVWATCH_TRACE"] != nil
+
+    nonisolated static func trace(_ text: @autoclosure () -> String) {
+        guard tracing else { return }
+        FileHandle.standardError.write(Data("navwatch-trace \(Date().timeIntervalSince1970) \(text())\n".utf8))
+    }
+
+    // The C pointers are borrowed for the duration of the call and the call
+    // runs on the WebKit thread, so handing them to isolated code is safe.
+    nonisolated static let callbacks = nw_callbacks(
+        event: { context, event in
+            nonisolated(unsafe) let (context, event) = (context, event)
+            WebKitActor.assumeIsolated {
+                let converted = ShimEvent(event.pointee)
+                Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?
+                    .handle(converted, signalTime: event.pointee.signal_time_ns)
+            }
+        },
+        policy: { context, policy in
+            nonisolated(unsafe) let (context, policy) = (context, policy)
+            WebKitActor.assumeIsolated {
+                let view = Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view
+                if let view { view.handle(policy.pointee) } else { nw_decision_use(policy.pointee.decision) }
+            }
+        },
+        dialog: { context, dialog, reply in
+            nonisolated(unsafe) let (context, dialog, reply) = (context, dialog, reply)
+            WebKitActor.assumeIsolated {
+                Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?.handle(dialog.pointee, reply: &reply.pointee)
+            }
+        },
+        release: { context in
+            Unmanaged<ShimContext>.fromOpaque(context).release()
+        })
+}
