@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import PageCheckerExample
 import Testing
 

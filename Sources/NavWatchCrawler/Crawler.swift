@@ -83,6 +83,9 @@ public actor Crawler {
     private var changes = 0
     private var summary = CrawlSummary()
     private var onReport: ReportHandler = { _ in }
+    /// The last write of reports to the store; each waits for the one before,
+    /// so reports are delivered in the order they were stored.
+    private var storing: Task<Void, any Error>?
     private let clock = ContinuousClock()
 
     /// For tests: called on the WebKit thread once a page's load was asked for.
@@ -97,7 +100,13 @@ public actor Crawler {
     }
 
     /// Runs the crawl to the end: until the frontier is empty or `maxPages`
-    /// pages were loaded. Reports go to `onReport` as they are stored.
+    /// pages were loaded.
+    ///
+    /// Each report goes to `onReport` once, right after it was stored, and in
+    /// the order reports were stored: the order `CrawlStore.allReports()`
+    /// (and so `navwatch export`) gives them. With more than one view that is
+    /// the order pages finished, not the order they started; breadth-first
+    /// order is kept in when pages start. `CrawlSummary.reports` has the same order.
     ///
     /// A crawl already in the store keeps its own settings (scope, filters,
     /// limits, delay, robots, retries): this run joins it as one more worker,
@@ -121,7 +130,7 @@ public actor Crawler {
             try await group.waitForAll()
         }
         if configuration.maxPages != nil {
-            deliver(try await store.skipQueued(reason: .maxPages))
+            try await storeInOrder { [store] in try await store.skipQueued(reason: .maxPages) }
         }
         summary.elapsed = clock.now - started
         return summary
@@ -179,8 +188,11 @@ public actor Crawler {
             case .leased(let entry):
                 leased.insert(entry.url)
                 if configuration.obeyRobots, let url = URL(string: entry.url), await !robotsAllow(url) {
-                    deliver(try await store.complete(entry, worker: configuration.worker, report: .skipped(entry, .robots),
-                                                     aliases: [], discovered: [], skipped: []))
+                    let worker = configuration.worker
+                    try await storeInOrder { [store] in
+                        try await store.complete(entry, worker: worker, report: .skipped(entry, .robots),
+                                                 aliases: [], discovered: [], skipped: [])
+                    }
                     leased.remove(entry.url)
                     continue
                 }
@@ -232,8 +244,23 @@ public actor Crawler {
         let (discovered, skipped) = classifyLinks(result.links, from: entry)
         var report = result.report
         report.links = result.links.count
-        deliver(try await store.complete(entry, worker: configuration.worker, report: report, aliases: result.aliases,
-                                         discovered: discovered, skipped: skipped))
+        let (worker, aliases) = (configuration.worker, result.aliases)
+        try await storeInOrder { [store] in
+            try await store.complete(entry, worker: worker, report: report, aliases: aliases,
+                                     discovered: discovered, skipped: skipped)
+        }
+    }
+
+    /// Runs `write` once every earlier write has ended, then delivers the
+    /// reports it stored: delivery order is store order.
+    private func storeInOrder(_ write: @escaping @Sendable () async throws -> [PageLoadReport]) async throws {
+        let previous = storing
+        let current = Task {
+            _ = await previous?.result  // an earlier write's failure is its own caller's to report
+            deliver(try await write())
+        }
+        storing = current
+        try await current.value
     }
 
     private func deliver(_ reports: [PageLoadReport]) {

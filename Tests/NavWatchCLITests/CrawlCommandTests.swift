@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import Testing
 
 /// A chain of 20 pages, each linking to the next two.

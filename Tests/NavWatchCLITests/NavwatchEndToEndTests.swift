@@ -1,9 +1,10 @@
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import Testing
 
 private let http = Task { try await LoopbackServer.start(route: FixtureSite.route) }
-private let https = Task { try await LoopbackServer.start(tls: true, route: FixtureSite.route) }
+private let https = Task { try await LoopbackServer.start(tls: .loopbackTest, route: FixtureSite.route) }
 
 /// Checks the summarised events, showing the actual lines when they differ.
 private func expectEvents(_ lines: [String], base: URL?, _ expected: [String],

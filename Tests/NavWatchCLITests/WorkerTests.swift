@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import NavWatchPostgres
 import Synchronization
 import Testing

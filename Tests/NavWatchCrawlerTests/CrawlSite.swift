@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import Synchronization
 
 /// A loopback site of known shape for crawl tests:

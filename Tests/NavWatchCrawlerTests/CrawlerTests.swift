@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import NavWatch
 @testable import NavWatchCrawler
 import Synchronization
@@ -183,6 +184,16 @@ struct CrawlerTests {
             let p2 = try #require(reports.first { $0.url == site.base + "/p2" })
             #expect(p2.outcome == .ok && p2.attempts == 2)
             #expect(reports.filter { $0.outcome == .ok }.count == 11)
+        }
+    }
+
+    @Test("reports reach onReport in the order they were stored, with one view or several", arguments: [1, 3])
+    func deliveryOrderIsStoreOrder(concurrency: Int) async throws {
+        // `crawl` compares the delivered, summarised and stored orders itself;
+        // the third view and short recycling make stores overlap often.
+        try await crawl(configure: { $0.concurrency = concurrency; $0.recycleAfter = 3 }) { _, reports, store in
+            #expect(try await store.allReports().map(\.url) == reports.map(\.url))
+            #expect(Set(reports.map(\.url)).count == reports.count)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import NavWatch
 @testable import NavWatchRx
 import Synchronization
@@ -8,21 +9,29 @@ import WebKitThread
 
 private let server = Task { try await LoopbackServer.start(route: FixtureSite.route) }
 
-/// A sequence that yields its values, then fails.
+/// A sequence that yields `before`, then fails, and would yield `after` to
+/// anyone who kept asking: a binding that goes on after the failure shows.
 private struct FailingSequence: AsyncSequence, Sendable {
     typealias Element = URL
     struct Broken: Error {}
-    let values: [URL]
+    let before: [URL]
+    let after: [URL]
 
     struct Iterator: AsyncIteratorProtocol {
-        var values: [URL]
+        var before: [URL]
+        var after: [URL]
+        var failed = false
         mutating func next() async throws -> URL? {
-            guard !values.isEmpty else { throw Broken() }
-            return values.removeFirst()
+            if !before.isEmpty { return before.removeFirst() }
+            if !failed {
+                failed = true
+                throw Broken()
+            }
+            return after.isEmpty ? nil : after.removeFirst()
         }
     }
 
-    func makeAsyncIterator() -> Iterator { Iterator(values: values) }
+    func makeAsyncIterator() -> Iterator { Iterator(before: before, after: after) }
 }
 
 @Suite("Binders and control properties")
@@ -36,13 +45,13 @@ struct BinderTests {
         let events = view.rx.navigationEvents
         let urls = ["/page", "/status/404", "/redirect/1"].map(server.url)
         let token = urls.async.bind(to: view.rx.load)
-        await token.ended()
+        try await withDeadline("the binding to end") { await token.ended() }
         // A load that comes before the previous one finished ends it (as
         // cancelled), so the first two may finish or be cancelled; the last finishes.
         var ends: [NavigationEvent] = []
-        for await event in events where event.isTerminal {
-            ends.append(event)
-            if ends.count == 3 { break }
+        let log = EventLog(events)
+        while ends.count < 3, let event = try await log.next("the end of three navigations") {
+            if event.isTerminal { ends.append(event) }
         }
         #expect(ends.compactMap(\.navigation?.url) == urls)
         #expect(ends.compactMap(\.navigation?.id) == ends.compactMap(\.navigation?.id).sorted())
@@ -62,26 +71,28 @@ struct BinderTests {
         view.close()
         #expect(await binder.on(server.url("/page")) == false)
         let token = [server.url("/page"), server.url("/page")].async.bind(to: binder)
-        await token.ended()
+        try await withDeadline("the binding to end") { await token.ended() }
         #expect(applied.withLock { $0 } == 1)
     }
 
-    @Test("cancelling a binding stops it")
+    @Test("cancelling a binding stops it: nothing sent after the cancel is applied")
     func cancelStops() async throws {
         let view = try WebView()
         defer { view.close() }
         let (stream, continuation) = AsyncStream.makeStream(of: Bool.self)
         let values = view.rx.javaScriptEnabled
-        var iterator = values.makeAsyncIterator()
-        #expect(await iterator.next() == true)
+        let iterator = EventLog(values)
+        #expect(try await iterator.next() == true)
         let token = stream.bind(to: view.rx.javaScriptEnabled)
         continuation.yield(false)
-        #expect(await iterator.next() == false)
+        #expect(try await iterator.next() == false)
         token.cancel()
-        await token.ended()
+        try await withDeadline("the binding to end") { await token.ended() }
         continuation.yield(true)
         continuation.finish()
         #expect(view.javaScriptEnabled == false)
+        view.close()
+        #expect(try await iterator.next() == nil)  // `true` never reached the view
     }
 
     @Test("a failing source ends the binding without touching the view")
@@ -90,13 +101,14 @@ struct BinderTests {
         let view = try WebView()
         defer { view.close() }
         let started = view.rx.didStartProvisionalNavigation
-        let token = FailingSequence(values: [server.url("/page")]).bind(to: view.rx.load)
-        await token.ended()
-        var iterator = started.makeAsyncIterator()
-        #expect(await iterator.next()?.url == server.url("/page"))
+        let token = FailingSequence(before: [server.url("/page")], after: [server.url("/status/404")])
+            .bind(to: view.rx.load)
+        try await withDeadline("the binding to end") { await token.ended() }
+        let iterator = EventLog(started)
+        #expect(try await iterator.next()?.url == server.url("/page"))
         #expect(view.activeNavigation == nil || view.activeNavigation?.url == server.url("/page"))
         view.close()
-        #expect(await iterator.next() == nil)  // nothing else was loaded
+        #expect(try await iterator.next() == nil)  // nothing else was loaded
     }
 
     @Test("control properties replay the current value, then changes, skipping repeats")
@@ -104,18 +116,18 @@ struct BinderTests {
         let view = try WebView(configuration: .init(userAgent: "first"))
         defer { view.close() }
         let agents = view.rx.userAgent
-        var iterator = agents.makeAsyncIterator()
-        #expect(await iterator.next() == "first")
+        let iterator = EventLog(agents)
+        #expect(try await iterator.next() == "first")
         let token = ["first", "second", "second", "third"].async.bind(to: view.rx.userAgent)
-        await token.ended()
-        #expect(await iterator.next() == "second")
-        #expect(await iterator.next() == "third")
-        var late = view.rx.userAgent.makeAsyncIterator()
-        #expect(await late.next() == "third")
+        try await withDeadline("the binding to end") { await token.ended() }
+        #expect(try await iterator.next() == "second")
+        #expect(try await iterator.next() == "third")
+        let late = EventLog(view.rx.userAgent)
+        #expect(try await late.next() == "third")
         // The page sees it.
-        var finished = view.rx.didFinish.makeAsyncIterator()
+        let finished = EventLog(view.rx.didFinish)
         try view.loadHTML("<title>ua</title>", baseURL: nil)
-        _ = await finished.next()
+        _ = try await finished.next()
         #expect(try await view.rx.evaluate("navigator.userAgent") == .string("third"))
     }
 
@@ -125,11 +137,11 @@ struct BinderTests {
         let finished = view.rx.didFinish
         let loading = view.rx.isLoading
         view.close()
-        var finishedIterator = finished.makeAsyncIterator()
-        var loadingIterator = loading.makeAsyncIterator()
-        #expect(await finishedIterator.next() == nil)
-        #expect(await loadingIterator.next() == false)
-        #expect(await loadingIterator.next() == nil)
+        let finishedIterator = EventLog(finished)
+        let loadingIterator = EventLog(loading)
+        #expect(try await finishedIterator.next() == nil)
+        #expect(try await loadingIterator.next() == false)
+        #expect(try await loadingIterator.next() == nil)
     }
 
     struct Page: Decodable, Equatable { let title: String; let count: Int }
@@ -138,9 +150,9 @@ struct BinderTests {
     func evaluate() async throws {
         let view = try WebView()
         defer { view.close() }
-        var finished = view.rx.didFinish.makeAsyncIterator()
+        let finished = EventLog(view.rx.didFinish)
         try view.loadHTML("<title>T</title>", baseURL: nil)
-        _ = await finished.next()
+        _ = try await finished.next()
         #expect(try await view.rx.evaluate("({title: document.title, count: 2})", as: Page.self) == Page(title: "T", count: 2))
         await #expect(throws: JavaScriptError.exception(message: "Error: boom", line: 1)) {
             try await view.rx.evaluate("throw new Error('boom')")

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import NavWatch
 @testable import NavWatchRx
 import Synchronization
@@ -27,15 +28,13 @@ private final class CountingDelegate: NavigationDelegate {
     }
 }
 
-/// Collects a sequence until `stop` says so (inclusive) or it ends.
-private func collect<S: AsyncSequence & Sendable>(_ sequence: S, until stop: @escaping @Sendable (S.Element) -> Bool = { _ in false })
-    async -> [S.Element] where S.Element: Sendable, S.Failure == Never {
-    var result: [S.Element] = []
-    for await element in sequence {
-        result.append(element)
-        if stop(element) { break }
-    }
-    return result
+/// Collects a sequence up to the first element `stop` accepts (inclusive),
+/// or to its end when there is no `stop`, within the event deadline.
+private func collect<S: AsyncSequence & Sendable>(_ sequence: S, until stop: (@Sendable (S.Element) -> Bool)? = nil)
+    async throws -> [S.Element] where S.Element: Sendable, S.Failure == Never {
+    let log = EventLog(sequence)
+    guard let stop else { return try await log.rest() }
+    return try await log.until("the element that ends the collection", stop)
 }
 
 @Suite("DelegateProxy contract")
@@ -65,7 +64,7 @@ struct DelegateProxyTests {
         let finished = view.rx.didFinish
         #expect(view.rx.delegate.forwardDelegate === delegate)
         try view.load(server.url("/page"))
-        let navigation = await collect(finished) { _ in true }
+        let navigation = try await collect(finished) { _ in true }
         #expect(delegate?.finished == navigation)
         delegate = nil
         #expect(view.rx.delegate.forwardDelegate == nil)
@@ -119,8 +118,8 @@ struct DelegateProxyTests {
         guard case .failed(_, let error, nil) = outcome else { Issue.record("expected a failure, got \(outcome)"); return }
         #expect(error.kind == .policy)
         #expect(delegate.actionQuestions == 1)
-        #expect(await collect(watchedA) { _ in true }.map(\.url) == [server.url("/page")])
-        #expect(await collect(watchedB) { _ in true }.map(\.url) == [server.url("/page")])
+        #expect(try await collect(watchedA) { _ in true }.map(\.url) == [server.url("/page")])
+        #expect(try await collect(watchedB) { _ in true }.map(\.url) == [server.url("/page")])
     }
 
     @Test("with no forward delegate a policy is answered by the default, allow")
@@ -130,9 +129,9 @@ struct DelegateProxyTests {
         defer { view.close() }
         let watched = view.rx.decidePolicyNavigationAction
         let outcome = try await view.rx.pageLoad(server.url("/page"))
-        guard case .finished(_, let response?) = outcome else { Issue.record("expected a finish, got \(outcome)"); return }
+        guard case .finished(_, let response?, _) = outcome else { Issue.record("expected a finish, got \(outcome)"); return }
         #expect(response.statusCode == 200)
-        #expect(await collect(watched) { _ in true }.map(\.url) == [server.url("/page")])
+        #expect(try await collect(watched) { _ in true }.map(\.url) == [server.url("/page")])
     }
 
     @Test("sentMessage observers get a call before the forward delegate runs, methodInvoked observers after")
@@ -150,8 +149,8 @@ struct DelegateProxyTests {
         let sent = proxy.sentMessage
         let invoked = proxy.methodInvoked
         try view.load(server.url("/page"))
-        let sentEvents = await collect(sent).compactMap(\.navigationEvent)
-        let invokedEvents = await collect(invoked).compactMap(\.navigationEvent)
+        let sentEvents = try await collect(sent).compactMap(\.navigationEvent)
+        let invokedEvents = try await collect(invoked).compactMap(\.navigationEvent)
         #expect(sentEvents.map(\.isTerminal) == [false, false, true])
         #expect(invokedEvents.map(\.isTerminal) == [false, false])
         #expect(delegate.finished.count == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import NavWatch
 @testable import NavWatchRx
 import Testing
@@ -20,13 +21,9 @@ private func describe(_ event: NavigationEvent, base: URL) -> String {
     }
 }
 
-private func untilTerminal(_ events: Observable<NavigationEvent>) async -> [NavigationEvent] {
-    var result: [NavigationEvent] = []
-    for await event in events {
-        result.append(event)
-        if event.isTerminal { break }
-    }
-    return result
+/// The events up to and including the first terminal one, within the event deadline.
+private func untilTerminal(_ events: Observable<NavigationEvent>) async throws -> [NavigationEvent] {
+    try await EventLog(events).until("a terminal event", \.isTerminal)
 }
 
 @Suite("Typed observables of WebView")
@@ -42,8 +39,8 @@ struct ObservableTests {
         try view.load(server.url("/redirect/3"))
         let expected = ["start /redirect/3", "redirect /redirect/2", "redirect /redirect/1", "redirect /page",
                         "commit 200", "finish"]
-        #expect(await untilTerminal(first).map { describe($0, base: server.baseURL) } == expected)
-        #expect(await untilTerminal(second).map { describe($0, base: server.baseURL) } == expected)
+        #expect(try await untilTerminal(first).map { describe($0, base: server.baseURL) } == expected)
+        #expect(try await untilTerminal(second).map { describe($0, base: server.baseURL) } == expected)
     }
 
     @Test("nothing is lost between obtaining an observable and iterating it")
@@ -59,13 +56,13 @@ struct ObservableTests {
         // Only now, both loads over, does anyone start iterating.
         let navigation = first.navigation
         #expect(second.navigation.id != navigation.id)
-        var startIterator = started.makeAsyncIterator()
-        var commitIterator = committed.makeAsyncIterator()
-        var finishIterator = finished.makeAsyncIterator()
-        #expect(await startIterator.next() == navigation)
-        #expect(await commitIterator.next()?.1.statusCode == 200)
-        #expect(await finishIterator.next() == navigation)
-        #expect(await commitIterator.next()?.1.statusCode == 404)
+        let startIterator = EventLog(started)
+        let commitIterator = EventLog(committed)
+        let finishIterator = EventLog(finished)
+        #expect(try await startIterator.next() == navigation)
+        #expect(try await commitIterator.next()?.1.statusCode == 200)
+        #expect(try await finishIterator.next() == navigation)
+        #expect(try await commitIterator.next()?.1.statusCode == 404)
     }
 
     @Test("failures are values on didFailProvisionalNavigation")
@@ -74,8 +71,8 @@ struct ObservableTests {
         defer { view.close() }
         let failures = view.rx.didFailProvisionalNavigation
         try view.load(URL(string: "http://127.0.0.1:1/")!)
-        var iterator = failures.makeAsyncIterator()
-        #expect(await iterator.next()?.1.kind == .blockedPort)
+        let iterator = EventLog(failures)
+        #expect(try await iterator.next()?.1.kind == .blockedPort)
     }
 
     @Test("properties replay their current value to a late subscriber, then changes, skipping repeats")
@@ -84,19 +81,33 @@ struct ObservableTests {
         let view = try WebView()
         defer { view.close() }
         let early = view.rx.title
-        var earlyIterator = early.makeAsyncIterator()
-        #expect(await earlyIterator.next() == .some(nil))
+        let earlyIterator = EventLog(early)
+        #expect(try await earlyIterator.next() == .some(nil))
         try view.load(server.url("/page"))
-        #expect(await earlyIterator.next() == "Plain")
+        #expect(try await earlyIterator.next() == "Plain")
         let late = view.rx.title
-        var lateIterator = late.makeAsyncIterator()
-        #expect(await lateIterator.next() == "Plain")
+        let lateIterator = EventLog(late)
+        #expect(try await lateIterator.next() == "Plain")
         let loading = view.rx.isLoading
-        var loadingIterator = loading.makeAsyncIterator()
-        #expect(await loadingIterator.next() == false)
+        let loadingIterator = EventLog(loading)
+        #expect(try await loadingIterator.next() == false)
         view.close()
-        #expect(await lateIterator.next() == nil)
-        #expect(await loadingIterator.next() == nil)
+        #expect(try await lateIterator.next() == nil)
+        #expect(try await loadingIterator.next() == nil)
+    }
+
+    @Test("when pageLoad returns a finish, view.title and the title rx.title replays are the document's")
+    func titleAtFinish() async throws {
+        let server = try await server.value
+        let view = try WebView()
+        defer { view.close() }
+        for (path, title) in [("/page", "Plain"), ("/script-title", "Scripted"), ("/no-title", nil)] as [(String, String?)] {
+            let outcome = try await view.rx.pageLoad(server.url(path))
+            guard case .finished(_, _, let finishedTitle) = outcome else { Issue.record("\(outcome)"); return }
+            #expect(finishedTitle == title)
+            #expect(view.title == title)
+            #expect(try await EventLog(view.rx.title).next("the replayed title") == .some(title))
+        }
     }
 
     @Test("every observable completes when the view closes, and later ones end at once")
@@ -110,13 +121,12 @@ struct ObservableTests {
         let url = view.rx.url
         try view.load(server.url("/hang"))
         view.close()
-        let all = await untilTerminal(events)
+        let all = try await untilTerminal(events)
         #expect(all.map { describe($0, base: server.baseURL) } == ["fail-provisional cancelled"])
-        var urls: [URL?] = []
-        for await value in url { urls.append(value) }
+        let urls = try await EventLog(url).rest()
         #expect(urls == [nil, server.url("/hang")])
-        var after = view.rx.didFinish.makeAsyncIterator()
-        #expect(await after.next() == nil)
+        let after = EventLog(view.rx.didFinish)
+        #expect(try await after.next() == nil)
     }
 
     @Test("observables complete when the view is deinitialised")
@@ -124,8 +134,8 @@ struct ObservableTests {
         var view: WebView? = try WebView()
         let events = view!.rx.navigationEvents
         view = nil
-        var iterator = events.makeAsyncIterator()
-        #expect(await iterator.next() == nil)
+        let iterator = EventLog(events)
+        #expect(try await iterator.next() == nil)
     }
 
     @Test("cancelling iterations brings the subscriber count back to zero")
@@ -141,8 +151,9 @@ struct ObservableTests {
         let titleTask = Task { for await _ in title {} }
         for task in tasks { task.cancel() }
         titleTask.cancel()
-        for task in tasks { await task.value }
-        await titleTask.value
+        for task in tasks + [titleTask] {
+            try await withDeadline("a cancelled iteration to end") { await task.value }
+        }
         #expect(proxy.subscriberCount == 0)
     }
 
@@ -158,7 +169,7 @@ struct ObservableTests {
                 let progress = view.rx.estimatedProgress
                 let task = Task { for await _ in progress {} }
                 task.cancel()
-                await task.value
+                try await withDeadline("a cancelled iteration to end") { await task.value }
             }
         }
         #expect(proxy.subscriberCount == 0)
@@ -173,7 +184,7 @@ struct ObservableTests {
         let view = try WebView()
         defer { view.close() }
         let finished = try await view.rx.pageLoad(server.url("/redirect/1"))
-        guard case .finished(let navigation, let response?) = finished else { Issue.record("\(finished)"); return }
+        guard case .finished(let navigation, let response?, "Plain") = finished else { Issue.record("\(finished)"); return }
         #expect(navigation.url == server.url("/redirect/1"))
         #expect(response.url == server.url("/page"))
         let timedOut = try await view.rx.pageLoad(server.url("/hang"), timeout: .seconds(1))
@@ -191,10 +202,10 @@ struct ObservableTests {
         defer { view.close() }
         let started = view.rx.didStartProvisionalNavigation
         let task = Task { try await view.rx.pageLoad(server.url("/hang")) }
-        var iterator = started.makeAsyncIterator()
-        _ = await iterator.next()
+        let iterator = EventLog(started)
+        _ = try await iterator.next("the start of the load")
         task.cancel()
-        let outcome = try await task.value
+        let outcome = try await withDeadline("the cancelled load's outcome") { try await task.value }
         guard case .failed(_, let error, _) = outcome else { Issue.record("\(outcome)"); return }
         #expect(error.kind == .cancelled)
     }

@@ -1,6 +1,7 @@
 import CNavShim
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import NavWatch
 import Testing
 import WebKitThread

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import NavWatch
 import WebKitThread
 
@@ -12,6 +13,8 @@ final class Recorder: NavigationDelegate {
     private var waiters: [(id: Int, predicate: ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     private var nextWaiter = 0
     var actionPolicy: NavigationActionPolicy = .allow
+    /// `webView.title` as each `didFinish` arrived.
+    private(set) var titlesAtFinish: [String?] = []
     let base: String
 
     init(base: URL? = nil) {
@@ -74,6 +77,7 @@ final class Recorder: NavigationDelegate {
         record("\(number(navigation)) commit \(response.statusCode) \(response.mimeType ?? "-")")
     }
     func webView(_ webView: WebView, didFinish navigation: Navigation) {
+        titlesAtFinish.append(webView.title)
         record("\(number(navigation)) finish")
     }
     func webView(_ webView: WebView, didFailProvisionalNavigation navigation: Navigation, withError error: NavigationError) {
@@ -130,5 +134,5 @@ func withHangingLoad(_ body: @WebKitActor (LoopbackServer, Recorder, WebView) as
 enum TestSite {
     static let routes = FixtureSite.route
     static let http = Task { try await LoopbackServer.start(route: routes) }
-    static let https = Task { try await LoopbackServer.start(tls: true, route: routes) }
+    static let https = Task { try await LoopbackServer.start(tls: .loopbackTest, route: routes) }
 }

@@ -68,7 +68,7 @@ public final class EventLog<Element: Sendable>: Sendable {
     /// - Throws: `DeadlineExceeded` when none came within `timeout`, or the
     ///   sequence ended before one did.
     public func until(_ what: String, within timeout: Duration = eventDeadline,
-                      _ isLast: (Element) -> Bool) async throws -> [Element] {
+                      _ isLast: @Sendable (Element) -> Bool) async throws -> [Element] {
         var elements: [Element] = []
         let deadline = ContinuousClock.now + timeout
         while true {

@@ -1,4 +1,5 @@
 import LoopbackServer
+import NavWatchTestSupport
 
 /// A site with one route per navigation case the tests check: a plain page,
 /// redirect chains and loops, HTTP errors, a server that hangs, a reset
@@ -14,6 +15,9 @@ public enum FixtureSite {
         case "/redirect/2": return .redirect(to: "/redirect/1", status: 301)
         case "/redirect/3": return .redirect(to: "/redirect/2", status: 307)
         case "/loop": return .redirect(to: "/loop")
+        case "/script-title":
+            return .html("<html><head><script>document.title = 'Scripted'</script></head><body>s</body></html>")
+        case "/no-title": return .html("<html><body>untitled</body></html>")
         case "/status/404": return .html("<title>Missing</title>", status: 404)
         case "/status/500": return .html("<title>Broken</title>", status: 500)
         case "/hang": return .hang

@@ -1,0 +1,153 @@
+import Foundation
+@testable import NavWatch
+import Testing
+
+/// The one fold of a navigation, fed with the event orders a view produces.
+@Suite("PageLoadState")
+struct PageLoadStateTests {
+    private static func url(_ path: String) -> URL { URL(string: "http://h\(path)")! }
+    private static let navigation = Navigation(id: 7, url: url("/a"), origin: .load)
+    private static let other = Navigation(id: 8, url: url("/other"), origin: .page)
+    private static func response(_ path: String, _ status: Int = 200) -> NavigationResponse {
+        NavigationResponse(url: url(path), statusCode: status, mimeType: "text/html", headers: [],
+                           expectedContentLength: nil, suggestedFilename: nil, canShowMIMEType: true)
+    }
+    private static let timeout = NavigationError.navwatch(.timeout, .timeout, "too slow", url: url("/a"))
+
+    private func fold(_ events: [WebViewEvent]) -> PageLoadState {
+        var state = PageLoadState(navigation: Self.navigation)
+        for event in events { state.apply(event) }
+        return state
+    }
+
+    @Test("a plain load: its stages, main response, resources and the title before the finish")
+    func plainLoad() {
+        let n = Self.navigation
+        var state = PageLoadState(navigation: n)
+        #expect(state.stage == .requested && state.outcome == nil)
+        state.apply(.navigation(.didStartProvisionalNavigation(n)))
+        #expect(state.stage == .provisional)
+        state.apply(.resource(.started(id: 1, url: Self.url("/a"), method: "GET", isMainResource: true)))
+        state.apply(.navigation(.didCommit(n, Self.response("/a"))))
+        #expect(state.stage == .committed && state.response == Self.response("/a"))
+        state.apply(.resource(.finished(id: 1, url: Self.url("/a"), status: 200, mimeType: "text/html")))
+        state.apply(.propertyChange(.title(nil)))
+        state.apply(.resource(.started(id: 2, url: Self.url("/img.png"), method: "GET", isMainResource: false)))
+        state.apply(.propertyChange(.title("A")))
+        #expect(state.pendingRequests == [2: Self.url("/img.png")])
+        state.apply(.navigation(.didFinish(n)))
+        #expect(state.outcome == .finished(n, response: Self.response("/a"), title: "A"))
+        #expect(state.resourceCount == 2 && state.failedResourceCount == 0)
+        // A resource that ends after the page is still taken off the pending ones.
+        state.apply(.resource(.finished(id: 2, url: Self.url("/img.png"), status: 200, mimeType: "image/png")))
+        #expect(state.pendingRequests.isEmpty)
+        #expect(state.redirects.isEmpty && state.error == nil && state.download == nil)
+    }
+
+    @Test("the main resource's redirect hops, each with the status it answered; a subresource's are not hops")
+    func redirects() {
+        let n = Self.navigation
+        let state = fold([
+            .navigation(.didStartProvisionalNavigation(n)),
+            .resource(.started(id: 1, url: Self.url("/a"), method: "GET", isMainResource: true)),
+            .navigation(.didReceiveServerRedirect(n, to: Self.url("/b"))),
+            .resource(.redirected(id: 1, to: Self.url("/b"), status: 302)),
+            .resource(.redirected(id: 1, to: Self.url("/c"), status: 301)),
+            .navigation(.didCommit(n, Self.response("/c"))),
+            .resource(.started(id: 2, url: Self.url("/s.css"), method: "GET", isMainResource: false)),
+            .resource(.redirected(id: 2, to: Self.url("/t.css"), status: 307)),
+            .navigation(.didFinish(n)),
+        ])
+        #expect(state.redirects == [.init(url: Self.url("/a"), status: 302), .init(url: Self.url("/b"), status: 301)])
+        #expect(state.pendingRequests == [1: Self.url("/c"), 2: Self.url("/t.css")])
+        #expect(state.response?.url == Self.url("/c"))
+    }
+
+    @Test("a timeout after the commit: the stage it was stuck in and the requests still pending")
+    func timeoutWhileCommitted() {
+        let n = Self.navigation
+        let state = fold([
+            .navigation(.didStartProvisionalNavigation(n)),
+            .resource(.started(id: 1, url: Self.url("/a"), method: "GET", isMainResource: true)),
+            .navigation(.didCommit(n, Self.response("/a"))),
+            .resource(.finished(id: 1, url: Self.url("/a"), status: 200, mimeType: "text/html")),
+            .resource(.started(id: 2, url: Self.url("/hang"), method: "GET", isMainResource: false)),
+            .navigation(.didFail(n, Self.timeout)),
+        ])
+        #expect(state.stage == .failed && state.lastStageBeforeEnd == .committed)
+        #expect(state.outcome == .failed(n, Self.timeout, response: Self.response("/a")))
+        #expect(state.pendingRequests == [2: Self.url("/hang")])
+    }
+
+    @Test("other navigations' events change nothing; after the end, no navigation event does")
+    func onlyItsOwnEvents() {
+        let n = Self.navigation, o = Self.other
+        let state = fold([
+            .navigation(.didStartProvisionalNavigation(n)),
+            .navigation(.didCommit(o, Self.response("/other"))),
+            .navigation(.didFinish(o)),
+            .navigation(.didFailProvisionalNavigation(n, Self.timeout)),
+            .navigation(.didCommit(n, Self.response("/a"))),
+            .navigation(.didFinish(n)),
+            .propertyChange(.title("late")),
+        ])
+        #expect(state.outcome == .failed(n, Self.timeout, response: nil))
+        #expect(state.lastStageBeforeEnd == .provisional && state.title == nil)
+    }
+
+    @Test("a failed resource counts once, though WebKit reports its finish too")
+    func failedResource() {
+        let n = Self.navigation
+        let error = NavigationError.navwatch(.other, .timeout, "x", url: Self.url("/gone.js"))
+        let state = fold([
+            .navigation(.didStartProvisionalNavigation(n)),
+            .resource(.started(id: 3, url: Self.url("/gone.js"), method: "GET", isMainResource: false)),
+            .resource(.failed(id: 3, url: Self.url("/gone.js"), error: error)),
+            .resource(.finished(id: 3, url: Self.url("/gone.js"), status: 0, mimeType: nil)),
+        ])
+        #expect(state.resourceCount == 1 && state.failedResourceCount == 1 && state.pendingRequests.isEmpty)
+    }
+
+    @Test("a title before the commit belongs to the document before; one after the end changes nothing")
+    func titleWindow() {
+        let n = Self.navigation
+        let state = fold([
+            .propertyChange(.title("previous page")),
+            .navigation(.didStartProvisionalNavigation(n)),
+            .propertyChange(.title("still the previous page")),
+            .navigation(.didCommit(n, Self.response("/a"))),
+            .navigation(.didFinish(n)),
+            .propertyChange(.title("changed by a script later")),
+        ])
+        #expect(state.outcome == .finished(n, response: Self.response("/a"), title: nil))
+    }
+
+    @Test("the web process going away, then the failure that ends the navigation")
+    func webProcessTerminated() {
+        let n = Self.navigation
+        let crash = NavigationError.navwatch(.webProcessCrashed, .webProcessTerminated, "gone", url: Self.url("/a"))
+        let state = fold([
+            .navigation(.didStartProvisionalNavigation(n)),
+            .navigation(.webContentProcessDidTerminate(.crashed)),
+            .navigation(.didFailProvisionalNavigation(n, crash)),
+            .navigation(.webContentProcessDidTerminate(.terminatedByAPI)),
+        ])
+        #expect(state.webProcessTermination == .crashed)
+        #expect(state.outcome == .failed(n, crash, response: nil))
+    }
+
+    @Test("a response that became a download is kept with the failure that follows")
+    func download() {
+        let n = Self.navigation
+        let response = Self.response("/data.csv")
+        let interrupted = NavigationError(kind: .policy, domain: "WebKitPolicyError", code: 102,
+                                          message: "Frame load interrupted", failingURL: Self.url("/data.csv"))
+        let state = fold([
+            .navigation(.didStartProvisionalNavigation(n)),
+            .navigation(.download(Download(navigation: n, url: Self.url("/data.csv"), response: response))),
+            .navigation(.didFailProvisionalNavigation(n, interrupted)),
+        ])
+        #expect(state.download?.url == Self.url("/data.csv"))
+        #expect(state.outcome == .failed(n, interrupted, response: nil))
+    }
+}
