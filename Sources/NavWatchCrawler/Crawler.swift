@@ -245,7 +245,7 @@ public actor Crawler {
         var report = result.report
         report.links = result.links.count
         let (worker, aliases) = (configuration.worker, result.aliases)
-        try await storeInOrder { [store] in
+        try await storeInOrder { [store, entry, report] in
             try await store.complete(entry, worker: worker, report: report, aliases: aliases,
                                      discovered: discovered, skipped: skipped)
         }

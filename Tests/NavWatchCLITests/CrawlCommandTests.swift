@@ -27,9 +27,9 @@ struct CrawlCommandTests {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
         let first = try NavwatchProcess(["crawl", "--db", db, "--concurrency", "1", "--delay", "150",
                                          server.url("/n/0").absoluteString])
-        await first.waitForOutput { $0.count >= 5 }
+        try await first.waitForOutput { $0.count >= 5 }
         first.signal(SIGKILL)
-        let killed = await first.finish()
+        let killed = try await first.finish()
         #expect(killed.status == 9 || killed.status == 137)
         #expect(killed.stdout.count >= 5 && killed.stdout.count < 20)
 

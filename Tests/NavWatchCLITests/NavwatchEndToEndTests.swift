@@ -230,11 +230,11 @@ struct NavwatchEndToEndTests {
     func interrupt() async throws {
         let server = try await http.value
         let process = try NavwatchProcess(["--json", server.url("/hang").absoluteString, server.url("/page").absoluteString])
-        await process.waitForOutput { $0.contains { $0.contains("\"started\"") } }
+        try await process.waitForOutput { $0.contains { $0.contains("\"started\"") } }
         let children = childProcesses(of: process.pid)
         #expect(Set(children.values).isSuperset(of: ["Xvfb", "WebKitWebProces", "WebKitNetworkPr"]))
         process.signal(SIGINT)
-        let result = await process.finish()
+        let result = try await process.finish()
         try expectEvents(result.stdout, base: server.baseURL, ["started #1 /hang", "failed #1 /hang provisional cancelled"])
         #expect(result.status == 130)
         #expect(await allDead(Array(children.keys)), "left behind: \(children)")
@@ -244,10 +244,10 @@ struct NavwatchEndToEndTests {
     func cleanExit() async throws {
         let server = try await http.value
         let process = try NavwatchProcess(["--json", "--wait-until", "idle", server.url("/push").absoluteString])
-        await process.waitForOutput { $0.contains { $0.contains("\"started\"") } }
+        try await process.waitForOutput { $0.contains { $0.contains("\"started\"") } }
         let children = childProcesses(of: process.pid)
         #expect(!children.isEmpty)
-        let result = await process.finish()
+        let result = try await process.finish()
         #expect(result.status == 0)
         #expect(await allDead(Array(children.keys)), "left behind: \(children)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchTestSupport
 import Synchronization
 import Testing
 
@@ -37,7 +38,14 @@ final class NavwatchProcess: Sendable {
     var pid: Int32 { process.processIdentifier }
 
     /// Waits until the output so far satisfies `predicate`.
-    func waitForOutput(_ predicate: @escaping @Sendable ([String]) -> Bool) async {
+    ///
+    /// - Throws: `DeadlineExceeded` when it did not within `timeout`.
+    func waitForOutput(_ what: String = "the expected output", within timeout: Duration = .seconds(60),
+                       _ predicate: @escaping @Sendable ([String]) -> Bool) async throws {
+        try await withDeadline("navwatch to print \(what)", within: timeout) { await self.waitForOutputUnbounded(predicate) }
+    }
+
+    private func waitForOutputUnbounded(_ predicate: @escaping @Sendable ([String]) -> Bool) async {
         await withCheckedContinuation { continuation in
             // Checked and registered under the waiters' lock, which the reader
             // also takes after appending a line: no line slips in between.
@@ -50,7 +58,20 @@ final class NavwatchProcess: Sendable {
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Waits for the process to exit and for all of its output.
-    func finish() async -> Result {
+    ///
+    /// - Throws: `DeadlineExceeded`, after killing the process, when it did
+    ///   not exit within `timeout`.
+    func finish(within timeout: Duration = .seconds(120)) async throws -> Result {
+        do {
+            return try await withDeadline("navwatch \(process.arguments?.joined(separator: " ") ?? "") to exit",
+                                          within: timeout) { await self.finishUnbounded() }
+        } catch let error as DeadlineExceeded {
+            signal(SIGKILL)
+            throw error
+        }
+    }
+
+    private func finishUnbounded() async -> Result {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
             Thread.detachNewThread { [self] in
                 process.waitUntilExit()

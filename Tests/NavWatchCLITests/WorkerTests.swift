@@ -63,11 +63,11 @@ struct WorkerTests {
         defer { Task { await site.server.shutdown() } }
         try await withCrawlDatabase { db in
             let starter = try NavwatchProcess(["crawl", "--db", db, "--concurrency", "1", site.seed])
-            await starter.waitForOutput { !$0.isEmpty }  // the crawl exists: the others can join it
+            try await starter.waitForOutput { !$0.isEmpty }  // the crawl exists: the others can join it
             let workers = try (0..<2).map { _ in try NavwatchProcess(["crawl", "--db", db, "--worker", "--concurrency", "1"]) }
             var printed: [String] = []
             for process in [starter] + workers {
-                let result = await process.finish()
+                let result = try await process.finish()
                 #expect(result.status == 0, "\(result.stderr)")
                 printed += try reportURLs(result.stdout)
             }
@@ -87,13 +87,13 @@ struct WorkerTests {
         defer { Task { await site.server.shutdown() } }
         try await withCrawlDatabase { db in
             let starter = try NavwatchProcess(["crawl", "--db", db, "--concurrency", "1", "--lease", "2", site.seed])
-            await starter.waitForOutput { !$0.isEmpty }
+            try await starter.waitForOutput { !$0.isEmpty }
             let victim = try NavwatchProcess(["crawl", "--db", db, "--worker", "--concurrency", "2", "--lease", "2"])
-            await victim.waitForOutput { $0.count >= 2 }
+            try await victim.waitForOutput { $0.count >= 2 }
             victim.signal(SIGKILL)
-            let killed = await victim.finish()
+            let killed = try await victim.finish()
             #expect(killed.status == 9 || killed.status == 137)
-            let finished = await starter.finish()
+            let finished = try await starter.finish()
             #expect(finished.status == 0, "\(finished.stderr)")
 
             let export = try await NavwatchProcess.run(["export", "--db", db])
@@ -111,10 +111,10 @@ struct WorkerTests {
         defer { Task { await site.server.shutdown() } }
         try await withCrawlDatabase { db in
             let starter = try NavwatchProcess(["crawl", "--db", db, "--concurrency", "2", "--max-pages", "7", site.seed])
-            await starter.waitForOutput { !$0.isEmpty }
+            try await starter.waitForOutput { !$0.isEmpty }
             let workers = try (0..<2).map { _ in try NavwatchProcess(["crawl", "--db", db, "--worker", "--concurrency", "2"]) }
             for process in [starter] + workers {
-                let result = await process.finish()
+                let result = try await process.finish()
                 #expect(result.status == 0, "\(result.stderr)")
             }
             let counts = try await status(db)

@@ -21,12 +21,19 @@ private func crawl(_ seeds: [String] = ["/"], configure: (inout CrawlConfigurati
     configure(&configuration)
     let crawler = try Crawler(configuration: configuration, store: store)
     await crawler.setLoadStartedHook(hook)
-    let streamed = Mutex<[PageLoadReport]>([])
-    let summary = try await crawler.run { report in streamed.withLock { $0.append(report) } }
-    #expect(summary.reports == streamed.withLock { $0 })
+    let streamed = Streamed()
+    let summary = try await withDeadline("the crawl to end", within: .seconds(120)) {
+        try await crawler.run { report in streamed.reports.withLock { $0.append(report) } }
+    }
+    #expect(summary.reports == streamed.reports.withLock { $0 })
     let stored = try await store.allReports()
     #expect(stored.map(\.jsonLine) == summary.reports.map(\.jsonLine))
     try await body(site, summary.reports, store)
+}
+
+/// The reports a crawl delivered, in delivery order.
+private final class Streamed: Sendable {
+    let reports = Mutex<[PageLoadReport]>([])
 }
 
 /// `path outcome[/skip reason]` per report, the site's base cut off, sorted.
@@ -192,7 +199,8 @@ struct CrawlerTests {
         // `crawl` compares the delivered, summarised and stored orders itself;
         // the third view and short recycling make stores overlap often.
         try await crawl(configure: { $0.concurrency = concurrency; $0.recycleAfter = 3 }) { _, reports, store in
-            #expect(try await store.allReports().map(\.url) == reports.map(\.url))
+            let stored = try await store.allReports()
+            #expect(stored.map(\.url) == reports.map(\.url))
             #expect(Set(reports.map(\.url)).count == reports.count)
         }
     }

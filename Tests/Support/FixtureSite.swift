@@ -1,5 +1,4 @@
 import LoopbackServer
-import NavWatchTestSupport
 
 /// A site with one route per navigation case the tests check: a plain page,
 /// redirect chains and loops, HTTP errors, a server that hangs, a reset

@@ -1,5 +1,4 @@
 import LoopbackServer
-import NavWatchTestSupport
 
 extension LoopbackServer.TLSIdentity {
     /// A self-signed certificate for 127.0.0.1 and localhost, valid for 100
