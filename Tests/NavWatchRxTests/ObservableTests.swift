@@ -39,8 +39,14 @@ struct ObservableTests {
         try view.load(server.url("/redirect/3"))
         let expected = ["start /redirect/3", "redirect /redirect/2", "redirect /redirect/1", "redirect /page",
                         "commit 200", "finish"]
-        #expect(try await untilTerminal(first).map { describe($0, base: server.baseURL) } == expected)
-        #expect(try await untilTerminal(second).map { describe($0, base: server.baseURL) } == expected)
+        let logs = [EventLog(first), EventLog(second)]
+        for log in logs {
+            #expect(try await log.until("a terminal event", \.isTerminal).map { describe($0, base: server.baseURL) } == expected)
+        }
+        view.close()
+        for log in logs {
+            #expect(try await log.rest().isEmpty)  // nothing after the finish, and the stream ends with the view
+        }
     }
 
     @Test("nothing is lost between obtaining an observable and iterating it")
@@ -63,6 +69,10 @@ struct ObservableTests {
         #expect(try await commitIterator.next()?.1.statusCode == 200)
         #expect(try await finishIterator.next() == navigation)
         #expect(try await commitIterator.next()?.1.statusCode == 404)
+        view.close()
+        #expect(try await startIterator.rest() == [second.navigation])
+        #expect(try await finishIterator.rest() == [second.navigation])
+        #expect(try await commitIterator.rest().isEmpty)
     }
 
     @Test("failures are values on didFailProvisionalNavigation")
