@@ -492,9 +492,10 @@ nw_view *nw_view_new(nw_context *context, const nw_settings *settings, nw_callba
             settings->script_world, NULL, NULL);
         webkit_user_content_manager_add_script(view->content_manager, script);
     }
-    view->web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
-                                                  view->content_manager ? "user-content-manager" : NULL,
-                                                  view->content_manager, NULL));
+    view->web_view = WEBKIT_WEB_VIEW(g_object_new(
+        WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
+        "is-ephemeral", webkit_web_context_is_ephemeral(context->web_context),
+        view->content_manager ? "user-content-manager" : NULL, view->content_manager, NULL));
     WebKitSettings *web_settings = webkit_web_view_get_settings(view->web_view);
     if (settings->user_agent) webkit_settings_set_user_agent(web_settings, settings->user_agent);
     webkit_settings_set_enable_javascript_markup(web_settings, settings->javascript_markup_enabled);

@@ -4,7 +4,8 @@ import Foundation
 /// of every view, in a script world of its own: the page cannot see it,
 /// replace what it calls, or post to its message handler.
 ///
-/// It tells the view the document's title when the `load` event fires. WebKit
+/// It tells the view the document's title when the `load` event fires (its
+/// listener is the first capturing one, so no page listener can stop it). WebKit
 /// announces a new title (`notify::title`) only after it reports the load
 /// finished, so without it a finished page would show the previous title.
 /// The message crosses from the web process on the same connection as the
@@ -15,7 +16,7 @@ enum DocumentScript {
     static let source = """
         addEventListener('load', () => {
           webkit.messageHandlers.\(messageHandler).postMessage(JSON.stringify({ title: document.title }));
-        });
+        }, { capture: true, once: true });
         """
 
     /// What the script posts.

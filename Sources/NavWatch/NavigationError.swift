@@ -72,6 +72,11 @@ extension NavigationError {
         NavigationError(kind: kind, domain: navwatchDomain, code: code.rawValue, message: message, failingURL: url)
     }
 
+    /// How a navigation still running ends when its view closes.
+    package static func viewClosed(url: URL) -> NavigationError {
+        .navwatch(.cancelled, .viewClosed, "the web view was closed", url: url)
+    }
+
     /// Maps a GError reported by WebKit to a kind.
     ///
     /// - Parameter sawTLSFailure: whether `load-failed-with-tls-errors` was

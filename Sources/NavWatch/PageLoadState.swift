@@ -38,6 +38,8 @@ public enum PageLoadOutcome: Sendable, Hashable {
 ///   the view reports a document's title before its finish.
 /// - The web process terminating before the end is recorded; the failure
 ///   that ends the navigation follows it.
+/// - `.closed` ends a navigation still running as `cancelled` (a view reports
+///   that failure itself first; the fold does not rely on it).
 public struct PageLoadState: Sendable, Hashable {
     public enum Stage: Sendable, Hashable, Comparable {
         /// Asked for; WebKit has not started it yet.
@@ -62,7 +64,8 @@ public struct PageLoadState: Sendable, Hashable {
 
     public let navigation: Navigation
     public private(set) var stage: Stage = .requested
-    /// The stage reached before the end: the stage a timed-out navigation was stuck in.
+    /// The stage reached before the end (the stage a timed-out navigation was
+    /// stuck in); `.requested` until it has ended.
     public private(set) var lastStageBeforeEnd: Stage = .requested
     /// The main response, once committed.
     public private(set) var response: NavigationResponse?
@@ -76,7 +79,7 @@ public struct PageLoadState: Sendable, Hashable {
     public private(set) var webProcessTermination: WebProcessTerminationReason?
     /// Resources started before the end, the main resource included.
     public private(set) var resourceCount = 0
-    /// Of those, the ones that failed.
+    /// Of those, the ones that failed before the end.
     public private(set) var failedResourceCount = 0
     /// Requests started and not ended yet, by resource id, at their current
     /// URL: also those the page started after the end.
@@ -105,7 +108,13 @@ public struct PageLoadState: Sendable, Hashable {
         case .resource(let resourceEvent): apply(resourceEvent)
         case .propertyChange(.title(let value)):
             if stage == .committed { title = value }
-        case .propertyChange, .closed:
+        case .closed:
+            // The view ends a running navigation before it closes; this is the rule for the fold alone.
+            if !isEnded {
+                error = .viewClosed(url: navigation.url)
+                end(.failed)
+            }
+        case .propertyChange:
             break
         }
     }

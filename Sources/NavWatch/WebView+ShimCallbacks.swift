@@ -106,6 +106,8 @@ extension WebView {
     }
 
     func handle(_ dialog: nw_dialog, reply: inout nw_dialog_reply) {
+        callbackDepth += 1
+        defer { callbackDepth -= 1 }
         let request = ScriptDialog(kind: ScriptDialog.Kind(rawValue: Int(dialog.type)) ?? .alert,
                                    message: dialog.message.map { String(cString: $0) } ?? "",
                                    defaultText: dialog.default_text.map { String(cString: $0) })
@@ -152,11 +154,13 @@ final class ShimContext {
             nonisolated(unsafe) let (context, policy) = (context, policy)
             WebKitActor.assumeIsolated {
                 let view = Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view
+                // A view being torn down has no delegate to ask: let WebKit go on.
                 if let view { view.handle(policy.pointee) } else { nw_decision_use(policy.pointee.decision) }
             }
         },
         dialog: { context, dialog, reply in
             nonisolated(unsafe) let (context, dialog, reply) = (context, dialog, reply)
+            // A view being torn down leaves the reply zeroed: the dialog is dismissed.
             WebKitActor.assumeIsolated {
                 Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?.handle(dialog.pointee, reply: &reply.pointee)
             }

@@ -167,8 +167,7 @@ public final class WebView {
     public func close() {
         guard let shim else { return }
         if let active = tracker.active {
-            end(navigationID: active.navigation.id, with: .navwatch(.cancelled, .viewClosed,
-                "the web view was closed", url: active.navigation.url))
+            end(navigationID: active.navigation.id, with: .viewClosed(url: active.navigation.url))
         }
         timeouts.cancelAll()
         self.shim = nil

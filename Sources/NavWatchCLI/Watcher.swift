@@ -87,7 +87,7 @@ public final class Watcher {
             if loads[navigation.id]?.isEnded == true { loads[navigation.id] = nil }
             current = nil
         }
-        view.close()  // ends a navigation still running as cancelled, then completes `messages`
+        view.close()  // ends a navigation still running as cancelled, then completes `events`
         await consumer.value
         self.view = nil
         return summaries

@@ -150,17 +150,17 @@ public actor Crawler {
         try await Task { @WebKitActor in _ = try await loader.prepare() }.value
         let timeout = configuration.timeout
         var current = try await next()
-        var storing: Task<Void, any Error>?
+        var storingPrevious: Task<Void, any Error>?
         while let entry = current {
             // A pipeline: the next page is leased while this one loads, and
             // this one's report is stored while the next one loads.
             async let upcoming = next()
             let result = try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
-            try await storing?.value
-            storing = Task { try await self.finish(entry, result) }
+            try await storingPrevious?.value
+            storingPrevious = Task { try await self.finish(entry, result) }
             current = try await upcoming
         }
-        try await storing?.value
+        try await storingPrevious?.value
         await Task { @WebKitActor in loader.close() }.value
     }
 
@@ -260,7 +260,11 @@ public actor Crawler {
             deliver(try await write())
         }
         storing = current
-        try await current.value
+        try await withTaskCancellationHandler {
+            try await current.value
+        } onCancel: {
+            current.cancel()
+        }
     }
 
     private func deliver(_ reports: [PageLoadReport]) {

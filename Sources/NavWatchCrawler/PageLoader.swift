@@ -83,7 +83,6 @@ package final class PageLoader {
         result.report.resources.count = state.resourceCount
         result.report.resources.failed = state.failedResourceCount
         result.report.redirects = state.redirects.map { .init(url: $0.url.absoluteString, status: $0.status) }
-        result.report.title = state.title
         result.crashed = state.webProcessTermination != nil
         if let response = state.response {
             result.report.status = response.statusCode > 0 ? response.statusCode : nil
@@ -96,6 +95,7 @@ package final class PageLoader {
             result.report.timings.finish = milliseconds(since: start)
             let status = result.report.status ?? 0
             result.report.outcome = status >= 400 ? .httpError : .ok
+            result.report.title = state.title
             await readPage(view, into: &result)
         case .failed(_, let error, _)?:
             result.report.error = .init(error)
@@ -111,8 +111,8 @@ package final class PageLoader {
                 result.report.outcome = state.download != nil ? .download : .failed
             }
         case nil:
-            // The events ended without a terminal one: the view was closed.
-            result.report.error = .init(.navwatch(.cancelled, .viewClosed, "the web view was closed", url: navigation.url))
+            // The events ended without a `.closed` (the view went away).
+            result.report.error = .init(.viewClosed(url: navigation.url))
         }
         if result.crashed { close() }
         result.aliases = ([result.report.finalURL].compactMap { $0 } + result.report.redirects.map(\.url))

@@ -25,9 +25,7 @@ extension Reactive where Base: WebView {
         } onCancel: {
             Task { @WebKitActor in view.stop() }
         }
-        // No outcome means the stream ended: the view closed, which ends every
-        // navigation as cancelled before completing its observables.
-        return outcome ?? .failed(navigation, .navwatch(.cancelled, .viewClosed, "the web view was closed", url: url),
-                                  response: nil)
+        // No outcome: the events ended without a `.closed` (the view went away).
+        return outcome ?? .failed(navigation, .viewClosed(url: url), response: nil)
     }
 }

@@ -22,7 +22,8 @@ extension Reactive where Base: WebView {
     // MARK: Events: no value on subscription, every later event
 
     /// Every event of the view, in order: navigations, resources, property
-    /// changes, and `.closed` last.
+    /// changes, and `.closed` last when the view is closed (a view that is
+    /// deinitialised without `close()` just ends the stream).
     public var events: Observable<WebViewEvent> {
         delegate.methodInvoked
     }

@@ -39,10 +39,16 @@ final class NavwatchProcess: Sendable {
 
     /// Waits until the output so far satisfies `predicate`.
     ///
-    /// - Throws: `DeadlineExceeded` when it did not within `timeout`.
+    /// - Throws: `DeadlineExceeded`, after killing the process, when it did
+    ///   not within `timeout`.
     func waitForOutput(_ what: String = "the expected output", within timeout: Duration = .seconds(60),
                        _ predicate: @escaping @Sendable ([String]) -> Bool) async throws {
-        try await withDeadline("navwatch to print \(what)", within: timeout) { await self.waitForOutputUnbounded(predicate) }
+        do {
+            try await withDeadline("navwatch to print \(what)", within: timeout) { await self.waitForOutputUnbounded(predicate) }
+        } catch let error as DeadlineExceeded {
+            signal(SIGKILL)
+            throw error
+        }
     }
 
     private func waitForOutputUnbounded(_ predicate: @escaping @Sendable ([String]) -> Bool) async {

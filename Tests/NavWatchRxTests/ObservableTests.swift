@@ -90,20 +90,21 @@ struct ObservableTests {
         let server = try await server.value
         let view = try WebView()
         defer { view.close() }
-        let early = view.rx.title
-        let earlyIterator = EventLog(early)
-        #expect(try await earlyIterator.next() == .some(nil))
+        let early = EventLog(view.rx.title)
+        #expect(try await early.next() == .some(nil))
+        let loadingChanges = EventLog(view.rx.isLoading)
+        #expect(try await loadingChanges.next() == false)
         try view.load(server.url("/page"))
-        #expect(try await earlyIterator.next() == "Plain")
-        let late = view.rx.title
-        let lateIterator = EventLog(late)
-        #expect(try await lateIterator.next() == "Plain")
-        let loading = view.rx.isLoading
-        let loadingIterator = EventLog(loading)
-        #expect(try await loadingIterator.next() == false)
+        #expect(try await early.next() == "Plain")
+        // The title comes before the finish; wait for the loading to end too.
+        #expect(try await loadingChanges.until("the loading to end") { $0 == false }.first == true)
+        let late = EventLog(view.rx.title)
+        #expect(try await late.next() == "Plain")
+        let loading = EventLog(view.rx.isLoading)
+        #expect(try await loading.next() == false)
         view.close()
-        #expect(try await lateIterator.next() == nil)
-        #expect(try await loadingIterator.next() == nil)
+        #expect(try await late.next() == nil)
+        #expect(try await loading.next() == nil)
     }
 
     @Test("when pageLoad returns a finish, view.title and the title rx.title replays are the document's")

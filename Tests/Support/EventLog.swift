@@ -11,7 +11,8 @@ public final class EventLog<Element: Sendable>: Sendable {
     private struct State {
         var buffer: [Element] = []
         var ended = false
-        var waiter: (id: Int, continuation: CheckedContinuation<Void, Never>)?
+        /// The one reader waiting, and the timer that wakes it at its deadline.
+        var waiter: (id: Int, continuation: CheckedContinuation<Void, Never>, timer: Task<Void, Never>?)?
         var nextWaiter = 0
     }
 
@@ -85,13 +86,14 @@ public final class EventLog<Element: Sendable>: Sendable {
         await withCheckedContinuation { continuation in
             let id = storage.state.withLock { state -> Int? in
                 guard state.buffer.isEmpty && !state.ended else { return nil }
+                precondition(state.waiter == nil, "EventLog has one reader: wait for one next() before calling another")
                 state.nextWaiter += 1
-                state.waiter = (state.nextWaiter, continuation)
+                state.waiter = (state.nextWaiter, continuation, nil)
                 return state.nextWaiter
             }
             guard let id else { return continuation.resume() }
-            Task { [storage] in
-                try? await Task.sleep(until: deadline, clock: .continuous)
+            let timer = Task { [storage] in
+                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
                 let waiter = storage.state.withLock { state -> CheckedContinuation<Void, Never>? in
                     guard state.waiter?.id == id else { return nil }
                     defer { state.waiter = nil }
@@ -99,15 +101,22 @@ public final class EventLog<Element: Sendable>: Sendable {
                 }
                 waiter?.resume()
             }
+            let resumedMeanwhile = storage.state.withLock { state -> Bool in
+                guard state.waiter?.id == id else { return true }
+                state.waiter?.timer = timer
+                return false
+            }
+            if resumedMeanwhile { timer.cancel() }
         }
     }
 
     private static func update(_ storage: Storage, _ change: (inout State) -> Void) {
-        let waiter = storage.state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = storage.state.withLock { state -> (CheckedContinuation<Void, Never>, Task<Void, Never>?)? in
             change(&state)
             defer { state.waiter = nil }
-            return state.waiter?.continuation
+            return state.waiter.map { ($0.continuation, $0.timer) }
         }
-        waiter?.resume()
+        waiter?.1?.cancel()
+        waiter?.0.resume()
     }
 }
