@@ -191,6 +191,19 @@ struct nw_evaluation {
 
 // MARK: - Conversions
 
+/// Appends every header of `headers` (nullable) to `names` and `values`; the
+/// strings stay owned by `headers`.
+static void headers_convert(SoupMessageHeaders *headers, GPtrArray *names, GPtrArray *values) {
+    if (!headers) return;
+    SoupMessageHeadersIter iter;
+    const char *name, *value;
+    soup_message_headers_iter_init(&iter, headers);
+    while (soup_message_headers_iter_next(&iter, &name, &value)) {
+        g_ptr_array_add(names, (gpointer)name);
+        g_ptr_array_add(values, (gpointer)value);
+    }
+}
+
 /// Fills `out` from `response`; the strings stay owned by `response` and the
 /// header arrays by `names`/`values`, which the caller frees.
 static void response_convert(WebKitURIResponse *response, nw_response *out, GPtrArray *names, GPtrArray *values) {
@@ -201,16 +214,7 @@ static void response_convert(WebKitURIResponse *response, nw_response *out, GPtr
     guint64 length = webkit_uri_response_get_content_length(response);
     out->content_length = length > 0 ? (int64_t)length : -1;
     out->suggested_filename = webkit_uri_response_get_suggested_filename(response);
-    SoupMessageHeaders *headers = webkit_uri_response_get_http_headers(response);
-    if (headers) {
-        SoupMessageHeadersIter iter;
-        const char *name, *value;
-        soup_message_headers_iter_init(&iter, headers);
-        while (soup_message_headers_iter_next(&iter, &name, &value)) {
-            g_ptr_array_add(names, (gpointer)name);
-            g_ptr_array_add(values, (gpointer)value);
-        }
-    }
+    headers_convert(webkit_uri_response_get_http_headers(response), names, values);
     out->header_names = (const char *const *)names->pdata;
     out->header_values = (const char *const *)values->pdata;
     out->header_count = names->len;
@@ -384,11 +388,17 @@ static void on_view_resource_load_started(WebKitWebView *web_view, WebKitWebReso
     live_handlers += 3;
     live_resources++;
     WebKitWebResource *main = webkit_web_view_get_main_resource(web_view);
+    g_autoptr(GPtrArray) names = g_ptr_array_new();
+    g_autoptr(GPtrArray) values = g_ptr_array_new();
+    headers_convert(webkit_uri_request_get_http_headers(request), names, values);
     nw_event event = {.kind = NW_EVENT_RESOURCE_STARTED,
                       .resource_id = id,
                       .uri = webkit_uri_request_get_uri(request),
                       .method = webkit_uri_request_get_http_method(request),
-                      .is_main_resource = main == resource};
+                      .is_main_resource = main == resource,
+                      .request_header_names = (const char *const *)names->pdata,
+                      .request_header_values = (const char *const *)values->pdata,
+                      .request_header_count = names->len};
     emit(view, &event);
 }
 

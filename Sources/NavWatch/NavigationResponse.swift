@@ -38,7 +38,7 @@ public struct NavigationResponse: Sendable, Hashable {
 }
 
 /// One HTTP header field.
-public struct HTTPHeader: Sendable, Hashable {
+public struct HTTPHeader: Sendable, Hashable, Codable {
     public let name: String
     public let value: String
 

@@ -54,12 +54,49 @@ public struct PageLoadState: Sendable, Hashable {
         case failed
     }
 
-    /// One hop of the main resource's redirect chain.
+    /// One hop of a redirect chain.
     public struct Redirect: Sendable, Hashable {
         /// The URL that answered with a redirect.
         public var url: URL
         /// The status of that answer (301, 302, ...).
         public var status: Int
+        /// The headers of that answer.
+        public var headers: [HTTPHeader] = []
+    }
+
+    /// One request the page made, as its resource events told it.
+    public struct Request: Sendable, Hashable {
+        public let id: UInt64
+        /// The URL it was first made for.
+        public let requestedURL: URL
+        /// The URL it ended at, after its redirects.
+        public fileprivate(set) var url: URL
+        public let method: String?
+        public let isMainResource: Bool
+        public let requestHeaders: [HTTPHeader]
+        /// Each redirect it followed, in order.
+        public fileprivate(set) var redirects: [Redirect] = []
+        /// The final response's status; nil until it finished, 0 when it had none.
+        public fileprivate(set) var status: Int?
+        public fileprivate(set) var mimeType: String?
+        public fileprivate(set) var responseHeaders: [HTTPHeader] = []
+        public fileprivate(set) var error: NavigationError?
+        /// When it started and ended, as given to `apply(_:at:)`.
+        public let startedAt: Duration?
+        public fileprivate(set) var endedAt: Duration?
+        public fileprivate(set) var isEnded = false
+        /// Whether it started after the navigation ended.
+        public let startedAfterEnd: Bool
+
+        /// Takes `response` (a navigation's committed one) as this request's
+        /// answer when its own end has not been reported yet.
+        public mutating func complete(with response: NavigationResponse) {
+            guard !isEnded else { return }
+            status = response.statusCode
+            mimeType = response.mimeType
+            responseHeaders = response.headers
+            isEnded = true
+        }
     }
 
     public let navigation: Navigation
@@ -69,7 +106,10 @@ public struct PageLoadState: Sendable, Hashable {
     public private(set) var lastStageBeforeEnd: Stage = .requested
     /// The main response, once committed.
     public private(set) var response: NavigationResponse?
-    public private(set) var redirects: [Redirect] = []
+    /// The main resource's redirect hops.
+    public var redirects: [Redirect] {
+        mainResource.flatMap { requestIndex[$0] }.map { requests[$0].redirects } ?? []
+    }
     public private(set) var title: String?
     /// Why it failed, once it has.
     public private(set) var error: NavigationError?
@@ -81,10 +121,16 @@ public struct PageLoadState: Sendable, Hashable {
     public private(set) var resourceCount = 0
     /// Of those, the ones that failed before the end.
     public private(set) var failedResourceCount = 0
-    /// Requests started and not ended yet, by resource id, at their current
-    /// URL: also those the page started after the end.
-    public private(set) var pendingRequests: [UInt64: URL] = [:]
+    /// Every request, in the order they started: also those the page started
+    /// after the end.
+    public private(set) var requests: [Request] = []
+    private var requestIndex: [UInt64: Int] = [:]
     private var mainResource: UInt64?
+
+    /// Requests started and not ended yet, by resource id, at their current URL.
+    public var pendingRequests: [UInt64: URL] {
+        Dictionary(uniqueKeysWithValues: requests.lazy.filter { !$0.isEnded }.map { ($0.id, $0.url) })
+    }
 
     public init(navigation: Navigation) {
         self.navigation = navigation
@@ -101,11 +147,12 @@ public struct PageLoadState: Sendable, Hashable {
         }
     }
 
-    /// Applies the next event of the view.
-    public mutating func apply(_ event: WebViewEvent) {
+    /// Applies the next event of the view. `time`, when given, is when it
+    /// happened (on any clock the caller keeps); requests record it.
+    public mutating func apply(_ event: WebViewEvent, at time: Duration? = nil) {
         switch event {
         case .navigation(let navigationEvent): apply(navigationEvent)
-        case .resource(let resourceEvent): apply(resourceEvent)
+        case .resource(let resourceEvent): apply(resourceEvent, at: time)
         case .propertyChange(.title(let value)):
             if stage == .committed { title = value }
         case .closed:
@@ -150,21 +197,33 @@ public struct PageLoadState: Sendable, Hashable {
         stage = final
     }
 
-    private mutating func apply(_ event: ResourceEvent) {
+    private mutating func apply(_ event: ResourceEvent, at time: Duration?) {
         switch event {
-        case .started(let id, let url, _, let isMainResource):
-            pendingRequests[id] = url
+        case .started(let id, let url, let method, let isMainResource, let headers):
+            guard requestIndex[id] == nil else { return }
+            requestIndex[id] = requests.count
+            requests.append(Request(id: id, requestedURL: url, url: url, method: method, isMainResource: isMainResource,
+                                    requestHeaders: headers, startedAt: time, startedAfterEnd: isEnded))
             guard !isEnded else { return }
             resourceCount += 1
             if isMainResource && mainResource == nil { mainResource = id }
-        case .redirected(let id, let url, let status):
-            guard let from = pendingRequests[id] else { return }
-            if id == mainResource && !isEnded { redirects.append(Redirect(url: from, status: status)) }
-            pendingRequests[id] = url
-        case .finished(let id, _, _, _):
-            pendingRequests.removeValue(forKey: id)
-        case .failed(let id, _, _):
-            if pendingRequests.removeValue(forKey: id) != nil && !isEnded { failedResourceCount += 1 }
+        case .redirected(let id, let url, let status, let headers):
+            guard let index = requestIndex[id], !requests[index].isEnded else { return }
+            requests[index].redirects.append(Redirect(url: requests[index].url, status: status, headers: headers))
+            requests[index].url = url
+        case .finished(let id, _, let status, let mimeType, let headers):
+            guard let index = requestIndex[id], !requests[index].isEnded else { return }
+            requests[index].status = status
+            requests[index].mimeType = mimeType
+            requests[index].responseHeaders = headers
+            requests[index].endedAt = time
+            requests[index].isEnded = true
+        case .failed(let id, _, let error):
+            guard let index = requestIndex[id], !requests[index].isEnded else { return }
+            requests[index].error = error
+            requests[index].endedAt = time
+            requests[index].isEnded = true
+            if !isEnded { failedResourceCount += 1 }
         }
     }
 }

@@ -3,14 +3,19 @@ import Foundation
 /// One step of one subresource (or of the main resource) of the page.
 /// A resource's events may come after its navigation has finished.
 public enum ResourceEvent: Sendable, Hashable {
-    case started(id: UInt64, url: URL, method: String?, isMainResource: Bool)
-    case redirected(id: UInt64, to: URL, status: Int)
-    case finished(id: UInt64, url: URL, status: Int, mimeType: String?)
+    /// The request was made; `headers` are the request's, as WebKit will send them.
+    case started(id: UInt64, url: URL, method: String?, isMainResource: Bool, headers: [HTTPHeader])
+    /// The server answered with a redirect (`status`, and that answer's `headers`) to `to`.
+    case redirected(id: UInt64, to: URL, status: Int, headers: [HTTPHeader])
+    /// The response arrived in full; `status` 0 when there was none.
+    case finished(id: UInt64, url: URL, status: Int, mimeType: String?, headers: [HTTPHeader])
+    /// The request failed. WebKit reports `finished` after it too.
     case failed(id: UInt64, url: URL, error: NavigationError)
 
     public var id: UInt64 {
         switch self {
-        case .started(let id, _, _, _), .redirected(let id, _, _), .finished(let id, _, _, _), .failed(let id, _, _):
+        case .started(let id, _, _, _, _), .redirected(let id, _, _, _), .finished(let id, _, _, _, _),
+             .failed(let id, _, _):
             return id
         }
     }

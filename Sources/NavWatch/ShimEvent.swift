@@ -34,13 +34,18 @@ enum ShimEvent {
         case NW_EVENT_LOADING_CHANGED: self = .isLoading(event.is_loading != 0)
         case NW_EVENT_RESOURCE_STARTED:
             self = .resource(.started(id: event.resource_id, url: parseURL(uri), method: event.method.map { String(cString: $0) },
-                                      isMainResource: event.is_main_resource != 0))
+                                      isMainResource: event.is_main_resource != 0,
+                                      headers: httpHeaders(event.request_header_names, event.request_header_values,
+                                                       event.request_header_count)))
         case NW_EVENT_RESOURCE_REDIRECTED:
-            self = .resource(.redirected(id: event.resource_id, to: parseURL(uri), status: Int(event.response?.pointee.status ?? 0)))
+            let response = event.response?.pointee
+            self = .resource(.redirected(id: event.resource_id, to: parseURL(uri), status: Int(response?.status ?? 0),
+                                         headers: response.map { httpHeaders($0.header_names, $0.header_values, $0.header_count) } ?? []))
         case NW_EVENT_RESOURCE_FINISHED:
             let response = event.response?.pointee
             self = .resource(.finished(id: event.resource_id, url: parseURL(uri), status: Int(response?.status ?? 0),
-                                       mimeType: response?.mime.map { String(cString: $0) }))
+                                       mimeType: response?.mime.map { String(cString: $0) },
+                                       headers: response.map { httpHeaders($0.header_names, $0.header_values, $0.header_count) } ?? []))
         case NW_EVENT_RESOURCE_FAILED:
             let domain = string(event.error_domain), message = string(event.error_message)
             let code = Int(event.error_code)
@@ -72,21 +77,21 @@ enum ShimEvent {
 
 extension NavigationResponse {
     init(_ response: nw_response, canShowMIMEType: Bool = true) {
-        var headers: [HTTPHeader] = []
-        headers.reserveCapacity(response.header_count)
-        if let names = response.header_names, let values = response.header_values {
-            for index in 0..<response.header_count {
-                headers.append(HTTPHeader(name: String(cString: names[index]), value: String(cString: values[index])))
-            }
-        }
         self.init(url: parseURL(response.uri.map { String(cString: $0) }),
                   statusCode: Int(response.status),
                   mimeType: response.mime.map { String(cString: $0) },
-                  headers: headers,
+                  headers: httpHeaders(response.header_names, response.header_values, response.header_count),
                   expectedContentLength: response.content_length >= 0 ? response.content_length : nil,
                   suggestedFilename: response.suggested_filename.map { String(cString: $0) },
                   canShowMIMEType: canShowMIMEType)
     }
+}
+
+/// Headers from the shim's parallel arrays of `count` names and values.
+private func httpHeaders(_ names: UnsafePointer<UnsafePointer<CChar>>?, _ values: UnsafePointer<UnsafePointer<CChar>>?,
+                     _ count: Int) -> [HTTPHeader] {
+    guard let names, let values, count > 0 else { return [] }
+    return (0..<count).map { HTTPHeader(name: String(cString: names[$0]), value: String(cString: values[$0])) }
 }
 
 private func string(_ pointer: UnsafePointer<CChar>?) -> String {

@@ -71,36 +71,9 @@ public enum ReportExport {
         return rows.joined(separator: "\r\n") + "\r\n"
     }
 
-    /// HAR 1.2: one page and one entry (its main document) per loaded report.
+    /// HAR 1.2: a page per loaded report, an entry per request (see `HARExport`).
     public static func har(_ reports: [PageLoadReport]) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        var pages: [[String: Any]] = [], entries: [[String: Any]] = []
-        for (index, r) in reports.enumerated() where r.outcome != .skipped {
-            let id = "page_\(index + 1)"
-            let started = formatter.string(from: r.fetchedAt.addingTimeInterval(-(r.timings.finish ?? 0) / 1000))
-            pages.append([
-                "startedDateTime": started, "id": id, "title": r.title ?? r.url,
-                "pageTimings": ["onContentLoad": r.timings.domContentLoaded ?? -1, "onLoad": r.timings.load ?? -1],
-            ])
-            let wait = r.timings.ttfb ?? r.timings.commit ?? 0
-            let total = r.timings.finish ?? r.timings.commit ?? 0
-            entries.append([
-                "pageref": id, "startedDateTime": started, "time": total,
-                "request": ["method": "GET", "url": r.url, "httpVersion": "HTTP/1.1", "cookies": [Any](),
-                            "headers": [Any](), "queryString": [Any](), "headersSize": -1, "bodySize": -1],
-                "response": ["status": r.status ?? 0, "statusText": "", "httpVersion": "HTTP/1.1", "cookies": [Any](),
-                             "headers": [Any](), "content": ["size": r.resources.transferBytes, "mimeType": r.mime ?? ""],
-                             "redirectURL": r.finalURL != r.url ? (r.finalURL ?? "") : "", "headersSize": -1, "bodySize": -1],
-                "cache": [String: Any](),
-                "timings": ["send": 0, "wait": wait, "receive": max(0, total - wait)],
-            ])
-        }
-        let log: [String: Any] = ["log": [
-            "version": "1.2", "creator": ["name": "navwatch", "version": "0.1"], "pages": pages, "entries": entries,
-        ]]
-        let data = (try? JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        HARExport.har(reports)
     }
 
     private static func number(_ value: Double?) -> String? {

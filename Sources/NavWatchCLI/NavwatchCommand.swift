@@ -70,11 +70,20 @@ public struct LoadOptions: ParsableArguments {
     @Flag(name: .long, help: "Also print every subresource's start, finish and failure.")
     public var resources = false
 
+    @Option(name: .long, help: "Also write every request of the loads to FILE as HAR 1.2.")
+    public var har: String?
+
     public init() {}
 
     public func validate() throws {
         guard timeout > 0, timeout.isFinite else {
             throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)")
+        }
+        if let har {
+            let directory = URL(fileURLWithPath: har).deletingLastPathComponent().path
+            guard FileManager.default.isWritableFile(atPath: directory) else {
+                throw ValidationError("--har \(har): cannot write in \(directory)")
+            }
         }
     }
 
@@ -83,6 +92,7 @@ public struct LoadOptions: ParsableArguments {
         options.timeout = .milliseconds(Int64(timeout * 1000))
         options.waitUntil = waitUntil.value
         options.resources = resources
+        options.recordRequests = har != nil
         options.configuration = WebViewConfiguration(
             userAgent: userAgent, javaScriptEnabled: !noJavaScript, imagesEnabled: !noImages,
             tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: options.timeout)
@@ -118,5 +128,11 @@ func watch(_ urls: [URL], options: LoadOptions) async throws -> Int32 {
         throw InputError(error.description)
     }
     for summary in summaries { printer.printSummary(summary) }
+    if let har = options.har {
+        let text = HARExport.har(summaries.compactMap(\.report))
+        guard FileManager.default.createFile(atPath: har, contents: Data(text.utf8)) else {
+            throw InputError("cannot write \(har)")
+        }
+    }
     return summaries.allSatisfy(\.succeeded) && summaries.count == urls.count ? 0 : 1
 }

@@ -1,7 +1,7 @@
 import Foundation
 import NavWatch
+import NavWatchCrawler
 import NavWatchRx
-import WebKitThread
 
 /// When a navigation counts as done and the next URL may start.
 public enum WaitUntil: String, Sendable, CaseIterable {
@@ -25,6 +25,8 @@ public struct PageSummary: Sendable, Equatable {
     public var error: NavigationError?
     /// Reached its `WaitUntil` point with an HTTP status below 400.
     public var succeeded: Bool
+    /// The load as a report with every request, when `Options.recordRequests` is set.
+    public var report: PageLoadReport?
 }
 
 /// Loads URLs one after another in one view and reports every event of every
@@ -37,6 +39,8 @@ public final class Watcher {
         public var timeout: Duration = .seconds(30)
         public var waitUntil: WaitUntil = .finish
         public var resources = false
+        /// Read every request of each page (for `--har`) once it is done.
+        public var recordRequests = false
         public var configuration = WebViewConfiguration()
         public init() {}
     }
@@ -83,6 +87,7 @@ public final class Watcher {
             loads[navigation.id] = PageLoadState(navigation: navigation)
             current = (navigation, PageSummary(requested: url, nav: lastNumber, succeeded: false), false)
             await waitUntilDone(navigation)
+            if options.recordRequests { await record(navigation, on: view) }
             summaries.append(current!.summary)
             if loads[navigation.id]?.isEnded == true { loads[navigation.id] = nil }
             current = nil
@@ -91,6 +96,29 @@ public final class Watcher {
         await consumer.value
         self.view = nil
         return summaries
+    }
+
+    /// Makes the current page's report, with every request it made.
+    private func record(_ navigation: Navigation, on view: WebView) async {
+        guard let state = loads[navigation.id], var summary = current?.summary else { return }
+        let finished = summary.finishMilliseconds != nil
+        let facts = finished ? await PageFacts.read(from: view) : nil
+        let now = clock.now - (startTimes[navigation.id] ?? clock.now)
+        var report = PageLoadReport(url: summary.requested.absoluteString, depth: 0, parent: nil, outcome: .failed)
+        report.finalURL = summary.finalURL
+        report.status = summary.status
+        report.mime = state.response?.mimeType
+        report.title = summary.title
+        report.timings.commit = summary.commitMilliseconds
+        report.timings.finish = summary.finishMilliseconds
+        report.timings.domContentLoaded = facts?.domContentLoaded
+        report.timings.load = facts?.load
+        report.error = summary.error.map(PageLoadReport.ErrorInfo.init)
+        if finished { report.outcome = (summary.status ?? 0) >= 400 ? .httpError : .ok }
+        else if summary.error?.kind == .timeout { report.outcome = .timeout }
+        report.requests = RequestRecord.records(of: state, facts: facts, now: now)
+        summary.report = report
+        current?.summary = summary
     }
 
     /// Stops the running navigation (reported as cancelled) and starts no other.
@@ -167,7 +195,8 @@ public final class Watcher {
         if case .navigation(.didStartProvisionalNavigation(let navigation)) = event, loads[navigation.id] == nil {
             loads[navigation.id] = PageLoadState(navigation: navigation)  // the page started it
         }
-        for id in loads.keys { loads[id]!.apply(event) }
+        let now = clock.now
+        for id in loads.keys { loads[id]!.apply(event, at: now - (startTimes[id] ?? now)) }
         switch event {
         case .navigation(let navigationEvent): handle(navigationEvent)
         case .resource(let resourceEvent): handle(resourceEvent)
@@ -286,12 +315,12 @@ public final class Watcher {
         guard options.resources else { return }
         let navigation = current?.navigation
         switch event {
-        case .started(_, let url, _, _):
+        case .started(_, let url, _, _, _):
             emit(WatchEvent(kind: .resourceStarted, nav: lastNumber, url: url.absoluteString,
                             milliseconds: milliseconds(navigation)))
         case .redirected:
             return
-        case .finished(let id, let url, let status, let mime):
+        case .finished(let id, let url, let status, let mime, _):
             // WebKit reports `finished` after `failed` too; print one line per resource.
             if failedResources.remove(id) != nil { return }
             emit(WatchEvent(kind: .resourceFinished, nav: lastNumber, url: url.absoluteString,

@@ -34,7 +34,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         public var code: Int
         public var message: String
 
-        init(_ error: NavigationError) {
+        package init(_ error: NavigationError) {
             kind = error.kind.rawValue
             domain = error.domain
             code = error.code
@@ -74,13 +74,34 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     }
 
     public struct Resources: Codable, Sendable, Equatable {
+        /// Requests and bytes of one resource type.
+        public struct Weight: Codable, Sendable, Equatable {
+            public var count = 0
+            public var bytes = 0
+        }
+
         public var count = 0
         public var failed = 0
         public var transferBytes = 0
+        /// Per resource type (`document`, `image`, ...): requests and bytes
+        /// transferred; types the page did not request are absent.
+        public var byType: [String: Weight] = [:]
 
         enum CodingKeys: String, CodingKey {
             case count, failed
             case transferBytes = "transfer_bytes"
+            case byType = "by_type"
+        }
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            count = try container.decode(Int.self, forKey: .count)
+            failed = try container.decode(Int.self, forKey: .failed)
+            transferBytes = try container.decode(Int.self, forKey: .transferBytes)
+            // Reports stored before per-type weights were kept have none.
+            byType = try container.decodeIfPresent([String: Weight].self, forKey: .byType) ?? [:]
         }
     }
 
@@ -115,9 +136,14 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     public var links = 0
     public var attempts = 0
     public var timeout: TimeoutDetail?
+    /// Hosts of other sites the page requested from, sorted.
+    public var thirdPartyHosts: [String]?
+    /// Every request of the page: stored beside the report, not in its JSON line.
+    public var requests: [RequestRecord] = []
 
     enum CodingKeys: String, CodingKey {
         case url, redirects, status, mime, title, depth, parent, outcome, error, timings, resources, links, attempts, timeout
+        case thirdPartyHosts = "third_party_hosts"
         case finalURL = "final_url"
         case fetchedAt = "fetched_at"
         case skipReason = "skip_reason"
@@ -165,6 +191,20 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter
     }()
+
+    /// `requests` as JSON, for the store's column beside the line; nil when there are none.
+    package var requestsJSON: String? {
+        guard !requests.isEmpty, let data = try? Self.encoder.encode(requests) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A stored report: its JSON line and its requests' JSON (nil: none).
+    package init(json: String, requests: String?) throws {
+        self = try Self.decoder.decode(PageLoadReport.self, from: Data(json.utf8))
+        if let requests {
+            self.requests = try Self.decoder.decode([RequestRecord].self, from: Data(requests.utf8))
+        }
+    }
 
     /// One line of JSON.
     public var jsonLine: String {

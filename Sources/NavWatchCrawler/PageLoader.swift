@@ -70,9 +70,10 @@ package final class PageLoader {
         onLoadStarted?(navigation.url, view)
 
         var state = PageLoadState(navigation: navigation)
+        var facts: PageFacts?
         for await event in events {
             let stage = state.stage
-            state.apply(event)
+            state.apply(event, at: clock.now - start)
             if state.stage == .committed && stage < .committed {
                 result.report.timings.commit = milliseconds(since: start)
             }
@@ -96,7 +97,8 @@ package final class PageLoader {
             let status = result.report.status ?? 0
             result.report.outcome = status >= 400 ? .httpError : .ok
             result.report.title = state.title
-            await readPage(view, into: &result)
+            facts = await PageFacts.read(from: view)
+            if let facts { apply(facts, to: &result) }
         case .failed(_, let error, _)?:
             result.report.error = .init(error)
             switch error.kind {
@@ -114,6 +116,8 @@ package final class PageLoader {
             // The events ended without a `.closed` (the view went away).
             result.report.error = .init(.viewClosed(url: navigation.url))
         }
+        result.report.requests = RequestRecord.records(of: state, facts: facts, now: clock.now - start)
+        Self.summarise(result.report.requests, into: &result.report)
         if result.crashed { close() }
         result.aliases = ([result.report.finalURL].compactMap { $0 } + result.report.redirects.map(\.url))
             .compactMap(URLCanonicalizer.key).filter { $0 != entry.url }
@@ -129,40 +133,7 @@ package final class PageLoader {
         }
     }
 
-    private struct PageFacts: Decodable {
-        var links: [String]
-        var ttfb: Double?
-        var domContentLoaded: Double?
-        var load: Double?
-        var redirect: Double?
-        var firstContentfulPaint: Double?
-        var transferBytes: Double?
-    }
-
-    /// One script after the load: links, Navigation and Paint Timing,
-    /// bytes transferred (Resource Timing). It returns JSON text: one string
-    /// crosses from the web process, not an object WebKit would rebuild.
-    private static let factsScript = """
-        JSON.stringify((() => {
-          const nav = performance.getEntriesByType('navigation')[0];
-          const fcp = performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint');
-          const resources = performance.getEntriesByType('resource');
-          const positive = v => (v > 0 ? v : null);
-          return {
-            links: Array.from(document.links, a => a.href),
-            ttfb: nav ? positive(nav.responseStart) : null,
-            domContentLoaded: nav ? positive(nav.domContentLoadedEventEnd) : null,
-            load: nav ? positive(nav.loadEventEnd) : null,
-            redirect: nav ? positive(nav.redirectEnd) : null,
-            firstContentfulPaint: fcp ? fcp.startTime : null,
-            transferBytes: resources.reduce((sum, e) => sum + (e.transferSize || 0), nav ? (nav.transferSize || 0) : 0)
-          };
-        })())
-        """
-
-    private func readPage(_ view: WebView, into result: inout PageResult) async {
-        guard case .string(let json)? = try? await view.evaluateJavaScript(Self.factsScript),
-              let facts = try? JSONDecoder().decode(PageFacts.self, from: Data(json.utf8)) else { return }
+    private func apply(_ facts: PageFacts, to result: inout PageResult) {
         result.links = facts.links
         result.report.links = facts.links.count
         result.report.timings.ttfb = Self.rounded(facts.ttfb)
@@ -170,7 +141,28 @@ package final class PageLoader {
         result.report.timings.load = Self.rounded(facts.load)
         result.report.timings.redirect = Self.rounded(facts.redirect)
         result.report.timings.firstContentfulPaint = Self.rounded(facts.firstContentfulPaint)
-        result.report.resources.transferBytes = Int(facts.transferBytes ?? 0)
+        result.report.resources.transferBytes = facts.transferBytes
+    }
+
+    /// Per-type weights and third-party hosts from a page's requests. A
+    /// redirect counts as a request of the type it led to.
+    static func summarise(_ requests: [RequestRecord], into report: inout PageLoadReport) {
+        var byType: [String: PageLoadReport.Resources.Weight] = [:]
+        for request in requests {
+            byType[request.type.rawValue, default: .init()].count += 1
+            byType[request.type.rawValue, default: .init()].bytes += request.transferBytes ?? 0
+        }
+        report.resources.byType = byType
+        let site = URL(string: report.url).flatMap(\.host).map(Self.site)
+        let others = Set(requests.compactMap { URL(string: $0.url)?.host?.lowercased() }.filter { Self.site($0) != site })
+        report.thirdPartyHosts = others.isEmpty ? nil : others.sorted()
+    }
+
+    /// The site a host belongs to: its last two labels (the host itself for an IP address).
+    private static func site(_ host: String) -> String {
+        let host = host.lowercased()
+        guard host.contains(where: \.isLetter) else { return host }
+        return host.split(separator: ".").suffix(2).joined(separator: ".")
     }
 
     private func milliseconds(since start: ContinuousClock.Instant) -> Double {

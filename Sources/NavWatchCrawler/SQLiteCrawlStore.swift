@@ -60,6 +60,9 @@ public final class SQLiteCrawlStore: CrawlStore {
                 try db.execute(sql: "UPDATE frontier SET host = ? WHERE url = ?", arguments: [FrontierEntry.host(of: url), url])
             }
         }
+        migrator.registerMigration("v3: every request of a page") { db in
+            try db.execute(sql: "ALTER TABLE reports ADD COLUMN requests TEXT")
+        }
         return migrator
     }
 
@@ -187,8 +190,8 @@ public final class SQLiteCrawlStore: CrawlStore {
 
     public func allReports() async throws -> [PageLoadReport] {
         try await database.read { db in
-            try String.fetchAll(db, sql: "SELECT json FROM reports ORDER BY seq").map {
-                try PageLoadReport.decoder.decode(PageLoadReport.self, from: Data($0.utf8))
+            try Row.fetchAll(db, sql: "SELECT json, requests FROM reports ORDER BY seq").map { row in
+                try PageLoadReport(json: row["json"], requests: row["requests"])
             }
         }
     }
@@ -237,8 +240,8 @@ public final class SQLiteCrawlStore: CrawlStore {
 
     /// Stores `report` unless one for its URL exists; returns whether it did.
     private static func store(_ report: PageLoadReport, worker: String?, in db: Database) throws -> Bool {
-        try db.execute(sql: "INSERT OR IGNORE INTO reports (url, outcome, json, worker) VALUES (?, ?, ?, ?)",
-                       arguments: [report.url, report.outcome.rawValue, report.jsonLine, worker])
+        try db.execute(sql: "INSERT OR IGNORE INTO reports (url, outcome, json, worker, requests) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [report.url, report.outcome.rawValue, report.jsonLine, worker, report.requestsJSON])
         return db.changesCount == 1
     }
 

@@ -76,6 +76,7 @@ public final class PostgresCrawlStore: CrawlStore {
                 json text NOT NULL,
                 worker text)
             """,
+            "ALTER TABLE navwatch_reports ADD COLUMN IF NOT EXISTS requests text",
             "CREATE TABLE IF NOT EXISTS navwatch_hosts (host text PRIMARY KEY, next_at float8 NOT NULL)",
         ] {
             try await connection.query(statement, logger: logger)
@@ -230,8 +231,11 @@ public final class PostgresCrawlStore: CrawlStore {
 
     public func allReports() async throws -> [PageLoadReport] {
         try await session.transaction { connection in
-            try await self.strings(connection, "SELECT json FROM navwatch_reports ORDER BY seq").map {
-                try PageLoadReport.decoder.decode(PageLoadReport.self, from: Data($0.utf8))
+            let rows = try await connection.query("SELECT json, requests FROM navwatch_reports ORDER BY seq",
+                                                  logger: self.logger).collect()
+            return try rows.map { row in
+                let (json, requests) = try row.decode((String, String?).self)
+                return try PageLoadReport(json: json, requests: requests)
             }
         }
     }
@@ -305,8 +309,8 @@ public final class PostgresCrawlStore: CrawlStore {
     /// Stores `report` unless one for its URL exists; returns whether it did.
     private func store(_ report: PageLoadReport, worker: String?, _ connection: PostgresConnection) async throws -> Bool {
         let rows = try await connection.query("""
-            INSERT INTO navwatch_reports (url, outcome, json, worker)
-            VALUES (\(report.url), \(report.outcome.rawValue), \(report.jsonLine), \(worker))
+            INSERT INTO navwatch_reports (url, outcome, json, worker, requests)
+            VALUES (\(report.url), \(report.outcome.rawValue), \(report.jsonLine), \(worker), \(report.requestsJSON))
             ON CONFLICT (url) DO NOTHING RETURNING seq
             """, logger: logger).collect()
         return !rows.isEmpty

@@ -27,19 +27,19 @@ struct PageLoadStateTests {
         #expect(state.stage == .requested && state.outcome == nil)
         state.apply(.navigation(.didStartProvisionalNavigation(n)))
         #expect(state.stage == .provisional)
-        state.apply(.resource(.started(id: 1, url: Self.url("/a"), method: "GET", isMainResource: true)))
+        state.apply(.resource(.started(id: 1, url: Self.url("/a"), method: "GET", isMainResource: true, headers: [])))
         state.apply(.navigation(.didCommit(n, Self.response("/a"))))
         #expect(state.stage == .committed && state.response == Self.response("/a"))
-        state.apply(.resource(.finished(id: 1, url: Self.url("/a"), status: 200, mimeType: "text/html")))
+        state.apply(.resource(.finished(id: 1, url: Self.url("/a"), status: 200, mimeType: "text/html", headers: [])))
         state.apply(.propertyChange(.title(nil)))
-        state.apply(.resource(.started(id: 2, url: Self.url("/img.png"), method: "GET", isMainResource: false)))
+        state.apply(.resource(.started(id: 2, url: Self.url("/img.png"), method: "GET", isMainResource: false, headers: [])))
         state.apply(.propertyChange(.title("A")))
         #expect(state.pendingRequests == [2: Self.url("/img.png")])
         state.apply(.navigation(.didFinish(n)))
         #expect(state.outcome == .finished(n, response: Self.response("/a"), title: "A"))
         #expect(state.resourceCount == 2 && state.failedResourceCount == 0)
         // A resource that ends after the page is still taken off the pending ones.
-        state.apply(.resource(.finished(id: 2, url: Self.url("/img.png"), status: 200, mimeType: "image/png")))
+        state.apply(.resource(.finished(id: 2, url: Self.url("/img.png"), status: 200, mimeType: "image/png", headers: [])))
         #expect(state.pendingRequests.isEmpty)
         #expect(state.redirects.isEmpty && state.error == nil && state.download == nil)
     }
@@ -49,13 +49,13 @@ struct PageLoadStateTests {
         let n = Self.navigation
         let state = fold([
             .navigation(.didStartProvisionalNavigation(n)),
-            .resource(.started(id: 1, url: Self.url("/a"), method: "GET", isMainResource: true)),
+            .resource(.started(id: 1, url: Self.url("/a"), method: "GET", isMainResource: true, headers: [])),
             .navigation(.didReceiveServerRedirect(n, to: Self.url("/b"))),
-            .resource(.redirected(id: 1, to: Self.url("/b"), status: 302)),
-            .resource(.redirected(id: 1, to: Self.url("/c"), status: 301)),
+            .resource(.redirected(id: 1, to: Self.url("/b"), status: 302, headers: [])),
+            .resource(.redirected(id: 1, to: Self.url("/c"), status: 301, headers: [])),
             .navigation(.didCommit(n, Self.response("/c"))),
-            .resource(.started(id: 2, url: Self.url("/s.css"), method: "GET", isMainResource: false)),
-            .resource(.redirected(id: 2, to: Self.url("/t.css"), status: 307)),
+            .resource(.started(id: 2, url: Self.url("/s.css"), method: "GET", isMainResource: false, headers: [])),
+            .resource(.redirected(id: 2, to: Self.url("/t.css"), status: 307, headers: [])),
             .navigation(.didFinish(n)),
         ])
         #expect(state.redirects == [.init(url: Self.url("/a"), status: 302), .init(url: Self.url("/b"), status: 301)])
@@ -68,10 +68,10 @@ struct PageLoadStateTests {
         let n = Self.navigation
         let state = fold([
             .navigation(.didStartProvisionalNavigation(n)),
-            .resource(.started(id: 1, url: Self.url("/a"), method: "GET", isMainResource: true)),
+            .resource(.started(id: 1, url: Self.url("/a"), method: "GET", isMainResource: true, headers: [])),
             .navigation(.didCommit(n, Self.response("/a"))),
-            .resource(.finished(id: 1, url: Self.url("/a"), status: 200, mimeType: "text/html")),
-            .resource(.started(id: 2, url: Self.url("/hang"), method: "GET", isMainResource: false)),
+            .resource(.finished(id: 1, url: Self.url("/a"), status: 200, mimeType: "text/html", headers: [])),
+            .resource(.started(id: 2, url: Self.url("/hang"), method: "GET", isMainResource: false, headers: [])),
             .navigation(.didFail(n, Self.timeout)),
         ])
         #expect(state.stage == .failed && state.lastStageBeforeEnd == .committed)
@@ -101,9 +101,9 @@ struct PageLoadStateTests {
         let error = NavigationError.navwatch(.other, .timeout, "x", url: Self.url("/gone.js"))
         let state = fold([
             .navigation(.didStartProvisionalNavigation(n)),
-            .resource(.started(id: 3, url: Self.url("/gone.js"), method: "GET", isMainResource: false)),
+            .resource(.started(id: 3, url: Self.url("/gone.js"), method: "GET", isMainResource: false, headers: [])),
             .resource(.failed(id: 3, url: Self.url("/gone.js"), error: error)),
-            .resource(.finished(id: 3, url: Self.url("/gone.js"), status: 0, mimeType: nil)),
+            .resource(.finished(id: 3, url: Self.url("/gone.js"), status: 0, mimeType: nil, headers: [])),
         ])
         #expect(state.resourceCount == 1 && state.failedResourceCount == 1 && state.pendingRequests.isEmpty)
     }

@@ -89,7 +89,7 @@ typedef enum {
     NW_EVENT_TITLE_CHANGED,       // `title` (nullable)
     NW_EVENT_PROGRESS_CHANGED,    // `progress`
     NW_EVENT_LOADING_CHANGED,     // `is_loading`
-    NW_EVENT_RESOURCE_STARTED,    // `resource_id`, `uri`, `is_main_resource`, `method`
+    NW_EVENT_RESOURCE_STARTED,    // `resource_id`, `uri`, `is_main_resource`, `method`, `request_header_*`
     NW_EVENT_RESOURCE_REDIRECTED, // `resource_id`, `uri` (new request), `response` (the redirect)
     NW_EVENT_RESOURCE_FINISHED,   // `resource_id`, `uri`, `response` (nullable)
     NW_EVENT_RESOURCE_FAILED,     // `resource_id`, `uri`, `error_*`
@@ -127,6 +127,9 @@ typedef struct {
     const char *_Nullable frame_name;
     int is_user_gesture;
     const char *_Nullable message;
+    const char *_Nonnull const *_Nullable request_header_names;   // `request_header_count` entries
+    const char *_Nonnull const *_Nullable request_header_values;
+    size_t request_header_count;
     uint64_t signal_time_ns;          // nw_monotonic_ns() when the signal reached the shim
 } nw_event;
 

@@ -1,0 +1,95 @@
+import Foundation
+import NavWatch
+
+/// What one script call reads from a finished page: its links, its
+/// Navigation and Paint Timing, and the Resource Timing of every request.
+///
+/// The script returns JSON text: one string crosses from the web process,
+/// not an object WebKit would rebuild. Timing entries are arrays of numbers
+/// (see `Timing`) to keep that string short on pages with many requests.
+package struct PageFacts: Decodable, Sendable {
+    /// One Resource (or Navigation) Timing entry: milliseconds since the
+    /// navigation started, 0 where the engine gives nothing (cross-origin
+    /// details without `Timing-Allow-Origin`, for one).
+    package struct Timing: Decodable, Sendable, Equatable {
+        package var name: String
+        package var initiatorType: String
+        package var startTime: Double
+        package var fetchStart: Double
+        package var domainLookupStart: Double
+        package var domainLookupEnd: Double
+        package var connectStart: Double
+        package var connectEnd: Double
+        package var secureConnectionStart: Double
+        package var requestStart: Double
+        package var responseStart: Double
+        package var responseEnd: Double
+        package var transferSize: Double
+        package var encodedBodySize: Double
+        package var decodedBodySize: Double
+
+        package init(from decoder: any Decoder) throws {
+            var values = try decoder.unkeyedContainer()
+            name = try values.decode(String.self)
+            initiatorType = try values.decode(String.self)
+            startTime = try values.decode(Double.self)
+            fetchStart = try values.decode(Double.self)
+            domainLookupStart = try values.decode(Double.self)
+            domainLookupEnd = try values.decode(Double.self)
+            connectStart = try values.decode(Double.self)
+            connectEnd = try values.decode(Double.self)
+            secureConnectionStart = try values.decode(Double.self)
+            requestStart = try values.decode(Double.self)
+            responseStart = try values.decode(Double.self)
+            responseEnd = try values.decode(Double.self)
+            transferSize = try values.decode(Double.self)
+            encodedBodySize = try values.decode(Double.self)
+            decodedBodySize = try values.decode(Double.self)
+        }
+    }
+
+    package var links: [String]
+    package var ttfb: Double?
+    package var domContentLoaded: Double?
+    package var load: Double?
+    package var redirect: Double?
+    package var firstContentfulPaint: Double?
+    /// The document's own entry.
+    package var navigation: Timing?
+    /// Every subresource's entry, in the order they started.
+    package var resources: [Timing]
+
+    /// Bytes transferred for the document and every subresource.
+    package var transferBytes: Int {
+        Int(resources.reduce(navigation?.transferSize ?? 0) { $0 + $1.transferSize })
+    }
+
+    /// Reads the facts of the page `view` shows; nil when the page cannot run
+    /// the script (it went away, or is not a document).
+    @WebKitActor
+    package static func read(from view: WebView) async -> PageFacts? {
+        guard case .string(let json)? = try? await view.evaluateJavaScript(script) else { return nil }
+        return try? JSONDecoder().decode(PageFacts.self, from: Data(json.utf8))
+    }
+
+    private static let script = """
+        JSON.stringify((() => {
+          const nav = performance.getEntriesByType('navigation')[0];
+          const fcp = performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint');
+          const positive = v => (v > 0 ? v : null);
+          const timing = e => [e.name, e.initiatorType || '', e.startTime, e.fetchStart, e.domainLookupStart,
+            e.domainLookupEnd, e.connectStart, e.connectEnd, e.secureConnectionStart || 0, e.requestStart,
+            e.responseStart, e.responseEnd, e.transferSize || 0, e.encodedBodySize || 0, e.decodedBodySize || 0];
+          return {
+            links: Array.from(document.links, a => a.href),
+            ttfb: nav ? positive(nav.responseStart) : null,
+            domContentLoaded: nav ? positive(nav.domContentLoadedEventEnd) : null,
+            load: nav ? positive(nav.loadEventEnd) : null,
+            redirect: nav ? positive(nav.redirectEnd) : null,
+            firstContentfulPaint: fcp ? fcp.startTime : null,
+            navigation: nav ? timing(nav) : null,
+            resources: performance.getEntriesByType('resource').map(timing)
+          };
+        })())
+        """
+}

@@ -1,0 +1,227 @@
+import Foundation
+import NavWatch
+
+/// One request a page made, as stored beside its report and exported as a
+/// HAR entry. A redirect is a record of its own whose `redirectURL` names
+/// the next request. Times are milliseconds; -1 where unknown.
+public struct RequestRecord: Codable, Sendable, Equatable {
+    /// What the request was for, from `Sec-Fetch-Dest` (or the MIME type).
+    public enum ResourceType: String, Codable, Sendable, CaseIterable {
+        case document, stylesheet, script, image, font, fetch, media, other
+    }
+
+    /// The phases of a request, as HAR 1.2 defines them; -1 where the engine
+    /// gives nothing. `connect` includes `ssl`.
+    public struct Timings: Codable, Sendable, Equatable {
+        public var blocked: Double = -1
+        public var dns: Double = -1
+        public var connect: Double = -1
+        public var ssl: Double = -1
+        public var send: Double = 0
+        public var wait: Double = 0
+        public var receive: Double = 0
+
+        /// The sum of the known phases (`ssl` is inside `connect`).
+        public var total: Double {
+            [blocked, dns, connect, send, wait, receive].filter { $0 >= 0 }.reduce(0, +)
+        }
+    }
+
+    public var url: String
+    public var method: String
+    public var type: ResourceType
+    /// The HTTP status; nil when no response came.
+    public var status: Int?
+    public var statusText: String?
+    public var mime: String?
+    public var requestHeaders: [HTTPHeader]
+    public var responseHeaders: [HTTPHeader]
+    /// Bytes on the wire, headers included; nil when unknown.
+    public var transferBytes: Int?
+    /// The body as received (before decoding); nil when unknown.
+    public var encodedBytes: Int?
+    /// The body after decoding; nil when unknown.
+    public var bodyBytes: Int?
+    /// When it started, since the navigation started.
+    public var startMs: Double
+    public var timings: Timings
+    /// For a redirect, where it pointed.
+    public var redirectURL: String?
+    /// For a failed request, the kind of failure (`NavigationError.Kind`).
+    public var error: String?
+    /// Still waiting for an answer when the report was made (a timeout).
+    public var pending: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case url, method, type, status, mime, timings, error, pending
+        case statusText = "status_text"
+        case requestHeaders = "request_headers"
+        case responseHeaders = "response_headers"
+        case transferBytes = "transfer_bytes"
+        case encodedBytes = "encoded_bytes"
+        case bodyBytes = "body_bytes"
+        case startMs = "start_ms"
+        case redirectURL = "redirect_url"
+    }
+
+    /// The phases' sum.
+    public var timeMs: Double { timings.total }
+}
+
+extension RequestRecord {
+    /// The records of a page's requests, in the order they started: the
+    /// events' facts (method, headers, statuses, redirects, failures) joined
+    /// with the page's Resource Timing (phases and sizes) by URL. Requests
+    /// Resource Timing does not know (failed, pending, or not yet over) are
+    /// timed by `loadStart`-relative event times, and `now` for pending ones.
+    /// The main resource's response is the committed one: WebKit often
+    /// reports the document's own end after the page's.
+    package static func records(of state: PageLoadState, facts: PageFacts?, now: Duration) -> [RequestRecord] {
+        var unmatched = facts?.resources ?? []
+        var records: [RequestRecord] = []
+        for request in state.requests where !request.startedAfterEnd {
+            let timing: PageFacts.Timing?
+            if request.isMainResource {
+                timing = facts?.navigation
+            } else if let index = unmatched.firstIndex(where: { $0.name == request.requestedURL.absoluteString
+                                                                || $0.name == request.url.absoluteString }) {
+                timing = unmatched.remove(at: index)
+            } else {
+                timing = nil
+            }
+            var request = request
+            if request.isMainResource, let response = state.response { request.complete(with: response) }
+            records += Self.records(of: request, timing: timing, now: now)
+        }
+        return records
+    }
+
+    /// The one record a report stored without its requests (by an earlier
+    /// version) can give: its document, timed by the report's own timings.
+    package static func document(of report: PageLoadReport) -> RequestRecord {
+        var timings = Timings()
+        timings.wait = report.timings.ttfb ?? report.timings.commit ?? 0
+        timings.receive = max(0, (report.timings.finish ?? timings.wait) - timings.wait)
+        return RequestRecord(
+            url: report.url, method: "GET", type: .document, status: report.status,
+            statusText: report.status.map(HTTPStatus.reason), mime: report.mime, requestHeaders: [], responseHeaders: [],
+            transferBytes: nil, encodedBytes: nil, bodyBytes: nil, startMs: 0, timings: timings,
+            redirectURL: report.finalURL != report.url ? report.finalURL : nil, error: report.error?.kind, pending: false)
+    }
+
+    private static func records(of request: PageLoadState.Request, timing: PageFacts.Timing?, now: Duration) -> [RequestRecord] {
+        let type = ResourceType(request)
+        let method = request.method ?? "GET"
+        let eventStart = request.startedAt.map(\.milliseconds) ?? 0
+        let start = timing.map { $0.startTime } ?? eventStart
+        var records: [RequestRecord] = []
+        for (index, hop) in request.redirects.enumerated() {
+            records.append(RequestRecord(
+                url: hop.url.absoluteString, method: method, type: type, status: hop.status,
+                statusText: HTTPStatus.reason(hop.status), mime: nil, requestHeaders: request.requestHeaders,
+                responseHeaders: hop.headers, transferBytes: nil, encodedBytes: nil, bodyBytes: nil, startMs: rounded(start),
+                timings: Timings(), redirectURL: hopTarget(request, after: index).absoluteString, error: nil, pending: false))
+        }
+        var final = RequestRecord(
+            url: request.url.absoluteString, method: method, type: type, status: request.status.flatMap { $0 > 0 ? $0 : nil },
+            statusText: request.status.flatMap { $0 > 0 ? HTTPStatus.reason($0) : nil }, mime: request.mimeType,
+            requestHeaders: request.requestHeaders, responseHeaders: request.responseHeaders,
+            transferBytes: nil, encodedBytes: nil, bodyBytes: nil, startMs: rounded(start), timings: Timings(),
+            redirectURL: nil, error: request.error?.kind.rawValue, pending: !request.isEnded)
+        if let timing, request.isEnded, request.error == nil {
+            final.timings = Self.timings(timing)
+            final.transferBytes = timing.transferSize > 0 ? Int(timing.transferSize) : nil
+            final.encodedBytes = timing.encodedBodySize > 0 ? Int(timing.encodedBodySize) : nil
+            final.bodyBytes = timing.decodedBodySize > 0 ? Int(timing.decodedBodySize) : nil
+        } else {
+            // navwatch's own times: from the request's start to its end (or to now, still pending).
+            let end = request.endedAt.map(\.milliseconds) ?? now.milliseconds
+            final.timings.wait = rounded(max(0, end - eventStart))
+        }
+        records.append(final)
+        return records
+    }
+
+    /// The URL the request went to after its `index`-th redirect.
+    private static func hopTarget(_ request: PageLoadState.Request, after index: Int) -> URL {
+        index + 1 < request.redirects.count ? request.redirects[index + 1].url : request.url
+    }
+
+    /// HAR phases from a Resource Timing entry.
+    private static func timings(_ t: PageFacts.Timing) -> Timings {
+        var timings = Timings()
+        let fetch = t.fetchStart > 0 ? t.fetchStart : t.startTime
+        timings.blocked = rounded(max(0, fetch - t.startTime))
+        if t.domainLookupStart > 0 && t.domainLookupEnd >= t.domainLookupStart {
+            timings.dns = rounded(t.domainLookupEnd - t.domainLookupStart)
+        }
+        if t.connectStart > 0 && t.connectEnd >= t.connectStart {
+            timings.connect = rounded(t.connectEnd - t.connectStart)
+            if t.secureConnectionStart > 0 { timings.ssl = rounded(t.connectEnd - t.secureConnectionStart) }
+        }
+        if t.requestStart > 0 && t.responseStart >= t.requestStart {
+            timings.wait = rounded(t.responseStart - t.requestStart)
+            timings.receive = rounded(max(0, t.responseEnd - t.responseStart))
+        } else {
+            // Cross-origin without Timing-Allow-Origin: only start and end are known.
+            timings.wait = rounded(max(0, t.responseEnd - fetch))
+        }
+        return timings
+    }
+
+    private static func rounded(_ value: Double) -> Double {
+        (value * 10).rounded() / 10
+    }
+}
+
+extension RequestRecord.ResourceType {
+    /// From the request's `Sec-Fetch-Dest`, which WebKit sets on every
+    /// request, or else from the response's MIME type.
+    init(_ request: PageLoadState.Request) {
+        let destination = request.requestHeaders.first { $0.name.caseInsensitiveCompare("Sec-Fetch-Dest") == .orderedSame }?.value
+        switch destination?.lowercased() {
+        case "document", "iframe", "frame", "embed", "object": self = .document
+        case "style": self = .stylesheet
+        case "script", "worker", "sharedworker", "serviceworker", "audioworklet", "paintworklet": self = .script
+        case "image": self = .image
+        case "font": self = .font
+        case "audio", "video", "track": self = .media
+        case "empty": self = .fetch
+        default: self = Self(mimeType: request.mimeType, isMainResource: request.isMainResource)
+        }
+    }
+
+    private init(mimeType: String?, isMainResource: Bool) {
+        let mime = mimeType?.lowercased() ?? ""
+        if isMainResource || mime == "text/html" || mime == "application/xhtml+xml" { self = .document }
+        else if mime == "text/css" { self = .stylesheet }
+        else if mime.contains("javascript") || mime.contains("ecmascript") { self = .script }
+        else if mime.hasPrefix("image/") { self = .image }
+        else if mime.hasPrefix("font/") || mime.contains("font") { self = .font }
+        else if mime.hasPrefix("audio/") || mime.hasPrefix("video/") { self = .media }
+        else if mime.contains("json") || mime.contains("xml") { self = .fetch }
+        else { self = .other }
+    }
+}
+
+/// The reason phrases of RFC 9110 (WebKitGTK does not expose the one the
+/// server sent).
+enum HTTPStatus {
+    static func reason(_ status: Int) -> String {
+        phrases[status] ?? ""
+    }
+
+    private static let phrases: [Int: String] = [
+        100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
+        203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content", 206: "Partial Content",
+        300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
+        305: "Use Proxy", 307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request",
+        401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+        406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout", 409: "Conflict",
+        410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Content Too Large",
+        414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed",
+        421: "Misdirected Request", 422: "Unprocessable Content", 426: "Upgrade Required", 429: "Too Many Requests",
+        500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+        504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+    ]
+}
