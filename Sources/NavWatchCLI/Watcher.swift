@@ -56,6 +56,8 @@ public final class Watcher {
     private var loads: [UInt64: PageLoadState] = [:]
     private var lastNumber = 0
     private var current: (navigation: Navigation, summary: PageSummary, done: Bool)?
+    /// The current navigation's fold as it ended: what its report says.
+    private var currentAtEnd: PageLoadState?
     private var doneWaiter: CheckedContinuation<Void, Never>?
     private var lastNetworkActivity: ContinuousClock.Instant
     private var view: WebView?
@@ -91,6 +93,7 @@ public final class Watcher {
             summaries.append(current!.summary)
             if loads[navigation.id]?.isEnded == true { loads[navigation.id] = nil }
             current = nil
+            currentAtEnd = nil
         }
         view.close()  // ends a navigation still running as cancelled, then completes `events`
         await consumer.value
@@ -100,7 +103,7 @@ public final class Watcher {
 
     /// Makes the current page's report, with every request it made.
     private func record(_ navigation: Navigation, on view: WebView) async {
-        guard let state = loads[navigation.id], var summary = current?.summary else { return }
+        guard let state = currentAtEnd ?? loads[navigation.id], var summary = current?.summary else { return }
         let finished = summary.finishMilliseconds != nil
         let facts = finished ? await PageFacts.read(from: view) : nil
         let now = clock.now - (startTimes[navigation.id] ?? clock.now)
@@ -197,6 +200,9 @@ public final class Watcher {
         }
         let now = clock.now
         for id in loads.keys { loads[id]!.apply(event, at: now - (startTimes[id] ?? now)) }
+        if let navigation = event.navigationEvent?.navigation, isCurrent(navigation), event.navigationEvent?.isTerminal == true {
+            currentAtEnd = loads[navigation.id]
+        }
         switch event {
         case .navigation(let navigationEvent): handle(navigationEvent)
         case .resource(let resourceEvent): handle(resourceEvent)

@@ -146,7 +146,7 @@ package final class PageLoader {
 
     /// Per-type weights and third-party hosts from a page's requests. A
     /// redirect counts as a request of the type it led to.
-    static func summarise(_ requests: [RequestRecord], into report: inout PageLoadReport) {
+    nonisolated static func summarise(_ requests: [RequestRecord], into report: inout PageLoadReport) {
         var byType: [String: PageLoadReport.Resources.Weight] = [:]
         for request in requests {
             byType[request.type.rawValue, default: .init()].count += 1
@@ -159,7 +159,7 @@ package final class PageLoader {
     }
 
     /// The site a host belongs to: its last two labels (the host itself for an IP address).
-    private static func site(_ host: String) -> String {
+    private nonisolated static func site(_ host: String) -> String {
         let host = host.lowercased()
         guard host.contains(where: \.isLetter) else { return host }
         return host.split(separator: ".").suffix(2).joined(separator: ".")

@@ -71,6 +71,7 @@ struct CrawlCommandTests {
         #expect(rows.filter { $0.contains(",ok,") }.count == 5)
 
         let har = try await NavwatchProcess.run(["export", "--db", db, "--format", "har"])
+        #expect(HARValidator.problems(in: Data(har.stdout.joined(separator: "\n").utf8)) == [])
         let root = try #require(try JSONSerialization.jsonObject(with: Data(har.stdout.joined(separator: "\n").utf8)) as? [String: Any])
         let log = try #require(root["log"] as? [String: Any])
         #expect(log["version"] as? String == "1.2")

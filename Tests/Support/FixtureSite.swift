@@ -14,6 +14,18 @@ public enum FixtureSite {
         case "/redirect/2": return .redirect(to: "/redirect/1", status: 301)
         case "/redirect/3": return .redirect(to: "/redirect/2", status: 307)
         case "/loop": return .redirect(to: "/loop")
+        case "/rich":
+            return .html("""
+                <html><head><title>Rich</title><link rel="stylesheet" href="/rich.css">
+                <script src="/rich.js"></script></head>
+                <body><img src="/redirect/image"><img src="/missing.svg"><p>rich</p></body></html>
+                """)
+        case "/rich.css": return .text("p { color: teal; }", contentType: "text/css")
+        case "/rich.js": return .text("document.documentElement.dataset.rich = 'yes';", contentType: "text/javascript")
+        case "/redirect/image": return .redirect(to: "/image.svg")
+        case "/image.svg":
+            return .text(#"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>"#,
+                         contentType: "image/svg+xml", headers: [("Cache-Control", "no-store")])
         case "/script-title":
             return .html("<html><head><script>document.title = 'Scripted'</script></head><body>s</body></html>")
         case "/no-title": return .html("<html><body>untitled</body></html>")

@@ -1,0 +1,93 @@
+import Foundation
+@testable import NavWatch
+@testable import NavWatchCrawler
+import Testing
+
+/// Joining a page's request events with its Resource Timing.
+@Suite("RequestRecord")
+struct RequestRecordTests {
+    private static func url(_ path: String) -> URL { URL(string: "http://h\(path)")! }
+    private static let navigation = Navigation(id: 1, url: url("/"), origin: .load)
+    private static func dest(_ value: String) -> [HTTPHeader] { [HTTPHeader(name: "Sec-Fetch-Dest", value: value)] }
+
+    /// A page: its document (committed 200), a stylesheet, an image behind a
+    /// redirect, a script that failed, and a fetch still pending.
+    private static func page() -> PageLoadState {
+        var state = PageLoadState(navigation: navigation)
+        let n = navigation
+        let events: [(WebViewEvent, Int)] = [
+            (.navigation(.didStartProvisionalNavigation(n)), 0),
+            (.resource(.started(id: 1, url: url("/"), method: "GET", isMainResource: true, headers: dest("document"))), 1),
+            (.navigation(.didCommit(n, NavigationResponse(url: url("/"), statusCode: 200, mimeType: "text/html",
+                headers: [HTTPHeader(name: "Content-Type", value: "text/html")], expectedContentLength: nil,
+                suggestedFilename: nil, canShowMIMEType: true))), 5),
+            (.resource(.started(id: 2, url: url("/s.css"), method: "GET", isMainResource: false, headers: dest("style"))), 6),
+            (.resource(.started(id: 3, url: url("/old.png"), method: "GET", isMainResource: false, headers: dest("image"))), 7),
+            (.resource(.redirected(id: 3, to: url("/new.png"), status: 301,
+                                   headers: [HTTPHeader(name: "Location", value: "/new.png")])), 8),
+            (.resource(.started(id: 4, url: url("/a.js"), method: "GET", isMainResource: false, headers: dest("script"))), 9),
+            (.resource(.failed(id: 4, url: url("/a.js"), error: .navwatch(.connectionRefused, .timeout, "refused", url: url("/a.js")))), 12),
+            (.resource(.started(id: 5, url: url("/api"), method: "POST", isMainResource: false, headers: dest("empty"))), 13),
+            (.resource(.finished(id: 2, url: url("/s.css"), status: 200, mimeType: "text/css", headers: [])), 14),
+            (.resource(.finished(id: 3, url: url("/new.png"), status: 200, mimeType: "image/png", headers: [])), 20),
+            (.navigation(.didFinish(n)), 30),
+        ]
+        for (event, ms) in events { state.apply(event, at: .milliseconds(ms)) }
+        return state
+    }
+
+    /// Resource Timing as the facts script returns it.
+    private static func facts(_ resources: String) throws -> PageFacts {
+        let json = """
+            {"links": [], "navigation": ["http://h/", "navigation", 0, 1, 1, 1, 1, 1, 0, 2, 4, 6, 600, 300, 300],
+             "resources": [\(resources)]}
+            """
+        return try JSONDecoder().decode(PageFacts.self, from: Data(json.utf8))
+    }
+
+    @Test("records in start order: redirect hops as their own records, failures and pending ones timed by events")
+    func records() throws {
+        let facts = try Self.facts("""
+            ["http://h/s.css", "link", 6, 6.5, 7, 8, 8, 10, 0, 10, 12, 13, 330, 30, 60],
+            ["http://h/old.png", "img", 7, 7, 0, 0, 0, 0, 0, 0, 0, 19, 0, 0, 0]
+            """)
+        let records = RequestRecord.records(of: Self.page(), facts: facts, now: .milliseconds(40))
+        #expect(records.map { "\($0.method) \($0.url) \($0.type.rawValue) \($0.status.map(String.init) ?? "-")" } == [
+            "GET http://h/ document 200", "GET http://h/s.css stylesheet 200", "GET http://h/old.png image 301",
+            "GET http://h/new.png image 200", "GET http://h/a.js script -", "POST http://h/api fetch -",
+        ])
+        let document = records[0]
+        #expect(document.statusText == "OK" && document.responseHeaders.first?.value == "text/html")
+        #expect(document.transferBytes == 600 && document.bodyBytes == 300 && document.startMs == 0)
+        #expect(document.timings == .init(blocked: 1, dns: 0, connect: 0, ssl: -1, send: 0, wait: 2, receive: 2))
+        let css = records[1]
+        #expect(css.startMs == 6 && css.timings == .init(blocked: 0.5, dns: 1, connect: 2, ssl: -1, send: 0, wait: 2, receive: 1))
+        #expect(css.timeMs == 6.5 && css.transferBytes == 330 && css.encodedBytes == 30 && css.bodyBytes == 60)
+        let hop = records[2]
+        #expect(hop.redirectURL == "http://h/new.png" && hop.statusText == "Moved Permanently")
+        #expect(hop.responseHeaders == [HTTPHeader(name: "Location", value: "/new.png")])
+        // Cross-origin style: only the start and end are known, so it is all wait.
+        #expect(records[3].timings == .init(blocked: 0, dns: -1, connect: -1, ssl: -1, send: 0, wait: 12, receive: 0))
+        #expect(records[4].error == "connection-refused" && !records[4].pending && records[4].timings.wait == 3)
+        #expect(records[5].pending && records[5].timings.wait == 27 && records[5].startMs == 13)
+    }
+
+    @Test("per-type weights and the hosts of other sites")
+    func summary() throws {
+        var report = PageLoadReport(url: "http://www.example.org/", depth: 0, parent: nil, outcome: .ok)
+        let state = Self.page()
+        var records = RequestRecord.records(of: state, facts: try Self.facts(""), now: .milliseconds(40))
+        records[0].url = "http://www.example.org/"
+        records[1].url = "http://cdn.example.org/s.css"
+        records[2].url = "http://www.example.org/old.png"
+        records[4].url = "https://example.org/a.js"
+        records[3].url = "http://images.other.net/new.png"
+        records[5].url = "http://10.0.0.1/api"
+        PageLoader.summarise(records, into: &report)
+        #expect(report.resources.byType == [
+            "document": .init(count: 1, bytes: 600), "stylesheet": .init(count: 1, bytes: 0),
+            "image": .init(count: 2, bytes: 0), "script": .init(count: 1, bytes: 0), "fetch": .init(count: 1, bytes: 0),
+        ])
+        #expect(report.thirdPartyHosts == ["10.0.0.1", "images.other.net"])
+    }
+}
