@@ -238,6 +238,26 @@ public final class WebView {
         return try outcome.get()
     }
 
+    // MARK: Screenshots
+
+    /// Writes a PNG of the viewport (`configuration.viewportWidth` by
+    /// `viewportHeight`) as the page shows it now to `path`, replacing the file.
+    ///
+    /// - Throws: `WebViewError.closed` after `close()`, `screenshotFailed` when
+    ///   WebKit has nothing to draw or the file cannot be written.
+    public func writeScreenshot(to path: String) async throws(WebViewError) {
+        guard let shim else { throw .closed }
+        let failure: String? = await withCheckedContinuation { continuation in
+            // Retained until the shim's `done` callback, which it calls exactly once.
+            let box = Unmanaged.passRetained(ScreenshotBox(continuation)).toOpaque()
+            nw_view_write_snapshot(shim, path, { context, error in
+                let box = Unmanaged<ScreenshotBox>.fromOpaque(context!).takeRetainedValue()
+                box.continuation.resume(returning: error.map { String(cString: $0) })
+            }, box)
+        }
+        if let failure { throw .screenshotFailed(failure) }
+    }
+
     // MARK: Navigations and their deadlines
 
     private static let loadableSchemes: Set<String> = ["http", "https", "file", "about", "data"]
@@ -310,6 +330,12 @@ public final class WebView {
     var decider: any NavigationDelegate {
         navigationDelegate ?? DefaultNavigationDelegate.shared
     }
+}
+
+/// Carries a screenshot's continuation through the shim.
+private final class ScreenshotBox: Sendable {
+    let continuation: CheckedContinuation<String?, Never>
+    init(_ continuation: CheckedContinuation<String?, Never>) { self.continuation = continuation }
 }
 
 /// Calls `body` with `string` as a C string, or with nil.

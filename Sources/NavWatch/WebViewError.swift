@@ -6,11 +6,14 @@ public enum WebViewError: Error, Sendable, Equatable, CustomStringConvertible {
     case closed
     /// The URL cannot be loaded (not absolute, or a scheme WebKit does not load).
     case unsupportedURL(String)
+    /// A screenshot could not be taken or written.
+    case screenshotFailed(String)
 
     public var description: String {
         switch self {
         case .closed: return "the web view is closed"
         case .unsupportedURL(let url): return "cannot load \(url): only http, https, file, data and about URLs can be loaded"
+        case .screenshotFailed(let reason): return "cannot take a screenshot: \(reason)"
         }
     }
 }

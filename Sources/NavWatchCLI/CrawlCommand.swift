@@ -79,6 +79,9 @@ public struct CrawlCommand: AsyncParsableCommand {
     @Flag(name: .customLong("ignore-tls-errors"), help: "Load pages whose certificate does not validate.")
     public var ignoreTLSErrors = false
 
+    @Option(name: .long, help: "Save a PNG of each finished page's viewport in this directory (created if missing).")
+    public var screenshots: String?
+
     public init() {}
 
     public func validate() throws {
@@ -131,6 +134,17 @@ public struct CrawlCommand: AsyncParsableCommand {
         do { output = try ReportOutput(path: out) } catch {
             throw InputError("cannot write \(out ?? "-"): \(Self.reason(error))")
         }
+        let screenshotDirectory = try screenshots.map { path throws(InputError) in
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw InputError("cannot create the screenshot directory \(path): \(Self.reason(error))")
+            }
+            guard FileManager.default.isWritableFile(atPath: path) else {
+                throw InputError("cannot write screenshots in \(path)")
+            }
+            return URL(fileURLWithPath: path)
+        }
 
         var configuration = CrawlConfiguration(seeds: urls)
         configuration.scope = scope.value
@@ -144,6 +158,7 @@ public struct CrawlCommand: AsyncParsableCommand {
         configuration.obeyRobots = !ignoreRobots
         configuration.retries = retries
         configuration.recycleAfter = recycleAfter
+        configuration.screenshotDirectory = screenshotDirectory
         configuration.leaseDuration = .milliseconds(Int64(lease * 1000))
         configuration.webView = WebViewConfiguration(userAgent: userAgent, tlsErrors: ignoreTLSErrors ? .ignore : .fail,
                                                      navigationTimeout: configuration.timeout)

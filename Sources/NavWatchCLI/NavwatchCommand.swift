@@ -73,16 +73,20 @@ public struct LoadOptions: ParsableArguments {
     @Option(name: .long, help: "Also write every request of the loads to FILE as HAR 1.2.")
     public var har: String?
 
+    @Option(name: .long, help: "Save a PNG of the page's viewport when it finished (FILE-1.png, FILE-2.png, ... for several URLs).")
+    public var screenshot: String?
+
     public init() {}
 
     public func validate() throws {
         guard timeout > 0, timeout.isFinite else {
             throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)")
         }
-        if let har {
-            let directory = URL(fileURLWithPath: har).deletingLastPathComponent().path
+        for (option, path) in [("--har", har), ("--screenshot", screenshot)] {
+            guard let path else { continue }
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             guard FileManager.default.isWritableFile(atPath: directory) else {
-                throw ValidationError("--har \(har): cannot write in \(directory)")
+                throw ValidationError("\(option) \(path): cannot write in \(directory)")
             }
         }
     }
@@ -93,6 +97,7 @@ public struct LoadOptions: ParsableArguments {
         options.waitUntil = waitUntil.value
         options.resources = resources
         options.recordRequests = har != nil
+        options.screenshot = screenshot
         options.configuration = WebViewConfiguration(
             userAgent: userAgent, javaScriptEnabled: !noJavaScript, imagesEnabled: !noImages,
             tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: options.timeout)

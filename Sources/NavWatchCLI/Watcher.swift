@@ -27,6 +27,8 @@ public struct PageSummary: Sendable, Equatable {
     public var succeeded: Bool
     /// The load as a report with every request, when `Options.recordRequests` is set.
     public var report: PageLoadReport?
+    /// The screenshot written, when `Options.screenshot` is set and the page finished.
+    public var screenshot: String?
 }
 
 /// Loads URLs one after another in one view and reports every event of every
@@ -41,6 +43,9 @@ public final class Watcher {
         public var resources = false
         /// Read every request of each page (for `--har`) once it is done.
         public var recordRequests = false
+        /// Where a PNG of each finished page's viewport goes: this path for
+        /// one URL; for several, `-1`, `-2`, ... before its extension.
+        public var screenshot: String?
         public var configuration = WebViewConfiguration()
         public init() {}
     }
@@ -90,6 +95,15 @@ public final class Watcher {
             current = (navigation, PageSummary(requested: url, nav: lastNumber, succeeded: false), false)
             await waitUntilDone(navigation)
             if options.recordRequests { await record(navigation, on: view) }
+            if let path = options.screenshot, current?.summary.finishMilliseconds != nil {
+                let file = urls.count == 1 ? path : Self.numbered(path, summaries.count + 1)
+                do {
+                    try await view.writeScreenshot(to: file)
+                    current?.summary.screenshot = file
+                } catch {
+                    throw InputError("cannot write the screenshot \(file): \(error)")
+                }
+            }
             summaries.append(current!.summary)
             if loads[navigation.id]?.isEnded == true { loads[navigation.id] = nil }
             current = nil
@@ -99,6 +113,14 @@ public final class Watcher {
         await consumer.value
         self.view = nil
         return summaries
+    }
+
+    /// `path` with `-number` before its extension.
+    static func numbered(_ path: String, _ number: Int) -> String {
+        let url = URL(fileURLWithPath: path)
+        let ext = url.pathExtension
+        let stem = url.deletingPathExtension().path
+        return ext.isEmpty ? "\(stem)-\(number)" : "\(stem)-\(number).\(ext)"
     }
 
     /// Makes the current page's report, with every request it made.

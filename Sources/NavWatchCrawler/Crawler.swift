@@ -27,6 +27,10 @@ public struct CrawlConfiguration: Sendable {
     public var backoff: Duration = .milliseconds(500)
     /// Pages a view loads before it is replaced by a fresh one.
     public var recycleAfter = 1000
+    /// Where a PNG of each finished page's viewport goes; nil takes none.
+    /// Each file is named from the page's URL (`PageLoadReport.screenshotName`)
+    /// and the report names it.
+    public var screenshotDirectory: URL?
     public var webView = WebViewConfiguration()
     /// The product token matched against robots.txt groups.
     public var robotsAgent = "navwatch"
@@ -144,6 +148,7 @@ public actor Crawler {
 
     private func work() async throws {
         let loader = await PageLoader(configuration: configuration.webView, recycleAfter: configuration.recycleAfter,
+                                      screenshotDirectory: configuration.screenshotDirectory,
                                       onLoadStarted: onLoadStarted)
         // Ready before the first lease, so a page taken in breadth-first
         // order also starts in that order.

@@ -138,12 +138,15 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     public var timeout: TimeoutDetail?
     /// Hosts of other sites the page requested from, sorted.
     public var thirdPartyHosts: [String]?
+    /// The file name of the page's screenshot, in the crawl's screenshot directory.
+    public var screenshot: String?
     /// Every request of the page: stored beside the report, not in its JSON line.
     public var requests: [RequestRecord] = []
 
     enum CodingKeys: String, CodingKey {
         case url, redirects, status, mime, title, depth, parent, outcome, error, timings, resources, links, attempts, timeout
         case thirdPartyHosts = "third_party_hosts"
+        case screenshot
         case finalURL = "final_url"
         case fetchedAt = "fetched_at"
         case skipReason = "skip_reason"
@@ -191,6 +194,17 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter
     }()
+
+    /// The screenshot file name for `url`: its host, port and path with every
+    /// character but letters, digits, `.` and `-` made `_` (80 at most), then
+    /// 8 hex digits of the URL's FNV-1a hash, so that names never collide in practice.
+    public static func screenshotName(for url: String) -> String {
+        let readable = url.replacingOccurrences(of: "^[a-z]+://", with: "", options: .regularExpression)
+        let safe = String(readable.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") ? $0 : "_" }.prefix(80))
+        var hash: UInt32 = 2_166_136_261
+        for byte in url.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return safe + "-" + String(format: "%08x", hash) + ".png"
+    }
 
     /// `requests` as JSON, for the store's column beside the line; nil when there are none.
     package var requestsJSON: String? {

@@ -30,10 +30,13 @@ package final class PageLoader {
     /// Called when a page's load has been asked for (tests use it to crash the view).
     private let onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
 
-    package init(configuration: WebViewConfiguration, recycleAfter: Int,
+    private let screenshotDirectory: URL?
+
+    package init(configuration: WebViewConfiguration, recycleAfter: Int, screenshotDirectory: URL? = nil,
          onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)? = nil) {
         self.configuration = configuration
         self.recycleAfter = max(1, recycleAfter)
+        self.screenshotDirectory = screenshotDirectory
         self.onLoadStarted = onLoadStarted
     }
 
@@ -99,6 +102,12 @@ package final class PageLoader {
             result.report.title = state.title
             facts = await PageFacts.read(from: view)
             if let facts { apply(facts, to: &result) }
+            if let screenshotDirectory {
+                let name = PageLoadReport.screenshotName(for: entry.url)
+                if (try? await view.writeScreenshot(to: screenshotDirectory.appendingPathComponent(name).path)) != nil {
+                    result.report.screenshot = name
+                }
+            }
         case .failed(_, let error, _)?:
             result.report.error = .init(error)
             switch error.kind {

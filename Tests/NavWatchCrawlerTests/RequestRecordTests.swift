@@ -90,4 +90,12 @@ struct RequestRecordTests {
         ])
         #expect(report.thirdPartyHosts == ["10.0.0.1", "images.other.net"])
     }
+
+    @Test("screenshot names: readable, safe for any file system, distinct for distinct URLs")
+    func screenshotNames() {
+        #expect(PageLoadReport.screenshotName(for: "http://127.0.0.1:8080/a/b?c=d") == "127.0.0.1_8080_a_b_c_d-88e03358.png")
+        #expect(PageLoadReport.screenshotName(for: "https://example.org/") != PageLoadReport.screenshotName(for: "http://example.org/"))
+        let long = PageLoadReport.screenshotName(for: "http://h/" + String(repeating: "é", count: 200))
+        #expect(long.count == 80 + 1 + 8 + 4 && long.hasPrefix("h__"))
+    }
 }

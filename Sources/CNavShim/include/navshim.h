@@ -265,6 +265,15 @@ nw_evaluation *nw_view_evaluate(nw_view *view, const char *script,
 void nw_evaluation_cancel(nw_evaluation *evaluation);
 void nw_evaluation_free(nw_evaluation *evaluation);
 
+// MARK: - Screenshots
+
+/// Writes a PNG of the view's visible area (its viewport) to `path`. `done`
+/// is called exactly once, on the WebKit thread, with NULL on success or a
+/// message (borrowed for the call); also when the view is destroyed first.
+void nw_view_write_snapshot(nw_view *view, const char *path,
+                            void (*done)(void *_Nullable context, const char *_Nullable error),
+                            void *_Nullable context);
+
 // MARK: - Accounting (for leak tests)
 
 typedef struct {

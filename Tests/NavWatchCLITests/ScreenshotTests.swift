@@ -1,0 +1,66 @@
+import Foundation
+import LoopbackServer
+import NavWatchCrawler
+import NavWatchTestSupport
+import Testing
+
+private let site = Task { try await LoopbackServer.start(route: FixtureSite.route) }
+
+private func temporaryPath(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+}
+
+/// The width and height a PNG file declares (its IHDR chunk); nil when it is no PNG.
+private func pngSize(_ path: String) -> (Int, Int)? {
+    guard let data = FileManager.default.contents(atPath: path), data.count > 24,
+          data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
+    let number = { (offset: Int) in data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+    return (number(16), number(20))
+}
+
+@Suite("Screenshots")
+struct ScreenshotTests {
+    @Test("navwatch URL --screenshot saves the viewport as a PNG; several URLs are numbered")
+    func watchScreenshots() async throws {
+        let server = try await site.value
+        let one = temporaryPath("page.png")
+        defer { try? FileManager.default.removeItem(atPath: one) }
+        let single = try await NavwatchProcess.run([server.url("/rich").absoluteString, "--screenshot", one])
+        #expect(single.status == 0)
+        #expect(pngSize(one).map { [$0.0, $0.1] } == [1280, 800])
+
+        let base = temporaryPath("shot.png")
+        let numbered = (1...2).map { base.replacingOccurrences(of: ".png", with: "-\($0).png") }
+        defer { for path in numbered { try? FileManager.default.removeItem(atPath: path) } }
+        let several = try await NavwatchProcess.run([server.url("/page").absoluteString, server.url("/hang").absoluteString,
+                                                     "--timeout", "1", "--screenshot", base])
+        #expect(several.status == 1)
+        #expect(pngSize(numbered[0]) != nil)
+        #expect(!FileManager.default.fileExists(atPath: numbered[1]))  // it never finished
+    }
+
+    @Test("navwatch crawl --screenshots names each finished page's PNG in its report")
+    func crawlScreenshots() async throws {
+        let server = try await site.value
+        let db = temporaryPath("crawl.db"), directory = temporaryPath("shots")
+        defer { for path in [db, db + "-wal", db + "-shm", directory] { try? FileManager.default.removeItem(atPath: path) } }
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-depth", "0", "--screenshots", directory,
+                                                   server.url("/rich").absoluteString, server.url("/status/404").absoluteString])
+        #expect(crawl.status == 0)
+        let reports = try crawl.stdout.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let names = reports.compactMap { $0["screenshot"] as? String }.sorted()
+        #expect(names.count == 2)
+        #expect(names == reports.compactMap { ($0["url"] as? String).map(PageLoadReport.screenshotName) }.sorted())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == names)
+        for name in names { #expect(pngSize(directory + "/" + name).map { [$0.0, $0.1] } == [1280, 800]) }
+    }
+
+    @Test("a screenshot directory that cannot be made is one line and exit status 2")
+    func badDirectory() async throws {
+        let run = try await NavwatchProcess.run(["crawl", "--db", temporaryPath("x.db"), "--screenshots", "/proc/navwatch",
+                                                 "http://127.0.0.1:1/"])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("navwatch: cannot create the screenshot directory /proc/navwatch: "))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+}
