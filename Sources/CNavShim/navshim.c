@@ -682,15 +682,17 @@ static void on_snapshot_ready(GObject *source, GAsyncResult *result, gpointer us
     g_free(snapshot);
 }
 
-void nw_view_write_snapshot(nw_view *view, const char *path, void (*done)(void *, const char *), void *context) {
+void nw_view_write_snapshot(nw_view *view, const char *path, int full_document, void (*done)(void *, const char *),
+                            void *context) {
     nw_snapshot *snapshot = g_new0(nw_snapshot, 1);
     snapshot->path = g_strdup(path);
     snapshot->done = done;
     snapshot->context = context;
     // The operation holds a reference to the web view until it calls back, so
     // the callback never touches `view`, which may be gone by then.
-    webkit_web_view_get_snapshot(view->web_view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL,
-                                 on_snapshot_ready, snapshot);
+    webkit_web_view_get_snapshot(view->web_view,
+                                 full_document ? WEBKIT_SNAPSHOT_REGION_FULL_DOCUMENT : WEBKIT_SNAPSHOT_REGION_VISIBLE,
+                                 WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL, on_snapshot_ready, snapshot);
 }
 
 // MARK: - Accounting

@@ -241,16 +241,17 @@ public final class WebView {
     // MARK: Screenshots
 
     /// Writes a PNG of the viewport (`configuration.viewportWidth` by
-    /// `viewportHeight`) as the page shows it now to `path`, replacing the file.
+    /// `viewportHeight`), or of the whole document with `fullPage`, as the
+    /// page shows it now to `path`, replacing the file.
     ///
     /// - Throws: `WebViewError.closed` after `close()`, `screenshotFailed` when
     ///   WebKit has nothing to draw or the file cannot be written.
-    public func writeScreenshot(to path: String) async throws(WebViewError) {
+    public func writeScreenshot(to path: String, fullPage: Bool = false) async throws(WebViewError) {
         guard let shim else { throw .closed }
         let failure: String? = await withCheckedContinuation { continuation in
             // Retained until the shim's `done` callback, which it calls exactly once.
             let box = Unmanaged.passRetained(ScreenshotBox(continuation)).toOpaque()
-            nw_view_write_snapshot(shim, path, { context, error in
+            nw_view_write_snapshot(shim, path, fullPage ? 1 : 0, { context, error in
                 let box = Unmanaged<ScreenshotBox>.fromOpaque(context!).takeRetainedValue()
                 box.continuation.resume(returning: error.map { String(cString: $0) })
             }, box)

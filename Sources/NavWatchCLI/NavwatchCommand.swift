@@ -14,7 +14,8 @@ public struct NavwatchCommand: AsyncParsableCommand {
             Exit status: 0 when every navigation finished with an HTTP status below 400, \
             1 otherwise, 2 for bad input or when WebKit cannot start, 130 after Ctrl-C.
             """,
-        subcommands: [WatchCommand.self, DemoCommand.self, CrawlCommand.self, StatusCommand.self, ExportCommand.self],
+        subcommands: [WatchCommand.self, DemoCommand.self, CrawlCommand.self, StatusCommand.self, ExportCommand.self,
+                      ReportCommand.self],
         defaultSubcommand: WatchCommand.self)
 
     public init() {}
@@ -76,6 +77,9 @@ public struct LoadOptions: ParsableArguments {
     @Option(name: .long, help: "Save a PNG of the page's viewport when it finished (FILE-1.png, FILE-2.png, ... for several URLs).")
     public var screenshot: String?
 
+    @Flag(name: .customLong("full-page"), help: "With --screenshot, the whole page instead of the viewport.")
+    public var fullPage = false
+
     public init() {}
 
     public func validate() throws {
@@ -98,6 +102,7 @@ public struct LoadOptions: ParsableArguments {
         options.resources = resources
         options.recordRequests = har != nil
         options.screenshot = screenshot
+        options.fullPageScreenshot = fullPage
         options.configuration = WebViewConfiguration(
             userAgent: userAgent, javaScriptEnabled: !noJavaScript, imagesEnabled: !noImages,
             tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: options.timeout)

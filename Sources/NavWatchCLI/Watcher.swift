@@ -46,6 +46,8 @@ public final class Watcher {
         /// Where a PNG of each finished page's viewport goes: this path for
         /// one URL; for several, `-1`, `-2`, ... before its extension.
         public var screenshot: String?
+        /// The whole page in the screenshot, not just the viewport.
+        public var fullPageScreenshot = false
         public var configuration = WebViewConfiguration()
         public init() {}
     }
@@ -98,7 +100,7 @@ public final class Watcher {
             if let path = options.screenshot, current?.summary.finishMilliseconds != nil {
                 let file = urls.count == 1 ? path : Self.numbered(path, summaries.count + 1)
                 do {
-                    try await view.writeScreenshot(to: file)
+                    try await view.writeScreenshot(to: file, fullPage: options.fullPageScreenshot)
                     current?.summary.screenshot = file
                 } catch {
                     throw InputError("cannot write the screenshot \(file): \(error)")

@@ -5,6 +5,11 @@ public struct DeadlineExceeded: Error, CustomStringConvertible {
     public let what: String
     public let timeout: Duration
     public var description: String { "waited \(timeout) for \(what) in vain" }
+
+    public init(what: String, timeout: Duration) {
+        self.what = what
+        self.timeout = timeout
+    }
 }
 
 /// The default deadline of a test's wait for one event: far longer than any

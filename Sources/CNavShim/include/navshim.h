@@ -267,10 +267,11 @@ void nw_evaluation_free(nw_evaluation *evaluation);
 
 // MARK: - Screenshots
 
-/// Writes a PNG of the view's visible area (its viewport) to `path`. `done`
-/// is called exactly once, on the WebKit thread, with NULL on success or a
-/// message (borrowed for the call); also when the view is destroyed first.
-void nw_view_write_snapshot(nw_view *view, const char *path,
+/// Writes a PNG of the view's visible area (its viewport), or of the whole
+/// document when `full_document` is 1, to `path`. `done` is called exactly
+/// once, on the WebKit thread, with NULL on success or a message (borrowed
+/// for the call); also when the view is destroyed first.
+void nw_view_write_snapshot(nw_view *view, const char *path, int full_document,
                             void (*done)(void *_Nullable context, const char *_Nullable error),
                             void *_Nullable context);
 

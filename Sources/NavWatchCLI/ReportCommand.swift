@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import NavWatchCrawler
+import NavWatchPostgres
+
+/// `navwatch report`: one self-contained HTML file about a crawl.
+public struct ReportCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write an HTML report of a crawl: figures, charts, the slowest, heaviest and failing pages, "
+            + "redirect chains, and every page's request waterfall and screenshot.")
+
+    @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
+    public var db = "navwatch-crawl.db"
+
+    @Option(name: .long, help: "The HTML file to write.")
+    public var out = "navwatch-report.html"
+
+    @Option(name: .long, help: "The directory the crawl's --screenshots went to, to show them.")
+    public var screenshots: String?
+
+    public init() {}
+
+    public func run() async throws {
+        let reports = try await CrawlDatabase.with(db, mustExist: true) { store in
+            do { return try await store.allReports() } catch {
+                throw InputError("cannot read the crawl database \(db): \(CrawlCommand.reason(error))")
+            }
+        }
+        // A postgres:// address shows without its password.
+        let source = PostgresAddress.isPostgres(db) ? ((try? PostgresAddress(db))?.description ?? "PostgreSQL") : db
+        let html = HTMLReport.html(reports, source: source,
+                                   screenshots: screenshots.map { relativePath(of: $0, from: out) })
+        guard FileManager.default.createFile(atPath: out, contents: Data(html.utf8)) else {
+            throw InputError("cannot write \(out)")
+        }
+        FileHandle.standardError.write(Data("report: \(reports.count) pages in \(out)\n".utf8))
+    }
+
+    /// `path` as the report at `report` refers to it: relative when both are
+    /// relative to the working directory, absolute otherwise.
+    private func relativePath(of path: String, from report: String) -> String {
+        let directory = URL(fileURLWithPath: report).deletingLastPathComponent().standardizedFileURL.path
+        let target = URL(fileURLWithPath: path).standardizedFileURL.path
+        return target.hasPrefix(directory + "/") ? String(target.dropFirst(directory.count + 1)) : target
+    }
+}

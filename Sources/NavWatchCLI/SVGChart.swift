@@ -1,0 +1,71 @@
+import Foundation
+
+/// Small SVG charts drawn as text: a report that needs no library and no
+/// network to show its pictures.
+enum SVGChart {
+    /// One bar of a chart.
+    struct Bar {
+        var label: String
+        var value: Double
+        /// What the bar's end says (the value, formatted).
+        var text: String
+        var color = "#3b6ea5"
+    }
+
+    /// Horizontal bars, one a row, scaled to the largest value.
+    static func horizontalBars(_ bars: [Bar], id: String, width: Int = 640) -> String {
+        let rowHeight = 24, labelWidth = 190, textWidth = 90
+        let height = max(1, bars.count) * rowHeight + 8
+        let largest = bars.map(\.value).max() ?? 0
+        let span = Double(width - labelWidth - textWidth)
+        var svg = #"<svg id="\#(id)" class="chart" viewBox="0 0 \#(width) \#(height)" width="\#(width)" height="\#(height)" role="img">"#
+        for (index, bar) in bars.enumerated() {
+            let y = 4 + index * rowHeight
+            let length = largest > 0 ? max(1, span * bar.value / largest) : 0
+            svg += #"<text x="\#(labelWidth - 8)" y="\#(y + 16)" text-anchor="end">\#(HTML.escape(bar.label))</text>"#
+            svg += #"<rect x="\#(labelWidth)" y="\#(y + 3)" width="\#(format(length))" height="\#(rowHeight - 8)" fill="\#(bar.color)"><title>\#(HTML.escape(bar.label)): \#(HTML.escape(bar.text))</title></rect>"#
+            svg += #"<text x="\#(labelWidth + Int(length) + 6)" y="\#(y + 16)" class="value">\#(HTML.escape(bar.text))</text>"#
+        }
+        return svg + "</svg>"
+    }
+
+    /// Vertical bars over labelled buckets (a histogram).
+    static func columns(_ bars: [Bar], id: String, width: Int = 640, height: Int = 220) -> String {
+        let bottom = height - 40, top = 20
+        let largest = bars.map(\.value).max() ?? 0
+        let slot = Double(width - 20) / Double(max(1, bars.count))
+        var svg = #"<svg id="\#(id)" class="chart" viewBox="0 0 \#(width) \#(height)" width="\#(width)" height="\#(height)" role="img">"#
+        svg += "<line x1=\"10\" y1=\"\(bottom)\" x2=\"\(width - 10)\" y2=\"\(bottom)\" stroke=\"#999\"/>"
+        for (index, bar) in bars.enumerated() {
+            let barHeight = largest > 0 ? Double(bottom - top) * bar.value / largest : 0
+            let x = 10 + slot * Double(index)
+            svg += #"<rect x="\#(format(x + slot * 0.15))" y="\#(format(Double(bottom) - barHeight))" width="\#(format(slot * 0.7))" height="\#(format(barHeight))" fill="\#(bar.color)"><title>\#(HTML.escape(bar.label)): \#(HTML.escape(bar.text))</title></rect>"#
+            svg += #"<text x="\#(format(x + slot / 2))" y="\#(format(Double(bottom) - barHeight - 4))" text-anchor="middle" class="value">\#(HTML.escape(bar.text))</text>"#
+            svg += #"<text x="\#(format(x + slot / 2))" y="\#(bottom + 16)" text-anchor="middle">\#(HTML.escape(bar.label))</text>"#
+        }
+        return svg + "</svg>"
+    }
+
+    private static func format(_ value: Double) -> String {
+        String(format: "%.1f", value)
+    }
+}
+
+/// Escaping for text placed in HTML.
+enum HTML {
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import LoopbackServer
+@testable import NavWatchCLI
+import NavWatchCrawler
+import NavWatchRx
+import NavWatchTestSupport
+import Testing
+
+private let site = Task { try await LoopbackServer.start(route: FixtureSite.route) }
+
+private func temporaryDirectory() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+@Suite("navwatch report, read in a real browser", .serialized)
+@WebKitActor
+struct ReportTests {
+    @Test("the figures, tables, search, waterfall and screenshot match the crawl database")
+    func reportInBrowser() async throws {
+        let server = try await site.value
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let db = directory + "/crawl.db", shots = directory + "/shots", out = directory + "/report.html"
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-depth", "0", "--screenshots", shots,
+                                                   server.url("/rich").absoluteString, server.url("/status/404").absoluteString,
+                                                   server.url("/redirect/2").absoluteString])
+        #expect(crawl.status == 0)
+        let report = try await NavwatchProcess.run(["report", "--db", db, "--out", out, "--screenshots", shots])
+        #expect(report.status == 0 && report.stderr == "report: 3 pages in \(out)\n")
+        let stored = try await SQLiteCrawlStore(path: db).allReports()
+
+        let view = try WebView()
+        defer { view.close() }
+        let outcome = try await view.rx.pageLoad(URL(fileURLWithPath: out))
+        guard case .finished(_, _, let title) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(title == "navwatch report: \(db)")
+        struct Figures: Decodable, Equatable { var pages, ok, failing, requests: String }
+        let figures = try await view.evaluateJavaScript("""
+            ({pages: document.getElementById('figure-pages').textContent, ok: document.getElementById('figure-ok').textContent,
+              failing: document.getElementById('figure-failing').textContent,
+              requests: document.getElementById('figure-requests').textContent})
+            """, as: Figures.self)
+        #expect(figures == Figures(pages: "\(stored.count)", ok: "\(stored.filter { $0.outcome == .ok }.count)",
+                                   failing: "\(stored.filter { $0.outcome != .ok && $0.outcome != .skipped }.count)",
+                                   requests: "\(stored.reduce(0) { $0 + $1.requests.count })"))
+        #expect(try await view.evaluateJavaScript("document.querySelectorAll('#pages tbody tr').length", as: Int.self) == 3)
+        #expect(try await view.evaluateJavaScript("document.querySelectorAll('#redirects tbody tr').length", as: Int.self) == 1)
+        #expect(try await view.evaluateJavaScript("document.querySelectorAll('#failing tbody tr').length", as: Int.self) == 1)
+
+        // Search narrows the table; a row opens its page's waterfall and screenshot.
+        let search = """
+            (() => { const box = document.getElementById('search'); box.value = '404';
+              box.dispatchEvent(new Event('input')); return document.querySelectorAll('#pages tbody tr').length; })()
+            """
+        #expect(try await view.evaluateJavaScript(search, as: Int.self) == 1)
+        let rich = try #require(stored.first { $0.url == server.url("/rich").absoluteString })
+        let open = """
+            (() => { const box = document.getElementById('search'); box.value = '/rich';
+              box.dispatchEvent(new Event('input')); document.querySelector('#pages tbody tr').click();
+              return {bars: document.querySelectorAll('#waterfall rect.request').length,
+                      title: document.getElementById('detail-title').textContent,
+                      image: document.querySelector('#screenshot img').getAttribute('src'),
+                      hash: location.hash}; })()
+            """
+        struct Detail: Decodable { var bars: Int; var title: String; var image: String; var hash: String }
+        let detail = try await view.evaluateJavaScript(open, as: Detail.self)
+        #expect(detail.bars == rich.requests.count && detail.bars >= 6)
+        #expect(detail.title == rich.url)
+        #expect(detail.image == "shots/" + (rich.screenshot ?? "-"))
+        #expect(detail.hash == "#page=\((stored.firstIndex(of: rich) ?? -1) + 1)")
+        // The screenshot is really there: the image decodes to the viewport's size.
+        let width = """
+            new Promise(resolve => { const image = document.querySelector('#screenshot img');
+              if (image.complete) resolve(image.naturalWidth); else image.onload = () => resolve(image.naturalWidth); })
+            """
+        #expect(try await evaluateAsync(width, in: view) == 1280)
+    }
+
+    @Test("10,000 pages: one page of 50 rows at a time, paging and search over all of them")
+    func tenThousandPages() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var reports: [PageLoadReport] = []
+        for index in 0..<10_000 {
+            var report = PageLoadReport(url: "http://h/p\(index)", depth: 1, parent: "http://h/", outcome: index % 100 == 0 ? .failed : .ok)
+            report.status = index % 100 == 0 ? nil : 200
+            report.timings.finish = Double(index % 3000)
+            report.resources.transferBytes = index * 10
+            reports.append(report)
+        }
+        let html = HTMLReport.html(reports, source: "synthetic", screenshots: nil)
+        #expect(html.utf8.count < 2_000_000)
+        let out = directory + "/report.html"
+        #expect(FileManager.default.createFile(atPath: out, contents: Data(html.utf8)))
+        let view = try WebView()
+        defer { view.close() }
+        _ = try await view.rx.pageLoad(URL(fileURLWithPath: out))
+        struct Table: Decodable, Equatable { var rows: Int; var count: String; var position: String }
+        let table = """
+            ({rows: document.querySelectorAll('#pages tbody tr').length, count: document.getElementById('page-count').textContent,
+              position: document.getElementById('pager-position').textContent})
+            """
+        #expect(try await view.evaluateJavaScript(table, as: Table.self) == Table(rows: 50, count: "10000 of 10000 pages", position: "1–50"))
+        _ = try await view.evaluateJavaScript("document.getElementById('next').click()")
+        #expect(try await view.evaluateJavaScript(table, as: Table.self) == Table(rows: 50, count: "10000 of 10000 pages", position: "51–100"))
+        _ = try await view.evaluateJavaScript("""
+            (() => { const box = document.getElementById('search'); box.value = 'failed'; box.dispatchEvent(new Event('input')); })()
+            """)
+        #expect(try await view.evaluateJavaScript(table, as: Table.self) == Table(rows: 50, count: "100 of 10000 pages", position: "1–50"))
+        #expect(try await view.evaluateJavaScript("document.getElementById('figure-failing').textContent", as: String.self) == "100")
+    }
+
+    /// Evaluates a script whose value is a promise, and returns what it resolves to.
+    private func evaluateAsync(_ script: String, in view: WebView) async throws -> Int {
+        _ = try await view.evaluateJavaScript("window.__result = undefined; Promise.resolve(\(script)).then(v => window.__result = v); null")
+        for _ in 0..<100 {
+            if case .number(let value) = try await view.evaluateJavaScript("window.__result ?? null") { return Int(value) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw DeadlineExceeded(what: "the promise of \(script)", timeout: .seconds(5))
+    }
+}
