@@ -204,7 +204,7 @@ enum HTMLReport {
         table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eee;word-break:break-all}
         #pages tbody tr{cursor:pointer}#pages tbody tr:hover{background:#f3f6fa}
         .chart text{font-size:12px;fill:#333}.chart .value{fill:#555}.hop{color:#888}
-        #waterfall svg text{font-size:11px}#screenshot img{max-width:640px;border:1px solid #ccc;margin-top:12px}
+        #detail{min-height:100vh}#waterfall svg text{font-size:11px}#screenshot img{max-width:640px;border:1px solid #ccc;margin-top:12px}
         """
 
     /// Renders the table of all pages (search and paging) and a page's detail.
