@@ -72,6 +72,29 @@ struct CrawlStoreTests {
         }
     }
 
+    @Test("a report's requests are stored beside it and read back whole; its JSON line stays without them",
+          arguments: StoreKind.allCases)
+    func requestsBesideReports(_ kind: StoreKind) async throws {
+        try await kind.withStores { stores in
+            let store = stores[0]
+            _ = try await store.enqueue([entry("/"), entry("/bare")])
+            var report = loaded(entry("/"))
+            let json = #"[{"method":"GET","pending":false,"request_headers":[{"name":"Accept","value":"*/*"}],"#
+                + #""response_headers":[],"start_ms":1.5,"status":200,"status_text":"OK","timings":{"blocked":0,"#
+                + #""connect":-1,"dns":-1,"receive":1,"send":0,"ssl":-1,"wait":2},"transfer_bytes":300,"type":"document","#
+                + #""url":"http://a.test/"}]"#
+            report.requests = try PageLoadReport.decoder.decode([RequestRecord].self, from: Data(json.utf8))
+            for (path, report) in [("/", report), ("/bare", loaded(entry("/bare")))] {
+                guard case .leased(let leased) = try await store.lease(request("w")) else { Issue.record("nothing to lease"); return }
+                #expect(leased.url == "http://a.test" + path)
+                _ = try await store.complete(leased, worker: "w", report: report, aliases: [], discovered: [], skipped: [])
+            }
+            let stored = try await store.allReports()
+            #expect(stored.map(\.requests) == [report.requests, []])
+            #expect(!stored[0].jsonLine.contains("request_headers"))
+        }
+    }
+
     @Test("leases go shallowest and oldest first, and never twice while a lease lasts", arguments: StoreKind.allCases)
     func leaseOrder(_ kind: StoreKind) async throws {
         try await kind.withStores(2) { stores in
