@@ -76,6 +76,23 @@ def main():
               f"{med(engine, 2):.0f} | {med(navwatch, 2):.0f} | {min(x[3] for x in engine)} / {min(x[3] for x in navwatch)} |")
     print()
 
+    shots = []
+    for path in sorted(glob.glob(f"{r}/screenshots-c2-r*.jsonl")):
+        pages, rate = navwatch_crawl(path)
+        tree = load(path.replace(".jsonl", ".tree.json"))
+        shots.append((rate, tree["cpu_seconds"] / max(1, pages), pages))
+    plain = next((navwatch for c, _, navwatch, _, _ in rows if c == 2), [])
+    if shots and plain:
+        with_rate, without_rate = statistics.median(x[0] for x in shots), statistics.median(x[0] for x in plain)
+        with_cpu, without_cpu = statistics.median(x[1] for x in shots), statistics.median(x[1] for x in plain)
+        print("| navwatch crawl, concurrency 2 | pages/s | CPU ms/page |")
+        print("|---|---|---|")
+        print(f"| without screenshots | {without_rate:.1f} | {without_cpu * 1000:.1f} |")
+        print(f"| `--screenshots DIR` (1280x800 PNG per page) | {with_rate:.1f} | {with_cpu * 1000:.1f} |")
+        print(f"| cost per page | {(1 / with_rate - 1 / without_rate) * 1000:+.1f} ms of crawl time | "
+              f"{(with_cpu - without_cpu) * 1000:+.1f} |")
+        print()
+
     print("| measurement | figure | target |")
     print("|---|---|---|")
     for subscriber, where in (("webkit", "on the WebKit actor"), ("global", "on the global executor")):
