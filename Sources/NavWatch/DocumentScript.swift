@@ -9,11 +9,13 @@ import Foundation
 /// announces a new title (`notify::title`) only after it reports the load
 /// finished, so without it a finished page would show the previous title.
 /// The message crosses from the web process on the same connection as the
-/// load events, ahead of the finish.
+/// load events, ahead of the finish. It also lets Resource Timing keep every
+/// request of the page (browsers keep 250 by default).
 enum DocumentScript {
     static let world = "navwatch"
     static let messageHandler = "navwatch"
     static let source = """
+        performance.setResourceTimingBufferSize(100000);
         addEventListener('load', () => {
           webkit.messageHandlers.\(messageHandler).postMessage(JSON.stringify({ title: document.title }));
         }, { capture: true, once: true });

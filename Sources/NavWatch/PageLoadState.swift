@@ -62,6 +62,8 @@ public struct PageLoadState: Sendable, Hashable {
         public var status: Int
         /// The headers of that answer.
         public var headers: [HTTPHeader] = []
+        /// When the answer came, as given to `apply(_:at:)`.
+        public var at: Duration?
     }
 
     /// One request the page made, as its resource events told it.
@@ -108,7 +110,7 @@ public struct PageLoadState: Sendable, Hashable {
     public private(set) var response: NavigationResponse?
     /// The main resource's redirect hops.
     public var redirects: [Redirect] {
-        mainResource.flatMap { requestIndex[$0] }.map { requests[$0].redirects } ?? []
+        mainResourceID.flatMap { requestIndex[$0] }.map { requests[$0].redirects } ?? []
     }
     public private(set) var title: String?
     /// Why it failed, once it has.
@@ -125,12 +127,21 @@ public struct PageLoadState: Sendable, Hashable {
     /// after the end.
     public private(set) var requests: [Request] = []
     private var requestIndex: [UInt64: Int] = [:]
-    private var mainResource: UInt64?
+    /// The id of the main resource: the first request WebKit marked as the
+    /// page's document.
+    public private(set) var mainResourceID: UInt64?
+    /// The ids of the requests not ended yet.
+    private var pendingIDs: Set<UInt64> = []
+    /// How many requests that started before the end have not ended yet.
+    public private(set) var pendingBeforeEnd = 0
 
     /// Requests started and not ended yet, by resource id, at their current URL.
     public var pendingRequests: [UInt64: URL] {
-        Dictionary(uniqueKeysWithValues: requests.lazy.filter { !$0.isEnded }.map { ($0.id, $0.url) })
+        Dictionary(uniqueKeysWithValues: pendingIDs.map { ($0, requests[requestIndex[$0]!].url) })
     }
+
+    /// Whether any request is still on the network.
+    public var hasPendingRequests: Bool { !pendingIDs.isEmpty }
 
     public init(navigation: Navigation) {
         self.navigation = navigation
@@ -192,6 +203,13 @@ public struct PageLoadState: Sendable, Hashable {
         }
     }
 
+    private mutating func end(request index: Int, at time: Duration?) {
+        requests[index].endedAt = time
+        requests[index].isEnded = true
+        pendingIDs.remove(requests[index].id)
+        if !requests[index].startedAfterEnd { pendingBeforeEnd -= 1 }
+    }
+
     private mutating func end(_ final: Stage) {
         lastStageBeforeEnd = stage
         stage = final
@@ -204,25 +222,25 @@ public struct PageLoadState: Sendable, Hashable {
             requestIndex[id] = requests.count
             requests.append(Request(id: id, requestedURL: url, url: url, method: method, isMainResource: isMainResource,
                                     requestHeaders: headers, startedAt: time, startedAfterEnd: isEnded))
+            pendingIDs.insert(id)
             guard !isEnded else { return }
+            pendingBeforeEnd += 1
             resourceCount += 1
-            if isMainResource && mainResource == nil { mainResource = id }
+            if isMainResource && mainResourceID == nil { mainResourceID = id }
         case .redirected(let id, let url, let status, let headers):
             guard let index = requestIndex[id], !requests[index].isEnded else { return }
-            requests[index].redirects.append(Redirect(url: requests[index].url, status: status, headers: headers))
+            requests[index].redirects.append(Redirect(url: requests[index].url, status: status, headers: headers, at: time))
             requests[index].url = url
         case .finished(let id, _, let status, let mimeType, let headers):
             guard let index = requestIndex[id], !requests[index].isEnded else { return }
             requests[index].status = status
             requests[index].mimeType = mimeType
             requests[index].responseHeaders = headers
-            requests[index].endedAt = time
-            requests[index].isEnded = true
+            end(request: index, at: time)
         case .failed(let id, _, let error):
             guard let index = requestIndex[id], !requests[index].isEnded else { return }
             requests[index].error = error
-            requests[index].endedAt = time
-            requests[index].isEnded = true
+            end(request: index, at: time)
             if !isEnded { failedResourceCount += 1 }
         }
     }

@@ -3,7 +3,9 @@ import Foundation
 /// One step of one subresource (or of the main resource) of the page.
 /// A resource's events may come after its navigation has finished.
 public enum ResourceEvent: Sendable, Hashable {
-    /// The request was made; `headers` are the request's, as WebKit will send them.
+    /// The request was made; `headers` are the request's as WebKit reports
+    /// them when it starts (the network layer adds some later, such as
+    /// `Host`, `Cookie` and `Accept-Encoding`).
     case started(id: UInt64, url: URL, method: String?, isMainResource: Bool, headers: [HTTPHeader])
     /// The server answered with a redirect (`status`, and that answer's `headers`) to `to`.
     case redirected(id: UInt64, to: URL, status: Int, headers: [HTTPHeader])

@@ -25,7 +25,7 @@ public struct ExportCommand: AsyncParsableCommand {
 
     public func run() async throws {
         let reports = try await CrawlDatabase.with(db, mustExist: true) { store in
-            do { return try await store.allReports() } catch {
+            do { return try await store.allReports(includingRequests: format == .har) } catch {
                 throw InputError("cannot read the crawl database \(db): \(CrawlCommand.reason(error))")
             }
         }

@@ -8,11 +8,11 @@ import NavWatchCrawler
 /// - A redirect is an entry of its own whose `response.redirectURL` names
 ///   the next entry's URL.
 /// - A failed request has status 0 and `_error` (its `NavigationError.Kind`);
-///   a request still pending when the page timed out has `_pending: true`.
+///   a request still pending when the report was made has `_pending: true`.
 /// - `timings` come from the page's Resource Timing where WebKit exposes
-///   them (`blocked`, `dns`, `connect`, `ssl`, `wait`, `receive`; `send` is
-///   0), from navwatch's own event times otherwise (all in `wait`), and
-///   `time` is their sum, as the spec defines it.
+///   them (`dns`, `connect`, `ssl`, `wait`, `receive`, and `blocked` the rest
+///   of the span; `send` is 0), from navwatch's own event times otherwise
+///   (all in `wait`), and `time` is their sum, as the spec defines it.
 /// - `content.size` is the decoded body, `response.bodySize` the body as
 ///   received, `_transferSize` the bytes on the wire; 0 or -1 where unknown.
 /// - `_resourceType` is navwatch's resource type. A report stored without
@@ -22,7 +22,7 @@ enum HARExport {
         var pages: [[String: Any]] = [], entries: [[String: Any]] = []
         for (index, report) in reports.enumerated() where report.outcome != .skipped {
             let id = "page_\(index + 1)"
-            let started = report.fetchedAt.addingTimeInterval(-(report.timings.finish ?? 0) / 1000)
+            let started = report.startedAt ?? report.fetchedAt.addingTimeInterval(-(report.timings.finish ?? 0) / 1000)
             pages.append([
                 "startedDateTime": timestamp(started), "id": id, "title": report.title ?? report.url,
                 "pageTimings": ["onContentLoad": report.timings.domContentLoaded ?? -1, "onLoad": report.timings.load ?? -1],

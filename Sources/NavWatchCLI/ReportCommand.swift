@@ -37,11 +37,13 @@ public struct ReportCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("report: \(reports.count) pages in \(out)\n".utf8))
     }
 
-    /// `path` as the report at `report` refers to it: relative when both are
-    /// relative to the working directory, absolute otherwise.
+    /// `path` as the report at `report` refers to it: relative to the
+    /// report's directory when it lies inside it, absolute otherwise;
+    /// percent-encoded, as it goes into an `src` attribute.
     private func relativePath(of path: String, from report: String) -> String {
         let directory = URL(fileURLWithPath: report).deletingLastPathComponent().standardizedFileURL.path
         let target = URL(fileURLWithPath: path).standardizedFileURL.path
-        return target.hasPrefix(directory + "/") ? String(target.dropFirst(directory.count + 1)) : target
+        let relative = target.hasPrefix(directory + "/") ? String(target.dropFirst(directory.count + 1)) : target
+        return relative.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? relative
     }
 }

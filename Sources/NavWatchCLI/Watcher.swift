@@ -103,7 +103,8 @@ public final class Watcher {
                     try await view.writeScreenshot(to: file, fullPage: options.fullPageScreenshot)
                     current?.summary.screenshot = file
                 } catch {
-                    throw InputError("cannot write the screenshot \(file): \(error)")
+                    // The page itself loaded: say so on standard error and go on with the next.
+                    FileHandle.standardError.write(Data("navwatch: cannot write the screenshot \(file): \(error)\n".utf8))
                 }
             }
             summaries.append(current!.summary)
@@ -127,11 +128,18 @@ public final class Watcher {
 
     /// Makes the current page's report, with every request it made.
     private func record(_ navigation: Navigation, on view: WebView) async {
-        guard let state = currentAtEnd ?? loads[navigation.id], var summary = current?.summary else { return }
+        guard var summary = current?.summary else { return }
         let finished = summary.finishMilliseconds != nil
         let facts = finished ? await PageFacts.read(from: view) : nil
+        if finished {
+            // WebKit reports some requests' ends after the page's: let them arrive.
+            await settle(until: clock.now + .milliseconds(500)) { self.requestsBeforeEndInFlight }
+        }
+        // A page that did not finish is reported as it was when it ended (its pending requests included).
+        guard let state = finished ? loads[navigation.id] : currentAtEnd ?? loads[navigation.id] else { return }
         let now = clock.now - (startTimes[navigation.id] ?? clock.now)
         var report = PageLoadReport(url: summary.requested.absoluteString, depth: 0, parent: nil, outcome: .failed)
+        report.startedAt = Date().addingTimeInterval(-now.seconds)
         report.finalURL = summary.finalURL
         report.status = summary.status
         report.mime = state.response?.mimeType
@@ -184,12 +192,20 @@ public final class Watcher {
 
     /// Whether the current page has requests on the network.
     private var requestsInFlight: Bool {
-        current.flatMap { loads[$0.navigation.id] }.map { !$0.pendingRequests.isEmpty } ?? false
+        current.flatMap { loads[$0.navigation.id] }?.hasPendingRequests ?? false
     }
 
-    /// Returns once no resource is in flight, or at `deadline`.
-    private func settle(until deadline: ContinuousClock.Instant) async {
-        guard requestsInFlight, !interrupted else { return }
+    /// Whether requests the current page started before it ended are still on the network.
+    private var requestsBeforeEndInFlight: Bool {
+        (current.flatMap { loads[$0.navigation.id] }?.pendingBeforeEnd ?? 0) > 0
+    }
+
+    /// Returns once `inFlight` is false (by default: no resource is in
+    /// flight), or at `deadline`.
+    private func settle(until deadline: ContinuousClock.Instant, while inFlight: @escaping () -> Bool = { true }) async {
+        settleCondition = inFlight
+        defer { settleCondition = nil }
+        guard requestsInFlight, inFlight(), !interrupted else { return }
         let timer = Task { [clock] in
             try? await Task.sleep(until: deadline, clock: clock)
             self.resumeSettled()
@@ -204,6 +220,8 @@ public final class Watcher {
     }
 
     private var settledWaiter: CheckedContinuation<Void, Never>?
+    /// What `settle` waits for to become false, besides requests in flight.
+    private var settleCondition: (() -> Bool)?
 
     private func markDone() {
         guard current?.done == false else { return }
@@ -341,7 +359,7 @@ public final class Watcher {
 
     private func handle(_ event: ResourceEvent) {
         lastNetworkActivity = clock.now
-        defer { if !requestsInFlight { resumeSettled() } }
+        defer { if !requestsInFlight || settleCondition?() == false { resumeSettled() } }
         guard options.resources else { return }
         let navigation = current?.navigation
         switch event {

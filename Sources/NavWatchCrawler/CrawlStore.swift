@@ -56,8 +56,9 @@ public protocol CrawlStore: Sendable {
     /// Stores a skipped report for every queued entry (for `--max-pages`).
     func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport]
 
-    /// Every stored report, in the order stored.
-    func allReports() async throws -> [PageLoadReport]
+    /// Every stored report, in the order stored, with its requests when
+    /// `includingRequests` (they are most of what a crawl stores).
+    func allReports(includingRequests: Bool) async throws -> [PageLoadReport]
 
     func counts() async throws -> CrawlCounts
 
@@ -169,5 +170,12 @@ public struct WorkerCounts: Sendable, Equatable {
         self.leased = leased
         self.loaded = loaded
         self.failed = failed
+    }
+}
+
+extension CrawlStore {
+    /// Every stored report, in the order stored, with its requests.
+    public func allReports() async throws -> [PageLoadReport] {
+        try await allReports(includingRequests: true)
     }
 }

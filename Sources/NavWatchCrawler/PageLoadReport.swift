@@ -140,6 +140,8 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     public var thirdPartyHosts: [String]?
     /// The file name of the page's screenshot, in the crawl's screenshot directory.
     public var screenshot: String?
+    /// When navwatch asked for the page (the last attempt's start).
+    public var startedAt: Date?
     /// Every request of the page: stored beside the report, not in its JSON line.
     public var requests: [RequestRecord] = []
 
@@ -147,6 +149,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case url, redirects, status, mime, title, depth, parent, outcome, error, timings, resources, links, attempts, timeout
         case thirdPartyHosts = "third_party_hosts"
         case screenshot
+        case startedAt = "started_at"
         case finalURL = "final_url"
         case fetchedAt = "fetched_at"
         case skipReason = "skip_reason"
@@ -197,13 +200,14 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
 
     /// The screenshot file name for `url`: its host, port and path with every
     /// character but letters, digits, `.` and `-` made `_` (80 at most), then
-    /// 8 hex digits of the URL's FNV-1a hash, so that names never collide in practice.
+    /// 16 hex digits of the URL's 64-bit FNV-1a hash, so that names never
+    /// collide in practice.
     public static func screenshotName(for url: String) -> String {
         let readable = url.replacingOccurrences(of: "^[a-z]+://", with: "", options: .regularExpression)
         let safe = String(readable.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") ? $0 : "_" }.prefix(80))
-        var hash: UInt32 = 2_166_136_261
-        for byte in url.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return safe + "-" + String(format: "%08x", hash) + ".png"
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return safe + "-" + String(hash, radix: 16).leftPadded(to: 16) + ".png"
     }
 
     /// `requests` as JSON, for the store's column beside the line; nil when there are none.
@@ -223,6 +227,13 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// One line of JSON.
     public var jsonLine: String {
         String(decoding: (try? Self.encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}
+
+extension String {
+    /// The string with zeros before it, `length` characters in all.
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
     }
 }
 

@@ -69,19 +69,26 @@ package final class PageLoader {
         var result = PageResult(report: report)
         let events = view.rx.events  // subscribed before the load
         let start = clock.now
+        result.report.startedAt = Date()
         let navigation = try view.load(URL(string: entry.url)!, timeout: timeout)
         onLoadStarted?(navigation.url, view)
 
-        var state = PageLoadState(navigation: navigation)
+        let fold = RunningFold(navigation: navigation, events: events, start: start)
+        await fold.wait(until: { $0.isEnded })
         var facts: PageFacts?
-        for await event in events {
-            let stage = state.stage
-            state.apply(event, at: clock.now - start)
-            if state.stage == .committed && stage < .committed {
-                result.report.timings.commit = milliseconds(since: start)
+        if case .finished? = fold.state.outcome {
+            facts = await PageFacts.read(from: view)
+            if let screenshotDirectory {
+                let name = PageLoadReport.screenshotName(for: entry.url)
+                if (try? await view.writeScreenshot(to: screenshotDirectory.appendingPathComponent(name).path)) != nil {
+                    result.report.screenshot = name
+                }
             }
-            if state.isEnded { break }
+            // WebKit reports some requests' ends after the page's: let them arrive.
+            await fold.wait(until: { $0.pendingBeforeEnd == 0 }, deadline: clock.now + Self.settleTime)
         }
+        let state = fold.stop()
+        result.report.timings.commit = fold.committedAt.map { Self.rounded($0.milliseconds)! }
 
         result.report.fetchedAt = Date()
         result.report.resources.count = state.resourceCount
@@ -100,14 +107,7 @@ package final class PageLoader {
             let status = result.report.status ?? 0
             result.report.outcome = status >= 400 ? .httpError : .ok
             result.report.title = state.title
-            facts = await PageFacts.read(from: view)
             if let facts { apply(facts, to: &result) }
-            if let screenshotDirectory {
-                let name = PageLoadReport.screenshotName(for: entry.url)
-                if (try? await view.writeScreenshot(to: screenshotDirectory.appendingPathComponent(name).path)) != nil {
-                    result.report.screenshot = name
-                }
-            }
         case .failed(_, let error, _)?:
             result.report.error = .init(error)
             switch error.kind {
@@ -141,6 +141,9 @@ package final class PageLoader {
         case .committed, .finished, .failed: return "committed"
         }
     }
+
+    /// How long a finished page's requests may take to report their end.
+    static let settleTime: Duration = .milliseconds(500)
 
     private func apply(_ facts: PageFacts, to result: inout PageResult) {
         result.links = facts.links

@@ -6,7 +6,7 @@ import NavWatch
 /// the next request. Times are milliseconds; -1 where unknown.
 public struct RequestRecord: Codable, Sendable, Equatable {
     /// What the request was for, from `Sec-Fetch-Dest` (or the MIME type).
-    public enum ResourceType: String, Codable, Sendable, CaseIterable {
+    public enum ResourceType: String, Codable, Sendable {
         case document, stylesheet, script, image, font, fetch, media, other
     }
 
@@ -49,7 +49,8 @@ public struct RequestRecord: Codable, Sendable, Equatable {
     public var redirectURL: String?
     /// For a failed request, the kind of failure (`NavigationError.Kind`).
     public var error: String?
-    /// Still waiting for an answer when the report was made (a timeout).
+    /// Still waiting for an answer when the report was made: the page timed
+    /// out, or a finished page never finished it (a long poll).
     public var pending: Bool
 
     enum CodingKeys: String, CodingKey {
@@ -77,20 +78,22 @@ extension RequestRecord {
     /// The main resource's response is the committed one: WebKit often
     /// reports the document's own end after the page's.
     package static func records(of state: PageLoadState, facts: PageFacts?, now: Duration) -> [RequestRecord] {
-        var unmatched = facts?.resources ?? []
+        // Resource Timing entries by name, each name's in the order they started.
+        var unmatched: [String: ArraySlice<PageFacts.Timing>] = [:]
+        for timing in facts?.resources ?? [] { unmatched[timing.name, default: []].append(timing) }
+        func take(_ name: String) -> PageFacts.Timing? {
+            unmatched[name]?.popFirst()
+        }
         var records: [RequestRecord] = []
         for request in state.requests where !request.startedAfterEnd {
-            let timing: PageFacts.Timing?
-            if request.isMainResource {
-                timing = facts?.navigation
-            } else if let index = unmatched.firstIndex(where: { $0.name == request.requestedURL.absoluteString
-                                                                || $0.name == request.url.absoluteString }) {
-                timing = unmatched.remove(at: index)
-            } else {
-                timing = nil
-            }
             var request = request
-            if request.isMainResource, let response = state.response { request.complete(with: response) }
+            let timing: PageFacts.Timing?
+            if request.id == state.mainResourceID {
+                timing = facts?.navigation
+                if let response = state.response { request.complete(with: response) }
+            } else {
+                timing = take(request.requestedURL.absoluteString) ?? take(request.url.absoluteString)
+            }
             records += Self.records(of: request, timing: timing, now: now)
         }
         return records
@@ -110,33 +113,42 @@ extension RequestRecord {
     }
 
     private static func records(of request: PageLoadState.Request, timing: PageFacts.Timing?, now: Duration) -> [RequestRecord] {
-        let type = ResourceType(request)
+        let type = ResourceType(request, initiator: timing?.initiatorType)
         let method = request.method ?? "GET"
         let eventStart = request.startedAt.map(\.milliseconds) ?? 0
-        let start = timing.map { $0.startTime } ?? eventStart
         var records: [RequestRecord] = []
+        // Each redirect spans from the request (or the redirect before) to its answer, by event times.
+        var hopStart = timing.map { $0.startTime } ?? eventStart
         for (index, hop) in request.redirects.enumerated() {
+            let answered = hop.at.map(\.milliseconds) ?? hopStart
+            var timings = Timings()
+            timings.wait = rounded(max(0, answered - hopStart))
             records.append(RequestRecord(
                 url: hop.url.absoluteString, method: method, type: type, status: hop.status,
                 statusText: HTTPStatus.reason(hop.status), mime: nil, requestHeaders: request.requestHeaders,
-                responseHeaders: hop.headers, transferBytes: nil, encodedBytes: nil, bodyBytes: nil, startMs: rounded(start),
-                timings: Timings(), redirectURL: hopTarget(request, after: index).absoluteString, error: nil, pending: false))
+                responseHeaders: hop.headers, transferBytes: nil, encodedBytes: nil, bodyBytes: nil, startMs: rounded(hopStart),
+                timings: timings, redirectURL: hopTarget(request, after: index).absoluteString, error: nil, pending: false))
+            hopStart = max(hopStart, answered)
         }
         var final = RequestRecord(
             url: request.url.absoluteString, method: method, type: type, status: request.status.flatMap { $0 > 0 ? $0 : nil },
             statusText: request.status.flatMap { $0 > 0 ? HTTPStatus.reason($0) : nil }, mime: request.mimeType,
             requestHeaders: request.requestHeaders, responseHeaders: request.responseHeaders,
-            transferBytes: nil, encodedBytes: nil, bodyBytes: nil, startMs: rounded(start), timings: Timings(),
+            transferBytes: nil, encodedBytes: nil, bodyBytes: nil, startMs: rounded(hopStart), timings: Timings(),
             redirectURL: nil, error: request.error?.kind.rawValue, pending: !request.isEnded)
         if let timing, request.isEnded, request.error == nil {
-            final.timings = Self.timings(timing)
+            // After redirects, Resource Timing's fetch of the final URL starts at fetchStart.
+            let from = request.redirects.isEmpty || timing.fetchStart <= 0 ? timing.startTime : timing.fetchStart
+            final.startMs = rounded(from)
+            final.timings = Self.timings(timing, from: from)
             final.transferBytes = timing.transferSize > 0 ? Int(timing.transferSize) : nil
             final.encodedBytes = timing.encodedBodySize > 0 ? Int(timing.encodedBodySize) : nil
             final.bodyBytes = timing.decodedBodySize > 0 ? Int(timing.decodedBodySize) : nil
         } else {
-            // navwatch's own times: from the request's start to its end (or to now, still pending).
+            // navwatch's own times: from the request's (last) start to its end, or to now while pending.
             let end = request.endedAt.map(\.milliseconds) ?? now.milliseconds
-            final.timings.wait = rounded(max(0, end - eventStart))
+            let begin = request.redirects.isEmpty ? eventStart : hopStart
+            final.timings.wait = rounded(max(0, end - begin))
         }
         records.append(final)
         return records
@@ -147,11 +159,13 @@ extension RequestRecord {
         index + 1 < request.redirects.count ? request.redirects[index + 1].url : request.url
     }
 
-    /// HAR phases from a Resource Timing entry.
-    private static func timings(_ t: PageFacts.Timing) -> Timings {
+    /// HAR phases from a Resource Timing entry, for the fetch that began at
+    /// `from`: what the entry says of DNS, connecting, waiting and receiving,
+    /// and the rest of the span to `responseEnd` as `blocked` (queueing and
+    /// the gaps between phases), so that the phases add up to the whole. An
+    /// entry without details (cross-origin, no `Timing-Allow-Origin`) is all `wait`.
+    private static func timings(_ t: PageFacts.Timing, from: Double) -> Timings {
         var timings = Timings()
-        let fetch = t.fetchStart > 0 ? t.fetchStart : t.startTime
-        timings.blocked = rounded(max(0, fetch - t.startTime))
         if t.domainLookupStart > 0 && t.domainLookupEnd >= t.domainLookupStart {
             timings.dns = rounded(t.domainLookupEnd - t.domainLookupStart)
         }
@@ -162,9 +176,13 @@ extension RequestRecord {
         if t.requestStart > 0 && t.responseStart >= t.requestStart {
             timings.wait = rounded(t.responseStart - t.requestStart)
             timings.receive = rounded(max(0, t.responseEnd - t.responseStart))
+        }
+        let known = [timings.dns, timings.connect, timings.wait, timings.receive].filter { $0 > 0 }.reduce(0, +)
+        let rest = rounded(max(0, t.responseEnd - from - known))
+        if t.requestStart > 0 {
+            timings.blocked = rest
         } else {
-            // Cross-origin without Timing-Allow-Origin: only start and end are known.
-            timings.wait = rounded(max(0, t.responseEnd - fetch))
+            timings.wait = rest  // cross-origin without Timing-Allow-Origin: only the span is known
         }
         return timings
     }
@@ -175,9 +193,10 @@ extension RequestRecord {
 }
 
 extension RequestRecord.ResourceType {
-    /// From the request's `Sec-Fetch-Dest`, which WebKit sets on every
-    /// request, or else from the response's MIME type.
-    init(_ request: PageLoadState.Request) {
+    /// From the request's `Sec-Fetch-Dest` (which WebKit sends to https and
+    /// loopback URLs), else from Resource Timing's initiator type and the
+    /// response's MIME type.
+    init(_ request: PageLoadState.Request, initiator: String?) {
         let destination = request.requestHeaders.first { $0.name.caseInsensitiveCompare("Sec-Fetch-Dest") == .orderedSame }?.value
         switch destination?.lowercased() {
         case "document", "iframe", "frame", "embed", "object": self = .document
@@ -187,7 +206,14 @@ extension RequestRecord.ResourceType {
         case "font": self = .font
         case "audio", "video", "track": self = .media
         case "empty": self = .fetch
-        default: self = Self(mimeType: request.mimeType, isMainResource: request.isMainResource)
+        default:
+            switch initiator {
+            case "xmlhttprequest", "fetch", "beacon": self = .fetch
+            case "script": self = .script
+            case "img", "image": self = .image
+            case "video", "audio", "track": self = .media
+            default: self = Self(mimeType: request.mimeType, isMainResource: request.isMainResource)
+            }
         }
     }
 

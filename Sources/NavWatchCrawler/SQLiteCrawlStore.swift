@@ -188,9 +188,10 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
-    public func allReports() async throws -> [PageLoadReport] {
-        try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT json, requests FROM reports ORDER BY seq").map { row in
+    public func allReports(includingRequests: Bool) async throws -> [PageLoadReport] {
+        let requests = includingRequests ? "requests" : "NULL"
+        return try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT json, \(requests) AS requests FROM reports ORDER BY seq").map { row in
                 try PageLoadReport(json: row["json"], requests: row["requests"])
             }
         }

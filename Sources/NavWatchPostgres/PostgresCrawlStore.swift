@@ -229,10 +229,12 @@ public final class PostgresCrawlStore: CrawlStore {
         }
     }
 
-    public func allReports() async throws -> [PageLoadReport] {
+    public func allReports(includingRequests: Bool) async throws -> [PageLoadReport] {
         try await session.transaction { connection in
-            let rows = try await connection.query("SELECT json, requests FROM navwatch_reports ORDER BY seq",
-                                                  logger: self.logger).collect()
+            let query: PostgresQuery = includingRequests
+                ? "SELECT json, requests FROM navwatch_reports ORDER BY seq"
+                : "SELECT json, NULL::text FROM navwatch_reports ORDER BY seq"
+            let rows = try await connection.query(query, logger: self.logger).collect()
             return try rows.map { row in
                 let (json, requests) = try row.decode((String, String?).self)
                 return try PageLoadReport(json: json, requests: requests)

@@ -59,15 +59,18 @@ struct RequestRecordTests {
         let document = records[0]
         #expect(document.statusText == "OK" && document.responseHeaders.first?.value == "text/html")
         #expect(document.transferBytes == 600 && document.bodyBytes == 300 && document.startMs == 0)
-        #expect(document.timings == .init(blocked: 1, dns: 0, connect: 0, ssl: -1, send: 0, wait: 2, receive: 2))
+        #expect(document.timings == .init(blocked: 2, dns: 0, connect: 0, ssl: -1, send: 0, wait: 2, receive: 2))
+        #expect(document.timeMs == 6)  // its responseEnd: the phases add up to the whole
         let css = records[1]
-        #expect(css.startMs == 6 && css.timings == .init(blocked: 0.5, dns: 1, connect: 2, ssl: -1, send: 0, wait: 2, receive: 1))
-        #expect(css.timeMs == 6.5 && css.transferBytes == 330 && css.encodedBytes == 30 && css.bodyBytes == 60)
+        #expect(css.startMs == 6 && css.timings == .init(blocked: 1, dns: 1, connect: 2, ssl: -1, send: 0, wait: 2, receive: 1))
+        #expect(css.timeMs == 7 && css.transferBytes == 330 && css.encodedBytes == 30 && css.bodyBytes == 60)
         let hop = records[2]
         #expect(hop.redirectURL == "http://h/new.png" && hop.statusText == "Moved Permanently")
         #expect(hop.responseHeaders == [HTTPHeader(name: "Location", value: "/new.png")])
+        // The redirect spans from the request to its answer (event times); the final fetch starts at fetchStart.
+        #expect(hop.startMs == 7 && hop.timeMs == 1 && records[3].startMs == 7)
         // Cross-origin style: only the start and end are known, so it is all wait.
-        #expect(records[3].timings == .init(blocked: 0, dns: -1, connect: -1, ssl: -1, send: 0, wait: 12, receive: 0))
+        #expect(records[3].timings == .init(blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 12, receive: 0))
         #expect(records[4].error == "connection-refused" && !records[4].pending && records[4].timings.wait == 3)
         #expect(records[5].pending && records[5].timings.wait == 27 && records[5].startMs == 13)
     }
@@ -93,9 +96,9 @@ struct RequestRecordTests {
 
     @Test("screenshot names: readable, safe for any file system, distinct for distinct URLs")
     func screenshotNames() {
-        #expect(PageLoadReport.screenshotName(for: "http://127.0.0.1:8080/a/b?c=d") == "127.0.0.1_8080_a_b_c_d-88e03358.png")
+        #expect(PageLoadReport.screenshotName(for: "http://127.0.0.1:8080/a/b?c=d") == "127.0.0.1_8080_a_b_c_d-8fd1b51f2ebd4e38.png")
         #expect(PageLoadReport.screenshotName(for: "https://example.org/") != PageLoadReport.screenshotName(for: "http://example.org/"))
         let long = PageLoadReport.screenshotName(for: "http://h/" + String(repeating: "é", count: 200))
-        #expect(long.count == 80 + 1 + 8 + 4 && long.hasPrefix("h__"))
+        #expect(long.count == 80 + 1 + 16 + 4 && long.hasPrefix("h__"))
     }
 }
