@@ -71,11 +71,12 @@ struct HARTests {
         defer { Task { await server.shutdown() } }
         let har = temporaryPath("failures.har")
         defer { try? FileManager.default.removeItem(atPath: har) }
-        let run = try await NavwatchProcess.run([server.url("/hang").absoluteString, "http://127.0.0.1:1/",
-                                                 "--timeout", "1.5", "--har", har])
+        // /page first: the web process has started before /hang's timeout runs.
+        let run = try await NavwatchProcess.run([server.url("/page").absoluteString, server.url("/hang").absoluteString,
+                                                 "http://127.0.0.1:1/", "--timeout", "4", "--har", har])
         #expect(run.status == 1)
         let all = try entries(ofHARAt: har)
-        #expect(shape(all, base: server.baseURL) == ["/hang 0 document pending",
+        #expect(shape(all, base: server.baseURL) == ["/page 200 document", "/hang 0 document pending",
                                                      "http://127.0.0.1:1/ 0 document error:blocked-port"])
     }
 

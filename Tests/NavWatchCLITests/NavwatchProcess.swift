@@ -47,7 +47,7 @@ final class NavwatchProcess: Sendable {
             try await withDeadline("navwatch to print \(what)", within: timeout) { await self.waitForOutputUnbounded(predicate) }
         } catch let error as DeadlineExceeded {
             signal(SIGKILL)
-            throw error
+            throw DeadlineExceeded(what: "\(error.what); it had printed \(lines.withLock { $0 })", timeout: error.timeout)
         }
     }
 
@@ -73,7 +73,7 @@ final class NavwatchProcess: Sendable {
                                           within: timeout) { await self.finishUnbounded() }
         } catch let error as DeadlineExceeded {
             signal(SIGKILL)
-            throw error
+            throw DeadlineExceeded(what: "\(error.what); it had printed \(lines.withLock { $0 })", timeout: error.timeout)
         }
     }
 

@@ -32,10 +32,13 @@ struct ScreenshotTests {
         let base = temporaryPath("shot.png")
         let numbered = (1...2).map { base.replacingOccurrences(of: ".png", with: "-\($0).png") }
         defer { for path in numbered { try? FileManager.default.removeItem(atPath: path) } }
+        // The timeout bounds /hang; it must leave the first page (and its web process's start) time to finish.
         let several = try await NavwatchProcess.run([server.url("/page").absoluteString, server.url("/hang").absoluteString,
-                                                     "--timeout", "1", "--screenshot", base])
+                                                     "--timeout", "4", "--screenshot", base])
         #expect(several.status == 1)
-        #expect(pngSize(numbered[0]) != nil)
+        #expect(several.stderr == "")
+        #expect(several.stdout.first { $0.contains(" finished ") }?.contains("/page") == true)
+        #expect(pngSize(numbered[0]).map { [$0.0, $0.1] } == [1280, 800])
         #expect(!FileManager.default.fileExists(atPath: numbered[1]))  // it never finished
     }
 
