@@ -87,7 +87,12 @@ package final class PageLoader {
             // WebKit reports some requests' ends after the page's: let them arrive.
             await fold.wait(until: { $0.pendingBeforeEnd == 0 }, deadline: clock.now + Self.settleTime)
         }
-        let state = fold.stop()
+        // A finished page is reported with its requests' late ends; one that
+        // failed as it was when it failed (what was pending then included).
+        let live = fold.stop()
+        var finished = false
+        if case .finished? = live.outcome { finished = true }
+        let state = finished ? live : fold.stateAtEnd ?? live
         result.report.timings.commit = fold.committedAt.map { Self.rounded($0.milliseconds)! }
 
         result.report.fetchedAt = Date()
@@ -103,7 +108,7 @@ package final class PageLoader {
         }
         switch state.outcome {
         case .finished?:
-            result.report.timings.finish = milliseconds(since: start)
+            result.report.timings.finish = fold.endedAt.map { Self.rounded($0.milliseconds)! }
             let status = result.report.status ?? 0
             result.report.outcome = status >= 400 ? .httpError : .ok
             result.report.title = state.title
@@ -175,10 +180,6 @@ package final class PageLoader {
         let host = host.lowercased()
         guard host.contains(where: \.isLetter) else { return host }
         return host.split(separator: ".").suffix(2).joined(separator: ".")
-    }
-
-    private func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        Self.rounded((clock.now - start).milliseconds)!
     }
 
     /// Milliseconds to a tenth.

@@ -14,10 +14,6 @@ private let chain = Task {
     }
 }
 
-private func temporaryPath(_ name: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
-}
-
 @Suite("navwatch crawl and export", .serialized)
 struct CrawlCommandTests {
     @Test("a crawl killed with kill -9 resumes: every page exactly once, none lost")

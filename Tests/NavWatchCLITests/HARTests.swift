@@ -5,10 +5,6 @@ import Testing
 
 private let site = Task { try await LoopbackServer.start(route: FixtureSite.route) }
 
-private func temporaryPath(_ name: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
-}
-
 /// The HAR at `path`, validated against HAR 1.2, and its entries.
 private func entries(ofHARAt path: String) throws -> [[String: Any]] {
     let data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -128,6 +128,11 @@ final class NavwatchProcess: Sendable {
     }
 }
 
+/// A path in the temporary directory that nothing uses yet, ending in `name`.
+func temporaryPath(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+}
+
 /// The `url` of each JSON report line `navwatch crawl` or `export` printed.
 func reportURLs(_ lines: [String]) throws -> [String] {
     try lines.map { line in

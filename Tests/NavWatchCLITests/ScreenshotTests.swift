@@ -6,10 +6,6 @@ import Testing
 
 private let site = Task { try await LoopbackServer.start(route: FixtureSite.route) }
 
-private func temporaryPath(_ name: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
-}
-
 /// The width and height a PNG file declares (its IHDR chunk); nil when it is no PNG.
 private func pngSize(_ path: String) -> (Int, Int)? {
     guard let data = FileManager.default.contents(atPath: path), data.count > 24,
