@@ -81,8 +81,11 @@ final class NavwatchProcess: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
             Thread.detachNewThread { [self] in
                 process.waitUntilExit()
-                stdoutDone.wait()
-                stderrDone.wait()
+                // The output ends when every process holding the pipes has: a
+                // WebKit process of navwatch's that lingers must not hold the
+                // test. (That none outlives it is a test of its own.)
+                _ = stdoutDone.wait(timeout: .now() + 10)
+                _ = stderrDone.wait(timeout: .now() + 10)
                 continuation.resume(returning: Result(stdout: lines.withLock { $0 },
                                                       stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self),
                                                       status: process.terminationStatus))
@@ -95,7 +98,10 @@ final class NavwatchProcess: Sendable {
 
     private func startReaders() {
         Thread.detachNewThread { [self] in
-            errors.withLock { $0 = stderrPipe.fileHandleForReading.readDataToEndOfFile() }
+            let handle = stderrPipe.fileHandleForReading
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                errors.withLock { $0.append(chunk) }
+            }
             stderrDone.signal()
         }
         Thread.detachNewThread { [self] in
