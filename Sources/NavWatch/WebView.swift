@@ -245,17 +245,25 @@ public final class WebView {
     /// page shows it now to `path`, replacing the file.
     ///
     /// - Throws: `WebViewError.closed` after `close()`, `screenshotFailed` when
-    ///   WebKit has nothing to draw or the file cannot be written.
-    public func writeScreenshot(to path: String, fullPage: Bool = false) async throws(WebViewError) {
+    ///   WebKit has nothing to draw, the file cannot be written, or nothing
+    ///   came within `timeout` (a web process that does not answer).
+    public func writeScreenshot(to path: String, fullPage: Bool = false,
+                                timeout: Duration = .seconds(30)) async throws(WebViewError) {
         guard let shim else { throw .closed }
+        var timer: Task<Void, Never>?
         let failure: String? = await withCheckedContinuation { continuation in
+            let box = ScreenshotBox(continuation)
+            timer = Task {
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                box.resume("no snapshot within \(timeout.seconds) s")
+            }
             // Retained until the shim's `done` callback, which it calls exactly once.
-            let box = Unmanaged.passRetained(ScreenshotBox(continuation)).toOpaque()
             nw_view_write_snapshot(shim, path, fullPage ? 1 : 0, { context, error in
                 let box = Unmanaged<ScreenshotBox>.fromOpaque(context!).takeRetainedValue()
-                box.continuation.resume(returning: error.map { String(cString: $0) })
-            }, box)
+                box.resume(error.map { String(cString: $0) })
+            }, Unmanaged.passRetained(box).toOpaque())
         }
+        timer?.cancel()
         if let failure { throw .screenshotFailed(failure) }
     }
 
@@ -333,10 +341,15 @@ public final class WebView {
     }
 }
 
-/// Carries a screenshot's continuation through the shim.
+/// Carries a screenshot's continuation through the shim; the first of the
+/// shim's answer and the timeout resumes it, the other is dropped.
 private final class ScreenshotBox: Sendable {
-    let continuation: CheckedContinuation<String?, Never>
-    init(_ continuation: CheckedContinuation<String?, Never>) { self.continuation = continuation }
+    private let continuation: Mutex<CheckedContinuation<String?, Never>?>
+    init(_ continuation: CheckedContinuation<String?, Never>) { self.continuation = Mutex(continuation) }
+
+    func resume(_ failure: String?) {
+        continuation.withLock { $0.take() }?.resume(returning: failure)
+    }
 }
 
 /// Calls `body` with `string` as a C string, or with nil.

@@ -31,6 +31,9 @@ final class NavwatchProcess: Sendable {
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = FileHandle.nullDevice
+        // Not waitUntilExit(): on Linux it waits on a run loop that can miss
+        // the child's exit when many children run at once, and then never returns.
+        process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
         startReaders()
     }
@@ -80,7 +83,7 @@ final class NavwatchProcess: Sendable {
     private func finishUnbounded() async -> Result {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
             Thread.detachNewThread { [self] in
-                process.waitUntilExit()
+                exited.wait()
                 // The output ends when every process holding the pipes has: a
                 // WebKit process of navwatch's that lingers must not hold the
                 // test. (That none outlives it is a test of its own.)
@@ -94,6 +97,8 @@ final class NavwatchProcess: Sendable {
     }
 
     private let errors = Mutex(Data())
+    /// Signalled once, by the process's termination handler.
+    private let exited = DispatchSemaphore(value: 0)
     private let stdoutDone = DispatchSemaphore(value: 0), stderrDone = DispatchSemaphore(value: 0)
 
     private func startReaders() {
