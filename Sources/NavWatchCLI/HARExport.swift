@@ -24,7 +24,7 @@ enum HARExport {
             let id = "page_\(index + 1)"
             let started = report.startedAt ?? report.fetchedAt.addingTimeInterval(-(report.timings.finish ?? 0) / 1000)
             pages.append([
-                "startedDateTime": timestamp(started), "id": id, "title": report.title ?? report.url,
+                "startedDateTime": PageLoadReport.timestamp(started), "id": id, "title": report.title ?? report.url,
                 "pageTimings": ["onContentLoad": report.timings.domContentLoaded ?? -1, "onLoad": report.timings.load ?? -1],
             ])
             let requests = report.requests.isEmpty ? [RequestRecord.document(of: report)] : report.requests
@@ -49,7 +49,7 @@ enum HARExport {
         ]
         var entry: [String: Any] = [
             "pageref": page,
-            "startedDateTime": timestamp(pageStart.addingTimeInterval(request.startMs / 1000)),
+            "startedDateTime": PageLoadReport.timestamp(pageStart.addingTimeInterval(request.startMs / 1000)),
             "time": request.timeMs,
             "request": [
                 "method": request.method, "url": request.url, "httpVersion": "HTTP/1.1", "cookies": [Any](),
@@ -77,14 +77,4 @@ enum HARExport {
     private static func headers(_ headers: [HTTPHeader]) -> [[String: String]] {
         headers.map { ["name": $0.name, "value": $0.value] }
     }
-
-    private static func timestamp(_ date: Date) -> String {
-        formatter.string(from: date)
-    }
-
-    nonisolated(unsafe) private static let formatter: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
 }

@@ -146,8 +146,8 @@ public final class Watcher {
         report.title = summary.title
         report.timings.commit = summary.commitMilliseconds
         report.timings.finish = summary.finishMilliseconds
-        report.timings.domContentLoaded = facts?.domContentLoaded
-        report.timings.load = facts?.load
+        report.timings.domContentLoaded = facts?.domContentLoaded?.tenths
+        report.timings.load = facts?.load?.tenths
         report.error = summary.error.map(PageLoadReport.ErrorInfo.init)
         if finished { report.outcome = (summary.status ?? 0) >= 400 ? .httpError : .ok }
         else if summary.error?.kind == .timeout { report.outcome = .timeout }

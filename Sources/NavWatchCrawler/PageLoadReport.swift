@@ -191,6 +191,11 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         return decoder
     }()
 
+    /// `date` as reports write it: ISO 8601 with milliseconds, in UTC.
+    package static func timestamp(_ date: Date) -> String {
+        timestampFormatter.string(from: date)
+    }
+
     /// ISO 8601 with milliseconds, in UTC.
     nonisolated(unsafe) private static let timestampFormatter: ISO8601DateFormatter = {
         let formatter = ISO8601DateFormatter()
@@ -234,6 +239,13 @@ extension String {
     /// The string with zeros before it, `length` characters in all.
     fileprivate func leftPadded(to length: Int) -> String {
         String(repeating: "0", count: max(0, length - count)) + self
+    }
+}
+
+extension Double {
+    /// Milliseconds as reports keep them: to a tenth.
+    package var tenths: Double {
+        (self * 10).rounded() / 10
     }
 }
 

@@ -93,7 +93,7 @@ package final class PageLoader {
         var finished = false
         if case .finished? = live.outcome { finished = true }
         let state = finished ? live : fold.stateAtEnd ?? live
-        result.report.timings.commit = fold.committedAt.map { Self.rounded($0.milliseconds)! }
+        result.report.timings.commit = fold.committedAt?.milliseconds.tenths
 
         result.report.fetchedAt = Date()
         result.report.resources.count = state.resourceCount
@@ -108,7 +108,7 @@ package final class PageLoader {
         }
         switch state.outcome {
         case .finished?:
-            result.report.timings.finish = fold.endedAt.map { Self.rounded($0.milliseconds)! }
+            result.report.timings.finish = fold.endedAt?.milliseconds.tenths
             let status = result.report.status ?? 0
             result.report.outcome = status >= 400 ? .httpError : .ok
             result.report.title = state.title
@@ -153,11 +153,11 @@ package final class PageLoader {
     private func apply(_ facts: PageFacts, to result: inout PageResult) {
         result.links = facts.links
         result.report.links = facts.links.count
-        result.report.timings.ttfb = Self.rounded(facts.ttfb)
-        result.report.timings.domContentLoaded = Self.rounded(facts.domContentLoaded)
-        result.report.timings.load = Self.rounded(facts.load)
-        result.report.timings.redirect = Self.rounded(facts.redirect)
-        result.report.timings.firstContentfulPaint = Self.rounded(facts.firstContentfulPaint)
+        result.report.timings.ttfb = facts.ttfb?.tenths
+        result.report.timings.domContentLoaded = facts.domContentLoaded?.tenths
+        result.report.timings.load = facts.load?.tenths
+        result.report.timings.redirect = facts.redirect?.tenths
+        result.report.timings.firstContentfulPaint = facts.firstContentfulPaint?.tenths
         result.report.resources.transferBytes = facts.transferBytes
     }
 
@@ -182,10 +182,6 @@ package final class PageLoader {
         return host.split(separator: ".").suffix(2).joined(separator: ".")
     }
 
-    /// Milliseconds to a tenth.
-    private static func rounded(_ value: Double?) -> Double? {
-        value.map { ($0 * 10).rounded() / 10 }
-    }
 
     /// `Retry-After` as seconds: a number of seconds or an HTTP date.
     static func seconds(_ value: String) -> Double? {

@@ -122,11 +122,11 @@ extension RequestRecord {
         for (index, hop) in request.redirects.enumerated() {
             let answered = hop.at.map(\.milliseconds) ?? hopStart
             var timings = Timings()
-            timings.wait = rounded(max(0, answered - hopStart))
+            timings.wait = max(0, answered - hopStart).tenths
             records.append(RequestRecord(
                 url: hop.url.absoluteString, method: method, type: type, status: hop.status,
                 statusText: HTTPStatus.reason(hop.status), mime: nil, requestHeaders: request.requestHeaders,
-                responseHeaders: hop.headers, transferBytes: nil, encodedBytes: nil, bodyBytes: nil, startMs: rounded(hopStart),
+                responseHeaders: hop.headers, transferBytes: nil, encodedBytes: nil, bodyBytes: nil, startMs: hopStart.tenths,
                 timings: timings, redirectURL: hopTarget(request, after: index).absoluteString, error: nil, pending: false))
             hopStart = max(hopStart, answered)
         }
@@ -134,12 +134,12 @@ extension RequestRecord {
             url: request.url.absoluteString, method: method, type: type, status: request.status.flatMap { $0 > 0 ? $0 : nil },
             statusText: request.status.flatMap { $0 > 0 ? HTTPStatus.reason($0) : nil }, mime: request.mimeType,
             requestHeaders: request.requestHeaders, responseHeaders: request.responseHeaders,
-            transferBytes: nil, encodedBytes: nil, bodyBytes: nil, startMs: rounded(hopStart), timings: Timings(),
+            transferBytes: nil, encodedBytes: nil, bodyBytes: nil, startMs: hopStart.tenths, timings: Timings(),
             redirectURL: nil, error: request.error?.kind.rawValue, pending: !request.isEnded)
         if let timing, request.isEnded, request.error == nil {
             // After redirects, Resource Timing's fetch of the final URL starts at fetchStart.
             let from = request.redirects.isEmpty || timing.fetchStart <= 0 ? timing.startTime : timing.fetchStart
-            final.startMs = rounded(from)
+            final.startMs = from.tenths
             final.timings = Self.timings(timing, from: from)
             final.transferBytes = timing.transferSize > 0 ? Int(timing.transferSize) : nil
             final.encodedBytes = timing.encodedBodySize > 0 ? Int(timing.encodedBodySize) : nil
@@ -148,7 +148,7 @@ extension RequestRecord {
             // navwatch's own times: from the request's (last) start to its end, or to now while pending.
             let end = request.endedAt.map(\.milliseconds) ?? now.milliseconds
             let begin = request.redirects.isEmpty ? eventStart : hopStart
-            final.timings.wait = rounded(max(0, end - begin))
+            final.timings.wait = max(0, end - begin).tenths
         }
         records.append(final)
         return records
@@ -167,18 +167,18 @@ extension RequestRecord {
     private static func timings(_ t: PageFacts.Timing, from: Double) -> Timings {
         var timings = Timings()
         if t.domainLookupStart > 0 && t.domainLookupEnd >= t.domainLookupStart {
-            timings.dns = rounded(t.domainLookupEnd - t.domainLookupStart)
+            timings.dns = (t.domainLookupEnd - t.domainLookupStart).tenths
         }
         if t.connectStart > 0 && t.connectEnd >= t.connectStart {
-            timings.connect = rounded(t.connectEnd - t.connectStart)
-            if t.secureConnectionStart > 0 { timings.ssl = rounded(t.connectEnd - t.secureConnectionStart) }
+            timings.connect = (t.connectEnd - t.connectStart).tenths
+            if t.secureConnectionStart > 0 { timings.ssl = (t.connectEnd - t.secureConnectionStart).tenths }
         }
         if t.requestStart > 0 && t.responseStart >= t.requestStart {
-            timings.wait = rounded(t.responseStart - t.requestStart)
-            timings.receive = rounded(max(0, t.responseEnd - t.responseStart))
+            timings.wait = (t.responseStart - t.requestStart).tenths
+            timings.receive = max(0, t.responseEnd - t.responseStart).tenths
         }
         let known = [timings.dns, timings.connect, timings.wait, timings.receive].filter { $0 > 0 }.reduce(0, +)
-        let rest = rounded(max(0, t.responseEnd - from - known))
+        let rest = max(0, t.responseEnd - from - known).tenths
         if t.requestStart > 0 {
             timings.blocked = rest
         } else {
@@ -187,9 +187,6 @@ extension RequestRecord {
         return timings
     }
 
-    private static func rounded(_ value: Double) -> Double {
-        (value * 10).rounded() / 10
-    }
 }
 
 extension RequestRecord.ResourceType {
