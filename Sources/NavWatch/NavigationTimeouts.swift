@@ -30,8 +30,9 @@ final class NavigationTimeouts {
         timers.removeValue(forKey: id)?.cancel()
     }
 
-    /// After a grace second, calls `recover` unless cancelled first: a web
-    /// process that has not begun a new load cycle by then is hung.
+    /// After a grace second, calls `recover` unless cancelled first (or
+    /// replaced by the next check): it decides whether the web process
+    /// answered a stop.
     func checkStalledCycle(_ recover: @escaping @WebKitActor () -> Void) {
         stalledCycleCheck?.cancel()
         stalledCycleCheck = Task {

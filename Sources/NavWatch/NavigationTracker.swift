@@ -32,8 +32,9 @@ package enum LoadSignal: Sendable, Equatable {
 /// - A commit of `about:blank` for an http(s) navigation is WebKit refusing a
 ///   restricted port (it reports no failure): a provisional failure of kind
 ///   `blockedPort`.
-/// - The web process terminating ends the unfinished navigation as a failure
-///   of kind `webProcessCrashed`.
+/// - The web process terminating ends the unfinished navigation WebKit has
+///   started as a failure of kind `webProcessCrashed`. A `requested` one
+///   stays requested: the view issues it again in the new process.
 /// - A URI change while no load cycle is open is a same-document navigation,
 ///   unless it returns to the URL the shown document had: that is WebKit
 ///   putting the URI back after a provisional load ended (stopped, timed out
@@ -151,7 +152,7 @@ package struct NavigationTracker {
 
         case .webProcessTerminated(let reason):
             var events: [NavigationEvent] = [.webContentProcessDidTerminate(reason)]
-            if let current = active {
+            if let current = active, current.stage != .requested {
                 active = nil
                 events.append(Self.failure(current, .navwatch(.webProcessCrashed, .webProcessTerminated,
                     "the web process terminated (\(reason))", url: current.navigation.url)))

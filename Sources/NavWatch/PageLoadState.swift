@@ -36,8 +36,9 @@ public enum PageLoadOutcome: Sendable, Hashable {
 ///   `failed` too).
 /// - The title is the one the view reports between the commit and the end;
 ///   the view reports a document's title before its finish.
-/// - The web process terminating before the end is recorded; the failure
-///   that ends the navigation follows it.
+/// - The web process terminating between the start and the end is recorded;
+///   the failure that ends the navigation follows it. Before the start it is
+///   not: the view issues the load again in a new process.
 /// - `.closed` ends a navigation still running as `cancelled` (a view reports
 ///   that failure itself first; the fold does not rely on it).
 public struct PageLoadState: Sendable, Hashable {
@@ -117,7 +118,7 @@ public struct PageLoadState: Sendable, Hashable {
     public private(set) var error: NavigationError?
     /// The main response, when it became a download.
     public private(set) var download: Download?
-    /// Set when the web process went away before the end.
+    /// Set when the web process went away between the start and the end.
     public private(set) var webProcessTermination: WebProcessTerminationReason?
     /// Resources started before the end, the main resource included.
     public private(set) var resourceCount = 0
@@ -180,7 +181,7 @@ public struct PageLoadState: Sendable, Hashable {
     private mutating func apply(_ event: NavigationEvent) {
         guard !isEnded else { return }
         if case .webContentProcessDidTerminate(let reason) = event {
-            webProcessTermination = reason
+            if stage != .requested { webProcessTermination = reason }
             return
         }
         guard event.navigation?.id == navigation.id else { return }

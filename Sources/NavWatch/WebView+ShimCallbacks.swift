@@ -20,7 +20,12 @@ extension WebView {
                 url = URL(string: uri)
                 emit(.propertyChange(.url(url)))
             }
+            switch signal {
+            case .uriChanged, .navigationAllowed: break
+            default: loadSignalCount += 1
+            }
             deliver(tracker.handle(signal))
+            if case .webProcessTerminated = signal { webProcessTerminated() }
         case .title(let value):
             // Two sources say the same thing: the document script at `load`
             // (before the finish) and WebKit's own notification (after it).

@@ -49,6 +49,12 @@ public final class WebView {
     var shim: OpaquePointer?
     var tracker = NavigationTracker(makeID: { WebView.navigationCounter.add(1, ordering: .relaxed).newValue })
     private let timeouts = NavigationTimeouts()
+    /// How to issue the last load asked for, kept until WebKit starts it: a
+    /// web process that goes away first takes the request with it.
+    private var requestedLoad: (navigationID: UInt64, issue: @WebKitActor (OpaquePointer) -> Void)?
+    /// How many load signals (start, redirect, commit, finish, failure,
+    /// termination) WebKit has sent: a web process that answers a stop sends one.
+    var loadSignalCount = 0
     /// How many shim callbacks are on the stack: WebKit must not be asked to
     /// load from inside its own signal handlers.
     var callbackDepth = 0
@@ -154,8 +160,9 @@ public final class WebView {
         nw_view_stop(shim)
     }
 
-    /// Kills the web process, as a crash would. A running navigation fails
-    /// with kind `webProcessCrashed`; the next load starts a new process.
+    /// Kills the web process, as a crash would. A navigation WebKit has
+    /// started fails with kind `webProcessCrashed`; one it has not started yet
+    /// is issued again in a new process, as is the next load.
     public func terminateWebProcess() {
         guard let shim else { return }
         nw_view_terminate_web_process(shim)
@@ -277,6 +284,7 @@ public final class WebView {
         let (navigation, ended) = tracker.request(url: url, origin: origin)
         deliver(ended)
         startTimeout(for: navigation, after: timeout ?? configuration.navigationTimeout)
+        requestedLoad = (navigation.id, issue)
         if callbackDepth > 0 {
             // Loading from inside a WebKit signal handler interleaves two load
             // cycles; issue it once the handler has returned.
@@ -301,13 +309,28 @@ public final class WebView {
         end(navigationID: navigation.id, with: .navwatch(.timeout, .timeout,
             "the navigation did not finish within \(timeout.seconds) s", url: navigation.url))
         nw_view_stop(shim)
-        // A web process that does not answer a stop is hung: if no new load
-        // cycle has begun after the grace period, replace the process.
+        // A web process that answers a stop reports the stopped load's end or
+        // starts the next load. One that reports nothing for the grace period
+        // while the view is still loading is hung (a script that never
+        // returns): replace it. A load asked for meanwhile is issued again in
+        // the new process (see `webProcessTerminated()`).
+        let signalsAtStop = loadSignalCount
         timeouts.checkStalledCycle { [weak self] in
-            guard let self, let shim = self.shim, self.isLoading else { return }
-            if self.tracker.active == nil || self.tracker.active?.stage == .requested {
-                nw_view_terminate_web_process(shim)
-            }
+            guard let self, let shim = self.shim, self.isLoading, self.loadSignalCount == signalsAtStop else { return }
+            nw_view_terminate_web_process(shim)
+        }
+    }
+
+    /// After the web process went away: a load that WebKit had not started
+    /// yet went with it, so it is issued again, in a new process, as the
+    /// same navigation with the same deadline.
+    func webProcessTerminated() {
+        guard let active = tracker.active, active.stage == .requested,
+              let requested = requestedLoad, requested.navigationID == active.navigation.id else { return }
+        Task { [weak self] in  // not from inside WebKit's signal handler
+            guard let self, let shim = self.shim, self.tracker.active?.navigation.id == requested.navigationID,
+                  self.tracker.active?.stage == .requested else { return }
+            requested.issue(shim)
         }
     }
 

@@ -329,8 +329,9 @@ public final class Watcher {
             }
 
         case .webContentProcessDidTerminate(let reason):
-            if loads.values.allSatisfy(\.isEnded) {
-                // No navigation to end: report it against the last one.
+            if loads.values.allSatisfy({ $0.isEnded || $0.stage == .requested }) {
+                // No navigation fails of it (one not started yet is issued
+                // again in a new process): report it against the last one.
                 let error = NavigationError(kind: .webProcessCrashed, domain: NavigationError.navwatchDomain,
                                             code: NavigationError.NavwatchCode.webProcessTerminated.rawValue,
                                             message: "the web process terminated (\(reason))", failingURL: view?.url)

@@ -115,6 +115,17 @@ struct NavigationTrackerTests {
         #expect(names(events) == ["#1 start", "terminated", "#1 fail-provisional web-process-crashed"])
     }
 
+    @Test("a terminated web process leaves a load WebKit has not started requested; its start is that navigation's")
+    func terminatedBeforeStart() {
+        var tracker = Self.tracker()
+        _ = tracker.request(url: Self.page, origin: .load)
+        var events = tracker.handle(.webProcessTerminated(.terminatedByAPI))
+        events += tracker.handle(.started)
+        events += tracker.handle(.committed(uri: Self.page.absoluteString, response: Self.response))
+        events += tracker.handle(.finished)
+        #expect(names(events) == ["terminated", "#1 start", "#1 commit", "#1 finish"])
+    }
+
     @Test("TLS errors mark the following failure as kind tls")
     func tls() {
         var tracker = Self.tracker()

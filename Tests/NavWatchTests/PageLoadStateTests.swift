@@ -122,11 +122,12 @@ struct PageLoadStateTests {
         #expect(state.outcome == .finished(n, response: Self.response("/a"), title: nil))
     }
 
-    @Test("the web process going away, then the failure that ends the navigation")
+    @Test("the web process going away after the start, then the failure that ends the navigation")
     func webProcessTerminated() {
         let n = Self.navigation
         let crash = NavigationError.navwatch(.webProcessCrashed, .webProcessTerminated, "gone", url: Self.url("/a"))
         let state = fold([
+            .navigation(.webContentProcessDidTerminate(.terminatedByAPI)),  // before the start: issued again
             .navigation(.didStartProvisionalNavigation(n)),
             .navigation(.webContentProcessDidTerminate(.crashed)),
             .navigation(.didFailProvisionalNavigation(n, crash)),

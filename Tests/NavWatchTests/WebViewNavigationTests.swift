@@ -147,6 +147,25 @@ struct WebViewNavigationTests {
         }
     }
 
+    @Test("a script that never returns times out; the hung web process is replaced and the next load finishes")
+    @WebKitActor func hungWebProcess() async throws {
+        let server = try await TestSite.http.value
+        let recorder = Recorder(base: server.baseURL)
+        let view = try recorder.makeView()
+        defer { view.close() }
+        // A first load starts the web process, so the timed load measures the script alone.
+        try view.load(server.url("/page"))
+        await recorder.waitForEnd(of: 1)
+        try view.load(server.url("/spin"), timeout: .seconds(2))
+        await recorder.waitForEnd(of: 2)
+        // Asked for while the old process does not answer: issued again in the new one.
+        try view.load(server.url("/page"))
+        await recorder.waitForEnd(of: 3)
+        #expect(recorder.lines == ["#1 start /page", "#1 commit 200 text/html", "#1 finish",
+                                   "#2 start /spin", "#2 commit 200 text/html", "#2 fail timeout",
+                                   "terminated terminatedByAPI", "#3 start /page", "#3 commit 200 text/html", "#3 finish"])
+    }
+
     @Test("alert() and confirm() during load are answered and reported; the load finishes")
     func alertDuringLoad() async throws {
         let server = try await TestSite.http.value

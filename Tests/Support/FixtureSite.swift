@@ -1,8 +1,8 @@
 import LoopbackServer
 
 /// A site with one route per navigation case the tests check: a plain page,
-/// redirect chains and loops, HTTP errors, a server that hangs, a reset
-/// after the headers, dialogs, a download, same-document changes and
+/// redirect chains and loops, HTTP errors, a server that hangs, a page whose
+/// script never returns, a reset after the headers, dialogs, a download, same-document changes and
 /// `window.open`. Shared by the tests of every layer.
 public enum FixtureSite {
     public static let route: LoopbackServer.Route = { request in
@@ -35,6 +35,8 @@ public enum FixtureSite {
         case "/reset": return .resetAfterHeaders
         case "/stall": return .stallAfterHeaders
         case "/slow": return .delayed(.milliseconds(300), .html("<title>Slow</title>"))
+        case "/spin":  // a script that never returns: the web process stops answering
+            return .html("<html><head><title>Spin</title></head><body><script>for (;;) {}</script></body></html>")
         case "/alert":
             return .html("<html><head><title>Alert</title></head><body><script>alert('hello'); confirm('sure?');</script></body></html>")
         case "/download":
