@@ -37,6 +37,8 @@ public final class WebView {
     public private(set) var javaScriptEnabled: Bool
     /// The navigation that has not ended yet, if any.
     public var activeNavigation: Navigation? { tracker.active?.navigation }
+    /// How far WebKit has got with `activeNavigation` (for the package's tests).
+    package var activeNavigationStage: NavigationTracker.Stage? { tracker.active?.stage }
     public var isClosed: Bool { shim == nil }
 
     /// Objects other layers attach to the view, keyed by their type, that live

@@ -13,6 +13,7 @@ import Synchronization
 ///     /robots.txt  → Disallow: /private
 ///     /flaky       → 500 twice, then a page;  /busy → 429 with Retry-After: 1 once, then a page
 ///     /stall       → commits and never finishes; /hang never answers
+///     /slow-first  → a page, after 1 s the first time (linked from nowhere)
 final class CrawlSite: Sendable {
     let server: LoopbackServer
     private let hits = Mutex<[String: Int]>([:])
@@ -49,6 +50,8 @@ final class CrawlSite: Sendable {
             return page("Home", ["/p1", "/p2", "/p3", "/r1", base.uppercased() + "/p1#again",
                                  "#top", "mailto:someone@example.org", "javascript:void(0)", "http://off-site.invalid/",
                                  "/private/secret", "ftp://127.0.0.1/file"])
+        case "/slow-first":  // long enough, the first time, to crash the web process meanwhile
+            return count == 1 ? .delayed(.seconds(1), page("Slow", [])) : page("Slow", [])
         case "/p1", "/p2", "/p3":
             return page("Page \(path.dropFirst(2))", ["\(path)-1", "\(path)-2", "/", "#frag"])
         case let leaf where leaf.range(of: "^/p[1-3]-[12]$", options: .regularExpression) != nil:

@@ -179,18 +179,27 @@ struct CrawlerTests {
     @Test("a web process crash mid-crawl is retried on a fresh view and the crawl completes")
     func crashMidCrawl() async throws {
         let crashed = Mutex(false)
-        try await crawl(hook: { url, view in
-            guard url.path == "/p2" else { return }
+        try await crawl(["/", "/slow-first"], hook: { url, view in
+            guard url.path == "/slow-first" else { return }
             let first = crashed.withLock { wasCrashed -> Bool in
                 defer { wasCrashed = true }
                 return !wasCrashed
             }
-            if first { view.terminateWebProcess() }
+            guard first else { return }
+            // Once WebKit has started the load (a load not started yet would
+            // be issued again in the new process, not fail).
+            Task { @WebKitActor in
+                let deadline = ContinuousClock.now + .seconds(10)
+                while view.activeNavigationStage != .provisional, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                view.terminateWebProcess()
+            }
         }) { site, reports, _ in
             #expect(crashed.withLock { $0 })
-            let p2 = try #require(reports.first { $0.url == site.base + "/p2" })
-            #expect(p2.outcome == .ok && p2.attempts == 2)
-            #expect(reports.filter { $0.outcome == .ok }.count == 11)
+            let slow = try #require(reports.first { $0.url == site.base + "/slow-first" })
+            #expect(slow.outcome == .ok && slow.attempts == 2)
+            #expect(reports.filter { $0.outcome == .ok }.count == 12)
         }
     }
 
