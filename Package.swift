@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // Layer 0: the system WebKitGTK 4.1 (GTK 3) library.
@@ -39,11 +41,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Layer 5a: plain HTTP for what the crawler asks without a web view:
+        // robots.txt, sitemaps and links that leave the crawl's scope.
+        .target(
+            name: "NavWatchHTTP",
+            dependencies: [
+                "NavWatch",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Layer 5: the crawler, its page-load reports and its SQLite crawl store.
         .target(
             name: "NavWatchCrawler",
             dependencies: [
-                "NavWatch", "NavWatchRx",
+                "NavWatch", "NavWatchRx", "NavWatchHTTP",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -96,6 +111,7 @@ let package = Package(
         ),
         .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "NavWatchTestSupport", "CNavShim"]),
         .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "NavWatchTestSupport"]),
+        .testTarget(name: "NavWatchHTTPTests", dependencies: ["NavWatchHTTP", "NavWatchTestSupport", "LoopbackServer"]),
         .testTarget(name: "NavWatchCLITests", dependencies: ["NavWatchCLI", "NavWatchPostgres", "NavWatchTestSupport"]),
         .testTarget(
             name: "NavWatchCrawlerTests",
