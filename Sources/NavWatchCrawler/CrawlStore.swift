@@ -39,13 +39,14 @@ public protocol CrawlStore: Sendable {
     /// Extends `worker`'s leases on `urls` to `until`.
     func renewLeases(_ urls: [String], worker: String, until: Date) async throws
 
-    /// In one transaction: stores `report` and marks its URL done; marks
-    /// `aliases` (redirect targets) as seen; adds `discovered` links to the
-    /// frontier and stores `skipped` reports for links the crawl will not
-    /// load. Returns the reports stored, in order (reports of URLs that
-    /// already have one are left out).
+    /// In one transaction: stores `report` and the page's `links` and marks
+    /// its URL done; marks `aliases` (redirect targets) as seen, covered by
+    /// this report; adds `discovered` entries to the frontier and stores
+    /// `skipped` reports for links the crawl will not load. Returns the
+    /// reports stored, in order (reports of URLs that already have one, and
+    /// then their links, are left out).
     func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
-                  discovered: [FrontierEntry], skipped: [PageLoadReport]) async throws -> [PageLoadReport]
+                  discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> [PageLoadReport]
 
     /// Puts a leased entry back, to be tried again at `notBefore`.
     func retry(_ entry: FrontierEntry, notBefore: Date) async throws
@@ -59,6 +60,10 @@ public protocol CrawlStore: Sendable {
     /// Every stored report, in the order stored, with its requests when
     /// `includingRequests` (they are most of what a crawl stores).
     func allReports(includingRequests: Bool) async throws -> [PageLoadReport]
+
+    /// Every link stored, the redirect targets, and the anchors of the pages
+    /// that fragment links point at.
+    func linkGraph() async throws -> LinkGraph
 
     func counts() async throws -> CrawlCounts
 
@@ -75,15 +80,25 @@ public struct LeaseRequest: Sendable {
     public var until: Date
     /// The pause between two requests to the same host, across workers.
     public var hostDelay: TimeInterval
-    /// Pages loaded plus pages leased may not exceed this.
+    /// The pause after a request to check a link on another site (at least `hostDelay`).
+    public var externalHostDelay: TimeInterval
+    /// Pages loaded plus pages leased may not exceed this; links to check
+    /// with plain HTTP do not count.
     public var maxPages: Int?
 
-    public init(worker: String, now: Date, until: Date, hostDelay: TimeInterval, maxPages: Int?) {
+    public init(worker: String, now: Date, until: Date, hostDelay: TimeInterval, externalHostDelay: TimeInterval = 0,
+                maxPages: Int?) {
         self.worker = worker
         self.now = now
         self.until = until
         self.hostDelay = hostDelay
+        self.externalHostDelay = externalHostDelay
         self.maxPages = maxPages
+    }
+
+    /// The pause after leasing an entry of `kind` before its host is asked again.
+    package func hostDelay(for kind: FrontierEntry.Kind) -> TimeInterval {
+        kind == .external ? max(hostDelay, externalHostDelay) : hostDelay
     }
 }
 
@@ -111,6 +126,8 @@ public struct CrawlSettings: Codable, Sendable, Equatable {
     public var delayMilliseconds: Int
     public var obeyRobots: Bool
     public var retries: Int
+    /// Whether links that leave the scope are checked with plain HTTP (nil in crawls stored before it existed).
+    public var checkExternal: Bool?
 
     public init(_ configuration: CrawlConfiguration) {
         scope = configuration.scope
@@ -121,6 +138,7 @@ public struct CrawlSettings: Codable, Sendable, Equatable {
         delayMilliseconds = Int(configuration.delay.milliseconds)
         obeyRobots = configuration.obeyRobots
         retries = configuration.retries
+        checkExternal = configuration.checkExternal
     }
 
     /// `configuration` with these settings in place of its own.
@@ -134,6 +152,7 @@ public struct CrawlSettings: Codable, Sendable, Equatable {
         configuration.delay = .milliseconds(delayMilliseconds)
         configuration.obeyRobots = obeyRobots
         configuration.retries = retries
+        configuration.checkExternal = checkExternal ?? false
         return configuration
     }
 }

@@ -1,9 +1,7 @@
 import Foundation
 import NavWatch
+import NavWatchHTTP
 import WebKitThread
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// How a crawl runs. Every property has a default that works.
 public struct CrawlConfiguration: Sendable {
@@ -21,6 +19,16 @@ public struct CrawlConfiguration: Sendable {
     /// The pause between two requests to the same host.
     public var delay: Duration = .zero
     public var obeyRobots = true
+    /// Whether links that leave the scope are checked with a plain HTTP
+    /// request (HEAD, then GET where HEAD is refused) instead of skipped.
+    /// They get a report with their status and `checked_with`; they are
+    /// never loaded in a web view, and their links are not followed.
+    public var checkExternal = false
+    /// The pause between two checks of links on the same other site.
+    public var externalDelay: Duration = .seconds(1)
+    /// Where to find pages besides the links: a sitemap (or sitemap index,
+    /// gzip too), or the `Sitemap:` lines of each seed's robots.txt.
+    public var sitemap: SitemapSource?
     /// Extra attempts for transient failures (timeouts, resets, crashes, 5xx, 429).
     public var retries = 2
     /// The first retry waits this long, the next twice as long, and so on (plus jitter).
@@ -52,6 +60,19 @@ public struct CrawlConfiguration: Sendable {
     public init(seeds: [URL]) {
         self.seeds = seeds
     }
+}
+
+/// Where a crawl finds a sitemap.
+public enum SitemapSource: Sendable, Equatable {
+    /// This sitemap or sitemap index.
+    case url(URL)
+    /// The `Sitemap:` lines of each seed origin's robots.txt, else its `/sitemap.xml`.
+    case auto
+}
+
+/// Why a crawl could not start.
+public struct CrawlError: Error, CustomStringConvertible, Sendable {
+    public var description: String
 }
 
 /// What the crawl did, for its closing summary.
@@ -94,6 +115,8 @@ public actor Crawler {
 
     /// For tests: called on the WebKit thread once a page's load was asked for.
     private var onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
+    /// Plain HTTP: robots.txt, sitemaps and links outside the scope.
+    private let http: HTTPChecker
 
     public init(configuration: CrawlConfiguration, store: any CrawlStore) throws {
         self.configuration = configuration
@@ -101,6 +124,9 @@ public actor Crawler {
         include = try configuration.include.map { try NSRegularExpression(pattern: $0) }
         exclude = try configuration.exclude.map { try NSRegularExpression(pattern: $0) }
         seeds = configuration.seeds.compactMap(URLCanonicalizer.canonical)
+        http = HTTPChecker(userAgent: configuration.webView.userAgent ?? configuration.robotsAgent,
+                           timeout: configuration.timeout,
+                           ignoreTLSErrors: configuration.webView.tlsErrors == .ignore)
     }
 
     /// Runs the crawl to the end: until the frontier is empty or `maxPages`
@@ -123,8 +149,12 @@ public actor Crawler {
         include = try configuration.include.map { try NSRegularExpression(pattern: $0) }
         exclude = try configuration.exclude.map { try NSRegularExpression(pattern: $0) }
         if !store.isShared { try await store.releaseLeases() }
+        defer { Task { [http] in await http.shutdown() } }
         _ = try await store.enqueue(seeds.map { FrontierEntry(url: $0.absoluteString, depth: 0, parent: nil) })
         seeds = try await store.seeds().compactMap(URL.init(string:))
+        if let sitemap = configuration.sitemap {
+            _ = try await store.enqueue(try await sitemapEntries(sitemap))
+        }
         let heartbeat = Task { await self.renewLeases() }  // while the workers run
         defer { heartbeat.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -160,7 +190,9 @@ public actor Crawler {
             // A pipeline: the next page is leased while this one loads, and
             // this one's report is stored while the next one loads.
             async let upcoming = next()
-            let result = try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
+            let result = entry.kind == .external
+                ? await check(entry)
+                : try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
             try await storingPrevious?.value
             storingPrevious = Task { try await self.finish(entry, result) }
             current = try await upcoming
@@ -176,7 +208,9 @@ public actor Crawler {
             let now = Date()
             let request = LeaseRequest(worker: configuration.worker, now: now,
                                        until: now.addingTimeInterval(configuration.leaseDuration.seconds),
-                                       hostDelay: configuration.delay.seconds, maxPages: configuration.maxPages)
+                                       hostDelay: configuration.delay.seconds,
+                                       externalHostDelay: configuration.externalDelay.seconds,
+                                       maxPages: configuration.maxPages)
             switch try await store.lease(request) {
             case .finished:
                 return nil
@@ -196,7 +230,7 @@ public actor Crawler {
                     let worker = configuration.worker
                     try await storeInOrder { [store] in
                         try await store.complete(entry, worker: worker, report: .skipped(entry, .robots),
-                                                 aliases: [], discovered: [], skipped: [])
+                                                 aliases: [], discovered: [], skipped: [], links: [])
                     }
                     leased.remove(entry.url)
                     continue
@@ -246,14 +280,42 @@ public actor Crawler {
             try await store.retry(entry, notBefore: Date().addingTimeInterval(delay))
             return
         }
-        let (discovered, skipped) = classifyLinks(result.links, from: entry)
+        let (discovered, skipped, links) = classifyLinks(result.links, from: entry)
         var report = result.report
         report.links = result.links.count
         let (worker, aliases) = (configuration.worker, result.aliases)
         try await storeInOrder { [store, entry, report] in
             try await store.complete(entry, worker: worker, report: report, aliases: aliases,
-                                     discovered: discovered, skipped: skipped)
+                                     discovered: discovered, skipped: skipped, links: links)
         }
+    }
+
+    /// Checks a link outside the scope with plain HTTP.
+    private func check(_ entry: FrontierEntry) async -> PageResult {
+        let startedAt = Date()
+        guard let url = URL(string: entry.url) else {
+            return PageResult(report: .skipped(entry, .nonHTTP))
+        }
+        let check = await http.check(url)
+        var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: .ok)
+        report.startedAt = startedAt
+        report.attempts = entry.attempts + 1
+        report.checkedWith = check.method
+        report.status = check.status
+        report.mime = check.mimeType
+        report.redirects = check.redirects.map { .init(url: $0.url.absoluteString, status: $0.status) }
+        if check.finalURL != url {
+            report.finalURL = URLCanonicalizer.canonical(check.finalURL)?.absoluteString ?? check.finalURL.absoluteString
+        }
+        if let status = check.status {
+            report.outcome = status >= 400 ? .httpError : .ok
+        } else {
+            let kind = check.errorKind ?? .other
+            report.outcome = kind == .timeout ? .timeout : .failed
+            report.error = .init(NavigationError(kind: kind, domain: "navwatch-http", code: 0,
+                                                 message: check.errorMessage ?? kind.rawValue, failingURL: url))
+        }
+        return PageResult(report: report, retryAfter: check.retryAfter)
     }
 
     /// Runs `write` once every earlier write has ended, then delivers the
@@ -298,28 +360,80 @@ public actor Crawler {
         return min(300, max(jittered, retryAfter ?? 0))
     }
 
-    /// Splits a page's links into entries to crawl and reports of links skipped.
-    private func classifyLinks(_ links: [String], from entry: FrontierEntry) -> ([FrontierEntry], [PageLoadReport]) {
-        var discovered: [FrontierEntry] = [], skipped: [PageLoadReport] = []
-        var seen: Set<String> = []
+    /// Splits a page's links into entries to crawl or check, reports of links
+    /// skipped, and the page's part of the link graph.
+    private func classifyLinks(_ links: [PageFacts.Link], from entry: FrontierEntry)
+        -> (discovered: [FrontierEntry], skipped: [PageLoadReport], graph: [PageLink]) {
+        var discovered: [FrontierEntry] = [], skipped: [PageLoadReport] = [], graph: [PageLink] = []
+        var seen: Set<String> = [], inGraph: Set<PageLink> = []
         for link in links {
-            guard let url = URL(string: link), let scheme = url.scheme?.lowercased() else { continue }
+            guard let url = URL(string: link.url), let scheme = url.scheme?.lowercased() else { continue }
             // Not documents: nothing to load or report.
             if ["mailto", "javascript", "tel", "data", "blob", "about"].contains(scheme) { continue }
-            guard let canonical = URLCanonicalizer.canonical(url), seen.insert(canonical.absoluteString).inserted,
-                  canonical.absoluteString != entry.url else { continue }
+            guard let canonical = URLCanonicalizer.canonical(url) else { continue }
+            let pageLink = PageLink(source: entry.url, target: canonical.absoluteString, href: link.href,
+                                    fragment: url.fragment?.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 },
+                                    text: link.text, rel: link.rel.isEmpty ? nil : link.rel, element: link.element)
+            if inGraph.insert(pageLink).inserted { graph.append(pageLink) }
+            guard seen.insert(canonical.absoluteString).inserted, canonical.absoluteString != entry.url else { continue }
             let child = FrontierEntry(url: canonical.absoluteString, depth: entry.depth + 1, parent: entry.url)
+            let tooDeep = configuration.maxDepth.map { child.depth > $0 } ?? false
             if scheme != "http" && scheme != "https" {
                 skipped.append(.skipped(child, .nonHTTP))
             } else if !configuration.scope.contains(canonical, seeds: seeds) || !matchesFilters(canonical) {
-                skipped.append(.skipped(child, .scope))
-            } else if let maxDepth = configuration.maxDepth, child.depth > maxDepth {
+                if configuration.checkExternal && !tooDeep {
+                    discovered.append(FrontierEntry(url: child.url, depth: child.depth, parent: child.parent, kind: .external))
+                } else {
+                    skipped.append(.skipped(child, .scope))
+                }
+            } else if tooDeep {
                 skipped.append(.skipped(child, .maxDepth))
             } else {
                 discovered.append(child)
             }
         }
-        return (discovered, skipped)
+        return (discovered, skipped, graph)
+    }
+
+    /// The pages of the configured sitemap that are in scope, as entries at
+    /// depth 0 (no link leads to them).
+    private func sitemapEntries(_ source: SitemapSource) async throws -> [FrontierEntry] {
+        var sitemaps: [URL] = []
+        switch source {
+        case .url(let url):
+            sitemaps = [url]
+        case .auto:
+            for origin in Set(seeds.compactMap(Self.origin)).sorted() {
+                guard let base = URL(string: origin) else { continue }
+                let robots = await http.fetch(base.appendingPathComponent("robots.txt"), maxBytes: 1 << 20)
+                let listed = robots.status == 200
+                    ? Sitemap.sitemapURLs(inRobotsTxt: String(decoding: robots.body, as: UTF8.self), base: base) : []
+                sitemaps += listed.isEmpty ? [base.appendingPathComponent("sitemap.xml")] : listed
+            }
+        }
+        var entries: [FrontierEntry] = []
+        for sitemap in sitemaps {
+            let pages: [URL]
+            do {
+                pages = try await Sitemap.pages(at: sitemap, using: http)
+            } catch {
+                // A sitemap named on the command line must be readable; one that
+                // `auto` only guessed may be missing.
+                if source == .auto { continue }
+                throw CrawlError(description: "\(error)")
+            }
+            for page in pages {
+                guard let canonical = URLCanonicalizer.canonical(page), ["http", "https"].contains(canonical.scheme ?? ""),
+                      configuration.scope.contains(canonical, seeds: seeds), matchesFilters(canonical) else { continue }
+                entries.append(FrontierEntry(url: canonical.absoluteString, depth: 0, parent: nil, kind: .sitemapPage))
+            }
+        }
+        return entries
+    }
+
+    private static func origin(_ url: URL) -> String? {
+        guard let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
     private func matchesFilters(_ url: URL) -> Bool {
@@ -332,21 +446,18 @@ public actor Crawler {
     // MARK: robots.txt
 
     private func robotsAllow(_ url: URL) async -> Bool {
-        guard let scheme = url.scheme, let host = url.host else { return true }
-        let origin = "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
-        let agent = configuration.robotsAgent
-        let fetch = robots[origin] ?? Task { await Self.fetchRobots(origin: origin, agent: agent) }
+        guard let origin = Self.origin(url) else { return true }
+        let (agent, http) = (configuration.robotsAgent, http)
+        let fetch = robots[origin] ?? Task { await Self.fetchRobots(origin: origin, agent: agent, http: http) }
         robots[origin] = fetch
         return await fetch.value.allows(url)
     }
 
     /// Fetched once per origin; a missing or unreadable robots.txt allows everything.
-    private static func fetchRobots(origin: String, agent: String) async -> RobotsTxt {
+    private static func fetchRobots(origin: String, agent: String, http: HTTPChecker) async -> RobotsTxt {
         guard let url = URL(string: origin + "/robots.txt") else { return .allowAll }
-        var request = URLRequest(url: url, timeoutInterval: 10)
-        request.setValue("\(agent) (robots.txt)", forHTTPHeaderField: "User-Agent")
-        guard let (data, response) = try? await URLSession.shared.data(for: request),
-              let http = response as? HTTPURLResponse, http.statusCode == 200 else { return .allowAll }
-        return RobotsTxt(String(decoding: data, as: UTF8.self), userAgent: agent)
+        let answer = await http.fetch(url, maxBytes: 1 << 20)
+        guard answer.status == 200 else { return .allowAll }
+        return RobotsTxt(String(decoding: answer.body, as: UTF8.self), userAgent: agent)
     }
 }

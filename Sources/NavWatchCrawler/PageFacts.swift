@@ -1,8 +1,9 @@
 import Foundation
 import NavWatch
 
-/// What one script call reads from a finished page: its links, its
-/// Navigation and Paint Timing, and the Resource Timing of every request.
+/// What one script call reads from a finished page: its links (with their
+/// text), the ids and names a fragment can point at, its Navigation and Paint
+/// Timing, and the Resource Timing of every request.
 ///
 /// The script returns JSON text: one string crosses from the web process,
 /// not an object WebKit would rebuild. Timing entries are arrays of numbers
@@ -48,7 +49,40 @@ package struct PageFacts: Decodable, Sendable {
         }
     }
 
-    package var links: [String]
+    /// One link of the page, from `<a href>`, `<area href>`, `<iframe src>` or `<frame src>`.
+    package struct Link: Decodable, Sendable, Equatable {
+        /// The absolute URL the element points at.
+        package var url: String
+        /// The attribute as written in the document.
+        package var href: String
+        /// Its text (the `alt` of an image link, an `aria-label` or `title`
+        /// when it has none), white space collapsed, 200 characters at most.
+        package var text: String
+        package var rel: String
+        /// `a`, `area`, `iframe` or `frame`.
+        package var element: String
+
+        package init(url: String, href: String, text: String = "", rel: String = "", element: String = "a") {
+            self.url = url
+            self.href = href
+            self.text = text
+            self.rel = rel
+            self.element = element
+        }
+
+        package init(from decoder: any Decoder) throws {
+            var values = try decoder.unkeyedContainer()
+            url = try values.decode(String.self)
+            href = try values.decode(String.self)
+            text = try values.decode(String.self)
+            rel = try values.decode(String.self)
+            element = try values.decode(String.self)
+        }
+    }
+
+    package var links: [Link]
+    /// Every element id and `<a name>` of the document: what `#fragment` links may point at.
+    package var anchors: [String]
     package var ttfb: Double?
     package var domContentLoaded: Double?
     package var load: Double?
@@ -80,8 +114,23 @@ package struct PageFacts: Decodable, Sendable {
           const timing = e => [e.name, e.initiatorType || '', e.startTime, e.fetchStart, e.domainLookupStart,
             e.domainLookupEnd, e.connectStart, e.connectEnd, e.secureConnectionStart || 0, e.requestStart,
             e.responseStart, e.responseEnd, e.transferSize || 0, e.encodedBodySize || 0, e.decodedBodySize || 0];
+          const text = e => {
+            let t = e.textContent || '';
+            if (!t.trim()) {
+              const img = e.querySelector && e.querySelector('img[alt]');
+              t = (img && img.alt) || e.getAttribute('aria-label') || e.getAttribute('title') || '';
+            }
+            return t.replace(/\\s+/g, ' ').trim().slice(0, 200);
+          };
+          const link = (e, url, attribute) =>
+            [url, e.getAttribute(attribute) || '', text(e), e.getAttribute('rel') || '', e.localName];
+          const anchors = new Set();
+          for (const e of document.querySelectorAll('[id]')) anchors.add(e.id);
+          for (const e of document.querySelectorAll('a[name]')) anchors.add(e.name);
           return {
-            links: Array.from(document.links, a => a.href),
+            links: Array.from(document.links, a => link(a, a.href, 'href')).concat(
+              Array.from(document.querySelectorAll('iframe[src], frame[src]'), f => link(f, f.src, 'src'))),
+            anchors: Array.from(anchors),
             ttfb: nav ? positive(nav.responseStart) : null,
             domContentLoaded: nav ? positive(nav.domContentLoadedEventEnd) : null,
             load: nav ? positive(nav.loadEventEnd) : null,

@@ -142,14 +142,24 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     public var screenshot: String?
     /// When navwatch asked for the page (the last attempt's start).
     public var startedAt: Date?
+    /// Set on a page the crawl first found in a sitemap.
+    public var foundInSitemap: Bool?
+    /// Set on a link outside the crawl's scope that was checked with a plain
+    /// HTTP request instead of loaded: `HEAD`, or `GET` where HEAD was refused.
+    public var checkedWith: String?
     /// Every request of the page: stored beside the report, not in its JSON line.
     public var requests: [RequestRecord] = []
+    /// Every element id and `<a name>` of the page, for fragment checks:
+    /// stored beside the report, not in its JSON line.
+    public var anchors: [String] = []
 
     enum CodingKeys: String, CodingKey {
         case url, redirects, status, mime, title, depth, parent, outcome, error, timings, resources, links, attempts, timeout
         case thirdPartyHosts = "third_party_hosts"
         case screenshot
         case startedAt = "started_at"
+        case foundInSitemap = "found_in_sitemap"
+        case checkedWith = "checked_with"
         case finalURL = "final_url"
         case fetchedAt = "fetched_at"
         case skipReason = "skip_reason"
@@ -166,6 +176,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     package static func skipped(_ entry: FrontierEntry, _ reason: SkipReason) -> PageLoadReport {
         var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: .skipped)
         report.skipReason = reason
+        if entry.kind == .sitemapPage { report.foundInSitemap = true }
         return report
     }
 
@@ -229,6 +240,16 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         }
     }
 
+    /// `anchors` for the store's column beside the line, one per line; nil when there are none.
+    package var anchorsText: String? {
+        anchors.isEmpty ? nil : anchors.joined(separator: "\n")
+    }
+
+    /// The anchors of the store's column.
+    package static func anchors(fromText text: String?) -> Set<String> {
+        Set(text.map { $0.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) } ?? [])
+    }
+
     /// One line of JSON.
     public var jsonLine: String {
         String(decoding: (try? Self.encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
@@ -251,18 +272,30 @@ extension Double {
 
 /// A URL waiting in (or taken from) the crawl frontier.
 public struct FrontierEntry: Sendable, Equatable {
+    /// What the crawl does with an entry.
+    public enum Kind: String, Sendable {
+        /// A page to load in a web view, found from a seed or a link.
+        case page
+        /// A page to load in a web view, found first in a sitemap.
+        case sitemapPage = "sitemap-page"
+        /// A link outside the crawl's scope, checked with a plain HTTP request.
+        case external
+    }
+
     /// The canonical URL, also the deduplication key.
     public var url: String
     public var depth: Int
     public var parent: String?
     /// Attempts made so far.
     public var attempts: Int
+    public var kind: Kind
 
-    public init(url: String, depth: Int, parent: String?, attempts: Int = 0) {
+    public init(url: String, depth: Int, parent: String?, attempts: Int = 0, kind: Kind = .page) {
         self.url = url
         self.depth = depth
         self.parent = parent
         self.attempts = attempts
+        self.kind = kind
     }
 
     /// The host that politeness is kept for, lower-cased; empty when none.

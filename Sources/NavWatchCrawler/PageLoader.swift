@@ -6,8 +6,8 @@ import WebKitThread
 /// What loading one frontier entry produced.
 package struct PageResult: Sendable {
     package var report: PageLoadReport
-    /// Absolute link targets found on the page, as written.
-    var links: [String] = []
+    /// The links found on the page, in document order.
+    var links: [PageFacts.Link] = []
     /// The URLs this load answered for besides its own (redirect hops, final URL).
     var aliases: [String] = []
     /// The `Retry-After` the server asked for, in seconds.
@@ -153,6 +153,7 @@ package final class PageLoader {
     private func apply(_ facts: PageFacts, to result: inout PageResult) {
         result.links = facts.links
         result.report.links = facts.links.count
+        result.report.anchors = facts.anchors
         result.report.timings.ttfb = facts.ttfb?.tenths
         result.report.timings.domContentLoaded = facts.domContentLoaded?.tenths
         result.report.timings.load = facts.load?.tenths

@@ -63,6 +63,25 @@ public final class SQLiteCrawlStore: CrawlStore {
         migrator.registerMigration("v3: every request of a page") { db in
             try db.execute(sql: "ALTER TABLE reports ADD COLUMN requests TEXT")
         }
+        migrator.registerMigration("v4: the link graph, anchors, aliases, entry kinds") { db in
+            try db.execute(sql: """
+                ALTER TABLE frontier ADD COLUMN kind TEXT NOT NULL DEFAULT 'page';
+                ALTER TABLE frontier ADD COLUMN alias_of TEXT;
+                ALTER TABLE reports ADD COLUMN kind TEXT NOT NULL DEFAULT 'page';
+                ALTER TABLE reports ADD COLUMN anchors TEXT;
+                CREATE TABLE links (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    source TEXT NOT NULL,
+                    target TEXT NOT NULL,
+                    href TEXT NOT NULL,
+                    fragment TEXT,
+                    text TEXT NOT NULL,
+                    rel TEXT,
+                    element TEXT NOT NULL
+                );
+                CREATE INDEX links_target ON links (target);
+                """)
+        }
         return migrator
     }
 
@@ -92,28 +111,39 @@ public final class SQLiteCrawlStore: CrawlStore {
     public func lease(_ request: LeaseRequest) async throws -> LeaseOutcome {
         let now = request.now.timeIntervalSince1970
         return try await database.write { db in
+            // Past `maxPages` pages, only links to check are leased.
+            var pagesFull = false
             if let maxPages = request.maxPages {
-                let loaded = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports WHERE outcome != 'skipped'") ?? 0
+                let loaded = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM reports WHERE outcome != 'skipped' AND kind != 'external'
+                    """) ?? 0
                 let leased = try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM frontier WHERE state = 'leased' AND lease_until >= ?
+                    SELECT COUNT(*) FROM frontier WHERE state = 'leased' AND lease_until >= ? AND kind != 'external'
                     """, arguments: [now]) ?? 0
-                if loaded + leased >= maxPages { return leased == 0 ? .finished : .wait(until: nil) }
+                pagesFull = loaded + leased >= maxPages
+                let externalLeft = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM frontier WHERE state != 'done' AND kind = 'external'
+                    """) ?? 0
+                if pagesFull && externalLeft == 0 { return leased == 0 ? .finished : .wait(until: nil) }
             }
             if let row = try Row.fetchOne(db, sql: """
-                SELECT url, depth, parent, attempts, host FROM frontier
+                SELECT url, depth, parent, attempts, host, kind FROM frontier
                 WHERE ((state = 'queued' AND not_before <= :now) OR (state = 'leased' AND lease_until < :now))
                   AND NOT EXISTS (SELECT 1 FROM hosts WHERE hosts.host = frontier.host AND hosts.next_at > :now)
+                  AND (:pagesFull = 0 OR kind = 'external')
                 ORDER BY depth, seq LIMIT 1
-                """, arguments: ["now": now]) {
+                """, arguments: ["now": now, "pagesFull": pagesFull]) {
                 try db.execute(sql: "UPDATE frontier SET state = 'leased', worker = ?, lease_until = ? WHERE url = ?",
                                arguments: [request.worker, request.until.timeIntervalSince1970, row["url"]])
-                if request.hostDelay > 0 {
+                let entry = Self.entry(row)
+                let delay = request.hostDelay(for: entry.kind)
+                if delay > 0 {
                     try db.execute(sql: """
                         INSERT INTO hosts (host, next_at) VALUES (?, ?)
                         ON CONFLICT (host) DO UPDATE SET next_at = excluded.next_at
-                        """, arguments: [row["host"], now + request.hostDelay])
+                        """, arguments: [row["host"], now + delay])
                 }
-                return .leased(Self.entry(row))
+                return .leased(entry)
             }
             // Nothing ready: over when nothing is queued or leased, else wait
             // for the earliest retry time, host pause or lease expiry.
@@ -142,19 +172,31 @@ public final class SQLiteCrawlStore: CrawlStore {
     }
 
     public func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
-                         discovered: [FrontierEntry], skipped: [PageLoadReport]) async throws -> [PageLoadReport] {
+                         discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> [PageLoadReport] {
         try await database.write { db in
             var stored: [PageLoadReport] = []
-            if try Self.store(report, worker: worker, in: db) { stored.append(report) }
+            if try Self.store(report, kind: entry.kind, worker: worker, in: db) {
+                stored.append(report)
+                let insertLink = try db.cachedStatement(sql: """
+                    INSERT INTO links (source, target, href, fragment, text, rel, element) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for link in links {
+                    try insertLink.execute(arguments: [link.source, link.target, link.href, link.fragment, link.text,
+                                                       link.rel, link.element])
+                }
+            }
             try db.execute(sql: "UPDATE frontier SET state = 'done', attempts = ?, worker = ? WHERE url = ?",
                            arguments: [report.attempts, worker, entry.url])
-            _ = try Self.insert(aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) },
-                                state: "done", in: db)
+            let added = try Self.insert(aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) },
+                                        state: "done", in: db)
+            for alias in added {
+                try db.execute(sql: "UPDATE frontier SET alias_of = ? WHERE url = ?", arguments: [entry.url, alias.url])
+            }
             _ = try Self.insert(discovered, state: "queued", in: db)
             for skip in skipped {
                 let added = try Self.insert([FrontierEntry(url: skip.url, depth: skip.depth, parent: skip.parent)],
                                             state: "done", in: db)
-                if !added.isEmpty, try Self.store(skip, worker: worker, in: db) { stored.append(skip) }
+                if !added.isEmpty, try Self.store(skip, kind: .page, worker: worker, in: db) { stored.append(skip) }
             }
             return stored
         }
@@ -176,12 +218,12 @@ public final class SQLiteCrawlStore: CrawlStore {
     public func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport] {
         try await database.write { db in
             let entries = try Row.fetchAll(db, sql: """
-                SELECT url, depth, parent, attempts FROM frontier WHERE state = 'queued' ORDER BY depth, seq
+                SELECT url, depth, parent, attempts, kind FROM frontier WHERE state = 'queued' ORDER BY depth, seq
                 """).map(Self.entry)
             var stored: [PageLoadReport] = []
             for entry in entries {
                 let report = PageLoadReport.skipped(entry, reason)
-                if try Self.store(report, worker: nil, in: db) { stored.append(report) }
+                if try Self.store(report, kind: entry.kind, worker: nil, in: db) { stored.append(report) }
                 try db.execute(sql: "UPDATE frontier SET state = 'done' WHERE url = ?", arguments: [entry.url])
             }
             return stored
@@ -197,13 +239,35 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
+    public func linkGraph() async throws -> LinkGraph {
+        try await database.read { db in
+            var graph = LinkGraph()
+            graph.links = try Row.fetchAll(db, sql: """
+                SELECT source, target, href, fragment, text, rel, element FROM links ORDER BY seq
+                """).map(Self.link)
+            for row in try Row.fetchAll(db, sql: "SELECT url, alias_of FROM frontier WHERE alias_of IS NOT NULL") {
+                graph.aliases[row["url"]] = row["alias_of"]
+            }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT url, anchors FROM reports WHERE url IN (
+                    SELECT COALESCE(frontier.alias_of, links.target) FROM links
+                    LEFT JOIN frontier ON frontier.url = links.target WHERE links.fragment IS NOT NULL)
+                """) {
+                graph.anchors[row["url"]] = PageLoadReport.anchors(fromText: row["anchors"])
+            }
+            return graph
+        }
+    }
+
     public func counts() async throws -> CrawlCounts {
         try await database.read { db in
             var counts = CrawlCounts()
             counts.queued = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state = 'queued'") ?? 0
             counts.leased = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state = 'leased'") ?? 0
             counts.reported = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports") ?? 0
-            counts.loaded = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports WHERE outcome != 'skipped'") ?? 0
+            counts.loaded = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM reports WHERE outcome != 'skipped' AND kind != 'external'
+                """) ?? 0
             counts.failed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports WHERE \(CrawlCounts.failedOutcomes)") ?? 0
             counts.workers = try Row.fetchAll(db, sql: """
                 SELECT worker, SUM(leased) AS leased, SUM(loaded) AS loaded, SUM(failed) AS failed FROM (
@@ -231,22 +295,30 @@ public final class SQLiteCrawlStore: CrawlStore {
         var added: [FrontierEntry] = []
         for entry in entries {
             try db.execute(sql: """
-                INSERT OR IGNORE INTO frontier (url, depth, parent, state, attempts, host, seq)
-                VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM frontier))
-                """, arguments: [entry.url, entry.depth, entry.parent, state, entry.attempts, entry.host])
+                INSERT OR IGNORE INTO frontier (url, depth, parent, state, attempts, host, kind, seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM frontier))
+                """, arguments: [entry.url, entry.depth, entry.parent, state, entry.attempts, entry.host, entry.kind.rawValue])
             if db.changesCount == 1 { added.append(entry) }
         }
         return added
     }
 
     /// Stores `report` unless one for its URL exists; returns whether it did.
-    private static func store(_ report: PageLoadReport, worker: String?, in db: Database) throws -> Bool {
-        try db.execute(sql: "INSERT OR IGNORE INTO reports (url, outcome, json, worker, requests) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [report.url, report.outcome.rawValue, report.jsonLine, worker, report.requestsJSON])
+    private static func store(_ report: PageLoadReport, kind: FrontierEntry.Kind, worker: String?, in db: Database) throws -> Bool {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO reports (url, outcome, json, worker, requests, kind, anchors) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [report.url, report.outcome.rawValue, report.jsonLine, worker, report.requestsJSON,
+                               kind == .external ? "external" : "page", report.anchorsText])
         return db.changesCount == 1
     }
 
     private static func entry(_ row: Row) -> FrontierEntry {
-        FrontierEntry(url: row["url"], depth: row["depth"], parent: row["parent"], attempts: row["attempts"])
+        FrontierEntry(url: row["url"], depth: row["depth"], parent: row["parent"], attempts: row["attempts"],
+                      kind: (row["kind"] as String?).flatMap(FrontierEntry.Kind.init(rawValue:)) ?? .page)
+    }
+
+    private static func link(_ row: Row) -> PageLink {
+        PageLink(source: row["source"], target: row["target"], href: row["href"], fragment: row["fragment"],
+                 text: row["text"], rel: row["rel"], element: row["element"])
     }
 }

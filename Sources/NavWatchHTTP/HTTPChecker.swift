@@ -28,7 +28,7 @@ public struct HTTPCheckResult: Sendable, Equatable {
     /// Seconds the server asked to wait (`Retry-After`, as seconds or an HTTP date).
     public var retryAfter: Double?
     /// Why no answer came: `dns`, `connection-refused`, `connection-reset`, `tls`,
-    /// `timeout`, `too-many-redirects` or `network`.
+    /// `timeout`, `too-many-redirects` or `other`.
     public var errorKind: NavigationError.Kind?
     public var errorMessage: String?
 

@@ -77,6 +77,22 @@ public final class PostgresCrawlStore: CrawlStore {
                 worker text)
             """,
             "ALTER TABLE navwatch_reports ADD COLUMN IF NOT EXISTS requests text",
+            "ALTER TABLE navwatch_reports ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'page'",
+            "ALTER TABLE navwatch_reports ADD COLUMN IF NOT EXISTS anchors text",
+            "ALTER TABLE navwatch_frontier ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'page'",
+            "ALTER TABLE navwatch_frontier ADD COLUMN IF NOT EXISTS alias_of text",
+            """
+            CREATE TABLE IF NOT EXISTS navwatch_links (
+                seq bigserial PRIMARY KEY,
+                source text NOT NULL,
+                target text NOT NULL,
+                href text NOT NULL,
+                fragment text,
+                text text NOT NULL,
+                rel text,
+                element text NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS navwatch_links_target ON navwatch_links (target)",
             "CREATE TABLE IF NOT EXISTS navwatch_hosts (host text PRIMARY KEY, next_at float8 NOT NULL)",
         ] {
             try await connection.query(statement, logger: logger)
@@ -113,38 +129,50 @@ public final class PostgresCrawlStore: CrawlStore {
         let leaseSeconds = request.until.timeIntervalSince(request.now)
         return try await session.transaction { connection in
             let now = try await self.serverNow(connection)
-            if request.maxPages != nil || request.hostDelay > 0 {
+            if request.maxPages != nil || request.hostDelay > 0 || request.externalHostDelay > 0 {
                 // One lease at a time across workers: the page count and the
                 // hosts' pauses are read and written under this lock.
                 try await connection.query("SELECT id FROM navwatch_settings WHERE id = 1 FOR UPDATE", logger: self.logger)
             }
+            // Past `maxPages` pages, only links to check are leased.
+            var pagesFull = false
             if let maxPages = request.maxPages {
-                let loaded = try await self.count(connection, "SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped'")
-                let leased = try await self.count(connection, """
-                    SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'leased' AND lease_until >= \(now)
+                let loaded = try await self.count(connection, """
+                    SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped' AND kind != 'external'
                     """)
-                if loaded + leased >= maxPages { return leased == 0 ? .finished : .wait(until: nil) }
+                let leased = try await self.count(connection, """
+                    SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'leased' AND lease_until >= \(now) AND kind != 'external'
+                    """)
+                pagesFull = loaded + leased >= maxPages
+                let externalLeft = try await self.count(connection, """
+                    SELECT COUNT(*) FROM navwatch_frontier WHERE state != 'done' AND kind = 'external'
+                    """)
+                if pagesFull && externalLeft == 0 { return leased == 0 ? .finished : .wait(until: nil) }
             }
             let ready = try await connection.query("""
-                SELECT url, depth, parent, attempts, host FROM navwatch_frontier f
+                SELECT url, depth, parent, attempts, host, kind FROM navwatch_frontier f
                 WHERE ((state = 'queued' AND not_before <= \(now)) OR (state = 'leased' AND lease_until < \(now)))
                   AND NOT EXISTS (SELECT 1 FROM navwatch_hosts h WHERE h.host = f.host AND h.next_at > \(now))
+                  AND (NOT \(pagesFull) OR kind = 'external')
                 ORDER BY depth, seq LIMIT 1
                 FOR UPDATE SKIP LOCKED
                 """, logger: self.logger).collect()
             if let row = ready.first {
-                let (url, depth, parent, attempts, host) = try row.decode((String, Int, String?, Int, String).self)
+                let (url, depth, parent, attempts, host, kind) = try row.decode((String, Int, String?, Int, String, String).self)
                 try await connection.query("""
                     UPDATE navwatch_frontier SET state = 'leased', worker = \(request.worker),
                         lease_until = \(now + leaseSeconds) WHERE url = \(url)
                     """, logger: self.logger)
-                if request.hostDelay > 0 {
+                let entry = FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts,
+                                          kind: FrontierEntry.Kind(rawValue: kind) ?? .page)
+                let delay = request.hostDelay(for: entry.kind)
+                if delay > 0 {
                     try await connection.query("""
-                        INSERT INTO navwatch_hosts (host, next_at) VALUES (\(host), \(now + request.hostDelay))
+                        INSERT INTO navwatch_hosts (host, next_at) VALUES (\(host), \(now + delay))
                         ON CONFLICT (host) DO UPDATE SET next_at = excluded.next_at
                         """, logger: self.logger)
                 }
-                return .leased(FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts))
+                return .leased(entry)
             }
             // Nothing ready: over when nothing is queued or leased, else wait
             // for the earliest retry time, host pause or lease expiry.
@@ -175,21 +203,39 @@ public final class PostgresCrawlStore: CrawlStore {
     }
 
     public func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
-                         discovered: [FrontierEntry], skipped: [PageLoadReport]) async throws -> [PageLoadReport] {
+                         discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> [PageLoadReport] {
         try await session.transaction { connection in
             var stored: [PageLoadReport] = []
-            if try await self.store(report, worker: worker, connection) { stored.append(report) }
+            if try await self.store(report, kind: entry.kind, worker: worker, connection) {
+                stored.append(report)
+                if !links.isEmpty {
+                    // One statement for all of a page's links; an empty fragment or rel is none.
+                    let fragments = links.map { $0.fragment ?? "" }, rels = links.map { $0.rel ?? "" }
+                    try await connection.query("""
+                        INSERT INTO navwatch_links (source, target, href, fragment, text, rel, element)
+                        SELECT s, t, h, NULLIF(f, ''), x, NULLIF(r, ''), e FROM unnest(
+                            \(links.map(\.source))::text[], \(links.map(\.target))::text[], \(links.map(\.href))::text[],
+                            \(fragments)::text[], \(links.map(\.text))::text[], \(rels)::text[],
+                            \(links.map(\.element))::text[]) AS l(s, t, h, f, x, r, e)
+                        """, logger: self.logger)
+                }
+            }
             try await connection.query("""
                 UPDATE navwatch_frontier SET state = 'done', attempts = \(report.attempts), worker = \(worker)
                 WHERE url = \(entry.url)
                 """, logger: self.logger)
-            _ = try await self.insert(aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) },
-                                      state: "done", connection)
+            let added = try await self.insert(aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) },
+                                              state: "done", connection)
+            if !added.isEmpty {
+                try await connection.query("""
+                    UPDATE navwatch_frontier SET alias_of = \(entry.url) WHERE url = ANY(\(added.map(\.url)))
+                    """, logger: self.logger)
+            }
             _ = try await self.insert(discovered, state: "queued", connection)
             for skip in skipped {
                 let added = try await self.insert([FrontierEntry(url: skip.url, depth: skip.depth, parent: skip.parent)],
                                                   state: "done", connection)
-                if !added.isEmpty, try await self.store(skip, worker: worker, connection) { stored.append(skip) }
+                if !added.isEmpty, try await self.store(skip, kind: .page, worker: worker, connection) { stored.append(skip) }
             }
             return stored
         }
@@ -215,14 +261,16 @@ public final class PostgresCrawlStore: CrawlStore {
     public func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport] {
         try await session.transaction { connection in
             let rows = try await connection.query("""
-                SELECT url, depth, parent, attempts FROM navwatch_frontier WHERE state = 'queued'
+                SELECT url, depth, parent, attempts, kind FROM navwatch_frontier WHERE state = 'queued'
                 ORDER BY depth, seq FOR UPDATE SKIP LOCKED
                 """, logger: self.logger).collect()
             var stored: [PageLoadReport] = []
             for row in rows {
-                let (url, depth, parent, attempts) = try row.decode((String, Int, String?, Int).self)
-                let report = PageLoadReport.skipped(FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts), reason)
-                if try await self.store(report, worker: nil, connection) { stored.append(report) }
+                let (url, depth, parent, attempts, kind) = try row.decode((String, Int, String?, Int, String).self)
+                let entry = FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts,
+                                          kind: FrontierEntry.Kind(rawValue: kind) ?? .page)
+                let report = PageLoadReport.skipped(entry, reason)
+                if try await self.store(report, kind: entry.kind, worker: nil, connection) { stored.append(report) }
                 try await connection.query("UPDATE navwatch_frontier SET state = 'done' WHERE url = \(url)", logger: self.logger)
             }
             return stored
@@ -242,6 +290,38 @@ public final class PostgresCrawlStore: CrawlStore {
         }
     }
 
+    public func linkGraph() async throws -> LinkGraph {
+        try await session.transaction { connection in
+            var graph = LinkGraph()
+            let links = try await connection.query("""
+                SELECT source, target, href, fragment, text, rel, element FROM navwatch_links ORDER BY seq
+                """, logger: self.logger).collect()
+            graph.links = try links.map { row in
+                let (source, target, href, fragment, text, rel, element) =
+                    try row.decode((String, String, String, String?, String, String?, String).self)
+                return PageLink(source: source, target: target, href: href, fragment: fragment, text: text, rel: rel,
+                                element: element)
+            }
+            let aliases = try await connection.query("""
+                SELECT url, alias_of FROM navwatch_frontier WHERE alias_of IS NOT NULL
+                """, logger: self.logger).collect()
+            for row in aliases {
+                let (url, aliasOf) = try row.decode((String, String).self)
+                graph.aliases[url] = aliasOf
+            }
+            let anchors = try await connection.query("""
+                SELECT url, anchors FROM navwatch_reports WHERE url IN (
+                    SELECT COALESCE(f.alias_of, l.target) FROM navwatch_links l
+                    LEFT JOIN navwatch_frontier f ON f.url = l.target WHERE l.fragment IS NOT NULL)
+                """, logger: self.logger).collect()
+            for row in anchors {
+                let (url, text) = try row.decode((String, String?).self)
+                graph.anchors[url] = PageLoadReport.anchors(fromText: text)
+            }
+            return graph
+        }
+    }
+
     public func counts() async throws -> CrawlCounts {
         try await session.transaction { connection in
             var counts = CrawlCounts()
@@ -249,7 +329,7 @@ public final class PostgresCrawlStore: CrawlStore {
                 SELECT (SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'queued'),
                        (SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'leased'),
                        (SELECT COUNT(*) FROM navwatch_reports),
-                       (SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped'),
+                       (SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped' AND kind != 'external'),
                        (SELECT COUNT(*) FROM navwatch_reports WHERE \(unescaped: CrawlCounts.failedOutcomes))
                 """, logger: self.logger).collect()
             if let row = totals.first {
@@ -299,8 +379,9 @@ public final class PostgresCrawlStore: CrawlStore {
         var added: [FrontierEntry] = []
         for entry in entries {
             let rows = try await connection.query("""
-                INSERT INTO navwatch_frontier (url, depth, parent, state, attempts, host)
-                VALUES (\(entry.url), \(entry.depth), \(entry.parent), \(state), \(entry.attempts), \(entry.host))
+                INSERT INTO navwatch_frontier (url, depth, parent, state, attempts, host, kind)
+                VALUES (\(entry.url), \(entry.depth), \(entry.parent), \(state), \(entry.attempts), \(entry.host),
+                        \(entry.kind.rawValue))
                 ON CONFLICT (url) DO NOTHING RETURNING url
                 """, logger: logger).collect()
             if !rows.isEmpty { added.append(entry) }
@@ -309,10 +390,12 @@ public final class PostgresCrawlStore: CrawlStore {
     }
 
     /// Stores `report` unless one for its URL exists; returns whether it did.
-    private func store(_ report: PageLoadReport, worker: String?, _ connection: PostgresConnection) async throws -> Bool {
+    private func store(_ report: PageLoadReport, kind: FrontierEntry.Kind, worker: String?,
+                       _ connection: PostgresConnection) async throws -> Bool {
         let rows = try await connection.query("""
-            INSERT INTO navwatch_reports (url, outcome, json, worker, requests)
-            VALUES (\(report.url), \(report.outcome.rawValue), \(report.jsonLine), \(worker), \(report.requestsJSON))
+            INSERT INTO navwatch_reports (url, outcome, json, worker, requests, kind, anchors)
+            VALUES (\(report.url), \(report.outcome.rawValue), \(report.jsonLine), \(worker), \(report.requestsJSON),
+                    \(kind == .external ? "external" : "page"), \(report.anchorsText))
             ON CONFLICT (url) DO NOTHING RETURNING seq
             """, logger: logger).collect()
         return !rows.isEmpty

@@ -87,7 +87,7 @@ struct CrawlStoreTests {
             for (path, report) in [("/", report), ("/bare", loaded(entry("/bare")))] {
                 guard case .leased(let leased) = try await store.lease(request("w")) else { Issue.record("nothing to lease"); return }
                 #expect(leased.url == "http://a.test" + path)
-                _ = try await store.complete(leased, worker: "w", report: report, aliases: [], discovered: [], skipped: [])
+                _ = try await store.complete(leased, worker: "w", report: report, aliases: [], discovered: [], skipped: [], links: [])
             }
             let stored = try await store.allReports()
             #expect(stored.map(\.requests) == [report.requests, []])
@@ -124,7 +124,7 @@ struct CrawlStoreTests {
                         while case .leased(let leased) = try await store.lease(request("w\(index)")) {
                             urls.append(leased.url)
                             _ = try await store.complete(leased, worker: "w\(index)", report: loaded(leased), aliases: [],
-                                                         discovered: [], skipped: [])
+                                                         discovered: [], skipped: [], links: [])
                         }
                         return urls
                     }
@@ -156,10 +156,10 @@ struct CrawlStoreTests {
             }
             #expect(again.url == first)
             #expect(try await stores[1].complete(again, worker: "alive", report: loaded(again), aliases: [],
-                                                 discovered: [], skipped: []).count == 1)
+                                                 discovered: [], skipped: [], links: []).count == 1)
             // The worker thought dead finishes after all: nothing is stored twice.
             #expect(try await stores[0].complete(again, worker: "dead", report: loaded(again), aliases: [],
-                                                 discovered: [], skipped: []).isEmpty)
+                                                 discovered: [], skipped: [], links: []).isEmpty)
             #expect(try await stores[0].allReports().map(\.url) == [first])
         }
     }
@@ -185,12 +185,12 @@ struct CrawlStoreTests {
             let a = try #require(try await stores[0].lease(request("w0", maxPages: 2)).leasedEntry)
             let b = try #require(try await stores[1].lease(request("w1", maxPages: 2)).leasedEntry)
             #expect(try await stores[1].lease(request("w1", maxPages: 2)) == .wait(until: nil))
-            _ = try await stores[0].complete(a, worker: "w0", report: loaded(a), aliases: [], discovered: [], skipped: [])
+            _ = try await stores[0].complete(a, worker: "w0", report: loaded(a), aliases: [], discovered: [], skipped: [], links: [])
             #expect(try await stores[0].lease(request("w0", maxPages: 2)) == .wait(until: nil))
             // A retried page gives its place back.
             try await stores[1].retry(b, notBefore: Date())
             let c = try #require(try await stores[1].lease(request("w1", maxPages: 2)).leasedEntry)
-            _ = try await stores[1].complete(c, worker: "w1", report: loaded(c), aliases: [], discovered: [], skipped: [])
+            _ = try await stores[1].complete(c, worker: "w1", report: loaded(c), aliases: [], discovered: [], skipped: [], links: [])
             #expect(try await stores[0].lease(request("w0", maxPages: 2)) == .finished)
             let skipped = try await stores[0].skipQueued(reason: .maxPages)
             #expect(skipped.count == 3 && skipped.allSatisfy { $0.skipReason == .maxPages })
@@ -233,17 +233,29 @@ struct CrawlStoreTests {
         }
     }
 
-    @Test("complete stores the report, aliases, new links and skipped links in one go", arguments: StoreKind.allCases)
+    @Test("complete stores the report, aliases, new links, skipped links and the link graph in one go",
+          arguments: StoreKind.allCases)
     func complete(_ kind: StoreKind) async throws {
         try await kind.withStores { stores in
             let store = stores[0]
             _ = try await store.enqueue([entry("/")])
             let home = try #require(try await store.lease(request("w0")).leasedEntry)
             let skip = PageLoadReport.skipped(entry("/off", depth: 1, host: "off.test"), .scope)
-            let stored = try await store.complete(home, worker: "w0", report: loaded(home), aliases: ["http://a.test/home"],
+            var report = loaded(home)
+            report.anchors = ["intro", "a b"]
+            let links = [
+                PageLink(source: home.url, target: "http://a.test/a", href: "/a", text: "A page", rel: "nofollow"),
+                PageLink(source: home.url, target: "http://a.test/home", href: "home#intro", fragment: "intro", text: "Intro"),
+                PageLink(source: home.url, target: "http://off.test/off", href: "http://off.test/off", text: "", element: "iframe"),
+            ]
+            let stored = try await store.complete(home, worker: "w0", report: report, aliases: ["http://a.test/home"],
                                                   discovered: [entry("/a", depth: 1), entry("/home", depth: 1)],
-                                                  skipped: [skip])
+                                                  skipped: [skip], links: links)
             #expect(stored.map(\.url) == ["http://a.test/", "http://off.test/off"])
+            let graph = try await store.linkGraph()
+            #expect(graph.links == links)
+            #expect(graph.aliases == ["http://a.test/home": "http://a.test/"])
+            #expect(graph.anchors == ["http://a.test/": ["intro", "a b"]])
             let counts = try await store.counts()
             #expect(counts.queued == 1 && counts.reported == 2 && counts.loaded == 1)
             #expect(counts.workers == [WorkerCounts(worker: "w0", leased: 0, loaded: 1, failed: 0)])
@@ -276,7 +288,7 @@ struct CrawlStoreTests {
             #expect(ended == 1)
             let leased = try #require(try await stores[0].lease(request("w0")).leasedEntry)
             #expect(try await stores[0].complete(leased, worker: "w0", report: loaded(leased), aliases: [],
-                                                 discovered: [], skipped: []).count == 1)
+                                                 discovered: [], skipped: [], links: []).count == 1)
         }
     }
 

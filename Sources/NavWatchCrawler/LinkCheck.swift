@@ -1,0 +1,144 @@
+import Foundation
+
+/// The link graph of a crawl, as its store keeps it.
+public struct LinkGraph: Sendable, Equatable {
+    /// Every link of every page loaded, in the order stored.
+    public var links: [PageLink]
+    /// Redirect targets, each with the URL whose report covers it.
+    public var aliases: [String: String]
+    /// The ids and names of the pages that fragment links point at, by report URL.
+    public var anchors: [String: Set<String>]
+
+    public init(links: [PageLink] = [], aliases: [String: String] = [:], anchors: [String: Set<String>] = [:]) {
+        self.links = links
+        self.aliases = aliases
+        self.anchors = anchors
+    }
+}
+
+/// One link target and every link to it, with what became of it.
+public struct CheckedTarget: Sendable, Equatable {
+    /// Why a target counts as broken.
+    public enum Problem: String, Sendable, CaseIterable {
+        /// The target answered with a status of 400 or more.
+        case httpError = "http-error"
+        /// It could not be reached (DNS, refused, reset, TLS, ...).
+        case failed
+        case timeout
+        /// The web process crashed on every attempt.
+        case crashed
+        /// A page was expected (a frame, or a URL that reads like a page) and a download came.
+        case download
+        /// The page loaded but has no element with the fragment's id or name.
+        case missingFragment = "missing-fragment"
+    }
+
+    /// The URL, with `#fragment` for a missing fragment.
+    public var target: String
+    /// What became of the URL; nil when the crawl never got to it.
+    public var report: PageLoadReport?
+    /// Why it is broken; nil when it is not.
+    public var problem: Problem?
+    /// One line: the status and its reason, the error, the missing fragment, or why it was not checked.
+    public var detail: String
+    /// Every link to it, ordered by page, then text.
+    public var referrers: [PageLink]
+
+    /// Whether it lies outside the crawl's scope and was checked with a plain HTTP request.
+    public var isExternal: Bool { report?.checkedWith != nil }
+}
+
+/// What a crawl's links came to: every target, broken or not, and the pages
+/// only a sitemap led to.
+public struct LinkCheckResult: Sendable, Equatable {
+    /// Ordered by target.
+    public var targets: [CheckedTarget]
+    /// Pages found in a sitemap that no loaded page links to, ordered.
+    public var orphans: [String]
+
+    public var broken: [CheckedTarget] { targets.filter { $0.problem != nil } }
+
+    /// Folds a crawl's link graph and reports into one entry per target.
+    ///
+    /// The rules:
+    /// - A target's fate is the report of its URL, or of the URL it is a
+    ///   redirect target of.
+    /// - Broken: an HTTP status of 400 or more (after redirects), a failure, a
+    ///   timeout, a crash; a download where a page was expected (from a frame,
+    ///   or a URL ending in `/`, `.html`, `.htm`, `.php` or without an extension).
+    /// - Not broken: loaded pages, downloads of files, and skipped links (out
+    ///   of scope without `--check-external`, robots, limits): the detail says why.
+    /// - A fragment is checked when its page loaded in a web view with a
+    ///   status below 400: missing when no element has that id and no `<a>`
+    ///   that name. Fragments that are not element names are not checked:
+    ///   `top` (the top of any page), routes (`#/...`, `#!...`), text fragments (`#:~:`).
+    public init(graph: LinkGraph, reports: [PageLoadReport]) {
+        let byURL = Dictionary(reports.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
+        var groups: [String: (report: PageLoadReport?, problem: CheckedTarget.Problem?, detail: String, links: [PageLink])] = [:]
+        for link in graph.links {
+            let reportURL = graph.aliases[link.target] ?? link.target
+            let report = byURL[reportURL] ?? byURL[link.target]
+            var key = link.target
+            var problem = report.flatMap { Self.problem(of: $0, expectingPage: Self.expectsPage(link)) }
+            var detail = report.map(Self.detail) ?? "not checked: the crawl did not get to it"
+            if problem == nil, let fragment = link.fragment, Self.isCheckable(fragment), let report,
+               report.outcome == .ok, report.checkedWith == nil,
+               !(graph.anchors[reportURL] ?? graph.anchors[link.target] ?? []).contains(fragment) {
+                key = link.target + "#" + fragment
+                problem = .missingFragment
+                detail = "no element with id or name \"\(fragment)\""
+            }
+            groups[key, default: (report, problem, detail, [])].links.append(link)
+        }
+        targets = groups.map { target, group in
+            CheckedTarget(target: target, report: group.report, problem: group.problem, detail: group.detail,
+                          referrers: Array(Set(group.links)).sorted {
+                              ($0.source, $0.text, $0.href) < ($1.source, $1.text, $1.href)
+                          })
+        }.sorted { $0.target < $1.target }
+        let linked = Set(graph.links.filter { $0.source != $0.target }.map { graph.aliases[$0.target] ?? $0.target })
+        orphans = reports.filter { $0.foundInSitemap == true && $0.outcome != .skipped && !linked.contains($0.url) }
+            .map(\.url).sorted()
+    }
+
+    private static func problem(of report: PageLoadReport, expectingPage: Bool) -> CheckedTarget.Problem? {
+        switch report.outcome {
+        case .ok, .skipped: return nil
+        case .httpError: return .httpError
+        case .failed: return .failed
+        case .timeout: return .timeout
+        case .crashed: return .crashed
+        case .download: return expectingPage ? .download : nil
+        }
+    }
+
+    /// One line on what became of a URL.
+    static func detail(of report: PageLoadReport) -> String {
+        switch report.outcome {
+        case .ok, .httpError:
+            guard let status = report.status else { return report.outcome.rawValue }
+            let reason = HTTPStatus.reason(status)
+            return reason.isEmpty ? "\(status)" : "\(status) \(reason)"
+        case .failed, .timeout, .crashed:
+            guard let error = report.error else { return report.outcome.rawValue }
+            return "\(error.kind): \(error.message)"
+        case .download:
+            return "a download" + (report.mime.map { " (\($0))" } ?? "")
+        case .skipped:
+            return "not checked: skipped (\(report.skipReason?.rawValue ?? "unknown"))"
+        }
+    }
+
+    private static func expectsPage(_ link: PageLink) -> Bool {
+        if link.element == "iframe" || link.element == "frame" { return true }
+        guard let path = URL(string: link.target)?.path, !path.isEmpty, !path.hasSuffix("/") else { return true }
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        guard let dot = name.lastIndex(of: ".") else { return true }
+        return ["html", "htm", "xhtml", "php", "asp", "aspx", "jsp"].contains(name[name.index(after: dot)...].lowercased())
+    }
+
+    private static func isCheckable(_ fragment: String) -> Bool {
+        !fragment.isEmpty && fragment.lowercased() != "top" && !fragment.hasPrefix("/") && !fragment.hasPrefix("!")
+            && !fragment.hasPrefix(":~:")
+    }
+}
