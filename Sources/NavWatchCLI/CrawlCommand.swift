@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import NavWatch
 import NavWatchCrawler
+import NavWatchPostgres
 import WebKitThread
 import LoopbackServer
 
@@ -82,6 +83,23 @@ public struct CrawlCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Save a PNG of each finished page's viewport in this directory (created if missing).")
     public var screenshots: String?
 
+    @Flag(name: .customLong("check-external"),
+          help: "Check links that leave the scope with a plain HTTP request (HEAD, then GET) instead of skipping them.")
+    public var checkExternal = false
+
+    @Option(name: .customLong("external-delay"), help: "Milliseconds between two checks of links on the same other site.")
+    public var externalDelay = 1000
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Also crawl the pages of this sitemap (or sitemap index, gzip too); auto: the Sitemap: lines of robots.txt.",
+        valueName: "url|auto"))
+    public var sitemap: String?
+
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp(
+        "Exit 1 after the crawl when it found any of these (comma-separated): broken, external, fragments, orphans.",
+        valueName: "list"))
+    public var failOn: FailOn?
+
     public init() {}
 
     public func validate() throws {
@@ -91,6 +109,7 @@ public struct CrawlCommand: AsyncParsableCommand {
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
         guard recycleAfter >= 1 else { throw ValidationError("--recycle-after must be at least 1") }
         if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more") }
+        guard externalDelay >= 0 else { throw ValidationError("--external-delay must be 0 or more milliseconds") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
         guard lease >= 1, lease.isFinite else { throw ValidationError("--lease must be at least 1 second") }
         if worker && resume { throw ValidationError("--worker and --resume cannot be combined: a worker always continues") }
@@ -160,6 +179,11 @@ public struct CrawlCommand: AsyncParsableCommand {
         configuration.recycleAfter = recycleAfter
         configuration.screenshotDirectory = screenshotDirectory
         configuration.leaseDuration = .milliseconds(Int64(lease * 1000))
+        configuration.checkExternal = checkExternal
+        configuration.externalDelay = .milliseconds(externalDelay)
+        configuration.sitemap = try sitemap.map { text throws(InputError) in
+            text == "auto" ? .auto : .url(try URLArgument.parse(text))
+        }
         configuration.webView = WebViewConfiguration(userAgent: userAgent, tlsErrors: ignoreTLSErrors ? .ignore : .fail,
                                                      navigationTimeout: configuration.timeout)
 
@@ -176,15 +200,24 @@ public struct CrawlCommand: AsyncParsableCommand {
             }
         } catch let error as WebKitUnavailableError {
             throw InputError(error.description)
+        } catch let error as CrawlError {
+            throw InputError(error.description)
         }
         withExtendedLifetime(interruption) {}
         progress.finish()
         FileHandle.standardError.write(Data(CrawlSummaryText(summary).text.utf8))
+        let links = try await LinkCheckResult.of(store)
+        let shownDB = PostgresAddress.isPostgres(db) ? ((try? PostgresAddress(db))?.description ?? "postgres://...") : db
+        FileHandle.standardError.write(Data(LinkSummaryText(links, db: shownDB).text.utf8))
         let seedKeys = Set(urls.compactMap { URLCanonicalizer.canonical($0)?.absoluteString })
         let seedReports = summary.reports.filter { seedKeys.contains($0.url) }
         if !resume, !worker, !seedReports.isEmpty, seedReports.allSatisfy({ $0.outcome != .ok && $0.outcome != .httpError }) {
             let first = seedReports[0]
             throw InputError("no seed could be loaded: \(first.url): \(first.error?.message ?? first.outcome.rawValue)")
+        }
+        if let failOn, failOn.isMet(by: links) {
+            FileHandle.standardError.write(Data("navwatch: failing (--fail-on \(failOn.description))\n".utf8))
+            throw ExitCode(1)
         }
     }
 
@@ -193,6 +226,44 @@ public struct CrawlCommand: AsyncParsableCommand {
             return underlying.localizedDescription
         }
         return "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
+    }
+}
+
+/// `--fail-on`: which findings of the link check fail a crawl.
+public struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    public enum Finding: String, CaseIterable, Sendable {
+        /// Broken links inside the scope.
+        case broken
+        /// Broken links outside it (with --check-external).
+        case external
+        /// Links to a fragment that their page does not have.
+        case fragments
+        /// Pages only the sitemap leads to.
+        case orphans
+    }
+
+    let findings: [Finding]
+
+    public init?(argument: String) {
+        let parts = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let findings = parts.compactMap(Finding.init(rawValue:))
+        guard !parts.isEmpty, findings.count == parts.count else { return nil }
+        self.findings = findings
+    }
+
+    public static var allValueStrings: [String] { Finding.allCases.map(\.rawValue) }
+    public var description: String { findings.map(\.rawValue).joined(separator: ",") }
+
+    /// Whether the link check found any of the findings.
+    func isMet(by result: LinkCheckResult) -> Bool {
+        findings.contains { finding in
+            switch finding {
+            case .broken: return result.broken.contains { $0.problem != .missingFragment && !$0.isExternal }
+            case .external: return result.broken.contains { $0.problem != .missingFragment && $0.isExternal }
+            case .fragments: return result.broken.contains { $0.problem == .missingFragment }
+            case .orphans: return !result.orphans.isEmpty
+            }
+        }
     }
 }
 

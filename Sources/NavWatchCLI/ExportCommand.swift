@@ -66,7 +66,7 @@ public enum ReportExport {
                 number(r.timings.firstContentfulPaint), String(r.resources.count), String(r.resources.failed),
                 String(r.resources.transferBytes), String(r.links), String(r.attempts),
             ]
-            rows.append(fields.map { quote($0 ?? "") }.joined(separator: ","))
+            rows.append(csvRow(fields))
         }
         return rows.joined(separator: "\r\n") + "\r\n"
     }
@@ -78,6 +78,11 @@ public enum ReportExport {
 
     private static func number(_ value: Double?) -> String? {
         value.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
+    }
+
+    /// One RFC 4180 row (without its line break); nil fields are empty.
+    static func csvRow(_ fields: [String?]) -> String {
+        fields.map { quote($0 ?? "") }.joined(separator: ",")
     }
 
     private static func quote(_ field: String) -> String {

@@ -15,7 +15,7 @@ public struct NavwatchCommand: AsyncParsableCommand {
             1 otherwise, 2 for bad input or when WebKit cannot start, 130 after Ctrl-C.
             """,
         subcommands: [WatchCommand.self, DemoCommand.self, CrawlCommand.self, StatusCommand.self, ExportCommand.self,
-                      ReportCommand.self],
+                      ReportCommand.self, LinksCommand.self],
         defaultSubcommand: WatchCommand.self)
 
     public init() {}

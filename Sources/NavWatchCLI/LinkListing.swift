@@ -1,0 +1,216 @@
+import Foundation
+import NavWatchCrawler
+
+/// The link check of a crawl in the formats of `navwatch links`: a to-do
+/// list, JSON Lines, CSV, Markdown for a pull-request comment, JUnit XML for CI.
+struct LinkListing {
+    /// The targets to list (all of them, or the broken ones), ordered.
+    let targets: [CheckedTarget]
+    let orphans: [String]
+
+    init(_ result: LinkCheckResult, brokenOnly: Bool) {
+        targets = brokenOnly ? result.broken : result.targets
+        orphans = result.orphans
+    }
+
+    func render(_ format: LinksCommand.Format) -> String {
+        switch format {
+        case .text: return text
+        case .jsonl: return jsonl
+        case .csv: return csv
+        case .markdown: return markdown
+        case .junit: return junit
+        }
+    }
+
+    // MARK: Text
+
+    /// Broken targets with every link to them; other targets on one line each.
+    var text: String {
+        var lines: [String] = []
+        for target in targets {
+            let mark = target.problem != nil ? "✘" : (target.report.map { $0.outcome == .skipped } ?? true) ? "-" : "✔"
+            let external = target.isExternal ? "  (external)" : ""
+            if target.problem == nil {
+                lines.append("\(mark) \(target.target)  \(target.detail)\(external)  \(Self.count(target.referrers.count, "link"))")
+                continue
+            }
+            lines.append("\(mark) \(target.target)  \(problemText(target))\(external)")
+            for link in target.referrers {
+                lines.append("    linked from \(link.source)  \(Self.quoted(link.text))" + Self.elementNote(link))
+            }
+        }
+        if !orphans.isEmpty {
+            lines.append("pages only the sitemap leads to (no loaded page links to them):")
+            lines += orphans.map { "    \($0)" }
+        }
+        lines.append(summaryLine)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private var summaryLine: String {
+        let broken = targets.filter { $0.problem != nil }
+        let links = broken.reduce(0) { $0 + $1.referrers.count }
+        let pages = Set(broken.flatMap { $0.referrers.map(\.source) }).count
+        var line = broken.isEmpty
+            ? "no broken links among \(Self.count(targets.count, "target"))"
+            : "\(Self.count(broken.count, "broken target")), \(Self.count(links, "link")) to them on \(Self.count(pages, "page"))"
+        if !orphans.isEmpty { line += "; \(Self.count(orphans.count, "orphan page"))" }
+        return line
+    }
+
+    private func problemText(_ target: CheckedTarget) -> String {
+        target.problem == .missingFragment ? "missing fragment: \(target.detail)" : target.detail
+    }
+
+    // MARK: JSON Lines
+
+    private struct TargetLine: Encodable {
+        struct Referrer: Encodable {
+            var source, href, text, element: String
+            var rel, fragment: String?
+        }
+        var kind = "target"
+        var target: String
+        var problem: String?
+        var detail: String
+        var outcome: String?
+        var status: Int?
+        var external: Bool
+        var referrers: [Referrer]
+    }
+
+    private struct OrphanLine: Encodable {
+        var kind = "orphan"
+        var url: String
+    }
+
+    /// One line per target (`"kind":"target"`), then one per orphan page (`"kind":"orphan"`).
+    var jsonl: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var lines: [String] = []
+        for target in targets {
+            let line = TargetLine(
+                target: target.target, problem: target.problem?.rawValue, detail: target.detail,
+                outcome: target.report?.outcome.rawValue, status: target.report?.status, external: target.isExternal,
+                referrers: target.referrers.map {
+                    .init(source: $0.source, href: $0.href, text: $0.text, element: $0.element, rel: $0.rel, fragment: $0.fragment)
+                })
+            lines.append(String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self))
+        }
+        for orphan in orphans {
+            lines.append(String(decoding: (try? encoder.encode(OrphanLine(url: orphan))) ?? Data(), as: UTF8.self))
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    // MARK: CSV
+
+    static let csvColumns = ["target", "problem", "detail", "status", "external", "source", "text", "href", "element", "rel"]
+
+    /// One row per link (a target linked from three pages has three rows);
+    /// orphan pages have the problem `orphan` and no source.
+    var csv: String {
+        var rows = [Self.csvColumns.joined(separator: ",")]
+        for target in targets {
+            for link in target.referrers {
+                rows.append(ReportExport.csvRow([
+                    target.target, target.problem?.rawValue, target.detail, target.report?.status.map(String.init),
+                    target.isExternal ? "true" : "false", link.source, link.text, link.href, link.element, link.rel,
+                ]))
+            }
+        }
+        for orphan in orphans {
+            rows.append(ReportExport.csvRow([orphan, "orphan", "no loaded page links to it", nil, "false", nil, nil, nil, nil, nil]))
+        }
+        return rows.joined(separator: "\r\n") + "\r\n"
+    }
+
+    // MARK: Markdown
+
+    /// A heading, then a table of targets with the pages that link to them.
+    var markdown: String {
+        var lines = ["### navwatch: " + summaryLine, ""]
+        if !targets.isEmpty {
+            lines += ["| | Target | Result | Linked from |", "|---|---|---|---|"]
+            for target in targets {
+                let mark = target.problem != nil ? "❌" : "✅"
+                let from = target.referrers.map { "\(Self.markdownEscaped($0.source)) “\(Self.markdownEscaped($0.text))”" }
+                    .joined(separator: "<br>")
+                lines.append("| \(mark) | `\(target.target)` | \(Self.markdownEscaped(problemText(target))) | \(from) |")
+            }
+        }
+        if !orphans.isEmpty {
+            lines += ["", "Pages only the sitemap leads to:", ""] + orphans.map { "- `\($0)`" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: JUnit XML
+
+    /// One test case per target: a failure for a broken one (its message the
+    /// problem, its text the pages that link to it), skipped for one not checked.
+    var junit: String {
+        let failures = targets.filter { $0.problem != nil }.count
+        let skipped = targets.filter { $0.problem == nil && ($0.report == nil || $0.report?.outcome == .skipped) }.count
+        var lines = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<testsuites name="navwatch links" tests="\#(targets.count)" failures="\#(failures)" skipped="\#(skipped)">"#,
+            #"  <testsuite name="links" tests="\#(targets.count)" failures="\#(failures)" skipped="\#(skipped)">"#,
+        ]
+        for target in targets {
+            let name = Self.xmlEscaped(target.target)
+            let classname = target.isExternal ? "links.external" : "links"
+            if let problem = target.problem {
+                let body = target.referrers.map { "linked from \($0.source) \(Self.quoted($0.text))" }.joined(separator: "\n")
+                lines.append(#"    <testcase classname="\#(classname)" name="\#(name)">"#)
+                lines.append(#"      <failure type="\#(problem.rawValue)" message="\#(Self.xmlEscaped(problemText(target)))">"#
+                             + Self.xmlEscaped(body) + "</failure>")
+                lines.append("    </testcase>")
+            } else if target.report == nil || target.report?.outcome == .skipped {
+                lines.append(#"    <testcase classname="\#(classname)" name="\#(name)"><skipped message="\#(Self.xmlEscaped(target.detail))"/></testcase>"#)
+            } else {
+                lines.append(#"    <testcase classname="\#(classname)" name="\#(name)"/>"#)
+            }
+        }
+        lines += ["  </testsuite>", "</testsuites>"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Helpers
+
+    private static func count(_ n: Int, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
+    }
+
+    private static func quoted(_ text: String) -> String {
+        text.isEmpty ? "(no text)" : "\"\(text)\""
+    }
+
+    private static func elementNote(_ link: PageLink) -> String {
+        link.element == "a" ? "" : "  (<\(link.element)>)"
+    }
+
+    static func xmlEscaped(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&apos;"
+            case "\n", "\t": escaped.unicodeScalars.append(scalar)
+            // Characters XML 1.0 cannot hold at all.
+            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): escaped += "\u{FFFD}"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    private static func markdownEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

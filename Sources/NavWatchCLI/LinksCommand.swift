@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import NavWatchCrawler
+
+/// `navwatch links`: every link target of a crawl with every page that links
+/// to it, or only the broken ones.
+public struct LinksCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "links",
+        abstract: "List the link targets of a crawl database with every page that links to them.",
+        discussion: """
+            A target is broken when it answered 400 or more (after redirects), failed, timed out, or was a \
+            download where a page was expected; a link to page#id is broken when that page has no element \
+            with that id or name. Links outside the crawl's scope count only when the crawl ran with \
+            --check-external. Pages that only a sitemap leads to are listed as orphans.
+            """)
+
+    public enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
+        case text, jsonl, csv, markdown, junit
+    }
+
+    @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
+    public var db = "navwatch-crawl.db"
+
+    @Flag(name: .long, help: "Only broken targets.")
+    public var broken = false
+
+    @Option(name: .long, help: "text, jsonl, csv, markdown or junit.")
+    public var format: Format = .text
+
+    @Option(name: .long, help: "Write to this file instead of standard output.")
+    public var out: String?
+
+    public init() {}
+
+    public func run() async throws {
+        let result = try await CrawlDatabase.with(db, mustExist: true) { store in
+            do { return try await LinkCheckResult.of(store) } catch {
+                throw InputError("cannot read the crawl database \(db): \(CrawlCommand.reason(error))")
+            }
+        }
+        let text = LinkListing(result, brokenOnly: broken).render(format)
+        if let out, out != "-" {
+            guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
+                throw InputError("cannot write \(out)")
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    }
+}
+
+extension LinkCheckResult {
+    /// The link check of the crawl in `store`.
+    static func of(_ store: any CrawlStore) async throws -> LinkCheckResult {
+        LinkCheckResult(graph: try await store.linkGraph(), reports: try await store.allReports(includingRequests: false))
+    }
+}
