@@ -99,7 +99,7 @@ let package = Package(
         .executableTarget(name: "ForAwaitExample", dependencies: ["NavWatchRx", "LoopbackServer"], path: "Examples/ForAwait"),
         // What the tests share and users never install: the fixture site, a
         // TLS certificate whose private key is public, waits with deadlines.
-        .target(name: "NavWatchTestSupport", dependencies: ["LoopbackServer"], path: "Tests/Support"),
+        .target(name: "NavWatchTestSupport", dependencies: ["LoopbackServer", "NavWatchHTTP"], path: "Tests/Support"),
         // Scripts/bench's in-process measurements (bridge overhead, memory over time).
         .executableTarget(
             name: "navwatch-bench",

@@ -108,6 +108,9 @@ struct CrawlCommandTests {
          "navwatch: The value 'planet' is invalid for '--scope <scope>'. Please provide one of 'same-origin', 'same-host', 'same-domain' or 'any'."),
         (["crawl", "--db", "/nonexistent/dir/crawl.db", "example.org"], nil),
         (["export", "--db", "/nonexistent/crawl.db"], "navwatch: no crawl database at /nonexistent/crawl.db"),
+        (["links", "--db", "/nonexistent/crawl.db"], "navwatch: no crawl database at /nonexistent/crawl.db"),
+        (["crawl", "--fail-on", "broken,nonsense", "example.org"],
+         "navwatch: The value 'broken,nonsense' is invalid for '--fail-on <list>'. Please provide one of 'broken', 'external', 'fragments' or 'orphans'."),
     ] as [([String], String?)])
     func badOptions(arguments: [String], message: String?) async throws {
         let result = try await NavwatchProcess.run(arguments)

@@ -1,0 +1,101 @@
+import Foundation
+import NavWatchTestSupport
+import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@Suite("navwatch links and crawl --fail-on")
+struct LinksCommandTests {
+    @Test("a crawl that finds broken links fails with --fail-on; links lists every broken target with every referrer")
+    func brokenLinks() async throws {
+        let site = try await LinkSite.start()
+        defer { Task { await site.shutdown() } }
+        let db = temporaryPath("links.db")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--check-external", "--external-delay", "50",
+                                                   "--sitemap", "auto", "--fail-on", "broken", site.base + "/"])
+        #expect(crawl.status == 1)
+        let summary = crawl.stderr.split(separator: "\n").map(String.init)
+        #expect(summary.contains("  links: 15 to 11 targets; broken: 4, external 1, missing fragments 1; orphan pages 1"))
+        #expect(summary.contains("  see: navwatch links --db \(db) --broken"))
+        #expect(summary.last == "navwatch: failing (--fail-on broken)")
+
+        // Blocks in the order of their targets' URLs (the two sites' ports decide it).
+        let blocks: [(url: String, lines: [String])] = [
+            (site.base + "/a#nowhere", [#"✘ A/a#nowhere  missing fragment: no element with id or name "nowhere""#,
+                                        #"    linked from A/  "Missing section""#]),
+            (site.base + "/js-missing", ["✘ A/js-missing  404 Not Found", #"    linked from A/  "Added by script""#]),
+            (site.base + "/missing", ["✘ A/missing  404 Not Found", #"    linked from A/a  "Missing page""#,
+                                      #"    linked from A/b  "gone""#, #"    linked from A/c  "Broken picture""#]),
+            (site.base + "/moved", ["✘ A/moved  404 Not Found", #"    linked from A/  "Moved away""#]),
+            (site.externalBase + "/gone", ["✘ B/gone  404 Not Found  (external)", #"    linked from A/  "Gone elsewhere""#]),
+        ]
+        let text = try await NavwatchProcess.run(["links", "--db", db, "--broken"])
+        #expect(text.status == 0)
+        #expect(text.stdout.map(site.relative) == blocks.sorted { $0.url < $1.url }.flatMap(\.lines) + [
+            "pages only the sitemap leads to (no loaded page links to them):", "    A/orphan",
+            "5 broken targets, 7 links to them on 4 pages; 1 orphan page",
+        ])
+
+        let csv = try await NavwatchProcess.run(["links", "--db", db, "--broken", "--format", "csv"])
+        #expect(csv.stdout.first == "target,problem,detail,status,external,source,text,href,element,rel")
+        #expect(Set(csv.stdout.dropFirst().map(site.relative)) == [
+            #"A/a#nowhere,missing-fragment,"no element with id or name ""nowhere""",200,false,A/,Missing section,/a#nowhere,a,"#,
+            "A/js-missing,http-error,404 Not Found,404,false,A/,Added by script,/js-missing,a,",
+            "A/missing,http-error,404 Not Found,404,false,A/a,Missing page,/missing,a,",
+            "A/missing,http-error,404 Not Found,404,false,A/b,gone,/missing,a,",
+            "A/missing,http-error,404 Not Found,404,false,A/c,Broken picture,/missing,a,",
+            "A/moved,http-error,404 Not Found,404,false,A/,Moved away,/moved,a,",
+            "B/gone,http-error,404 Not Found,404,true,A/,Gone elsewhere,B/gone,a,",
+            "A/orphan,orphan,no loaded page links to it,,false,,,,,",
+        ])
+
+        let junit = try await NavwatchProcess.run(["links", "--db", db, "--format", "junit"])
+        let counts = try JUnitCounts(Data(junit.stdout.joined(separator: "\n").utf8))
+        #expect(counts == JUnitCounts(testcases: 11, failures: 5, skipped: 0))
+
+        let jsonl = try await NavwatchProcess.run(["links", "--db", db, "--broken", "--format", "jsonl"])
+        let objects = try jsonl.stdout.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        #expect(objects.compactMap { $0["kind"] as? String } == ["target", "target", "target", "target", "target", "orphan"])
+        let missing = try #require(objects.first { ($0["target"] as? String) == site.base + "/missing" })
+        #expect((missing["referrers"] as? [[String: Any]])?.compactMap { $0["text"] as? String }
+                == ["Missing page", "gone", "Broken picture"])
+
+        // The same database gates on other findings without crawling again.
+        let external = try await NavwatchProcess.run(["crawl", "--db", db, "--resume", "--fail-on", "external"])
+        #expect(external.status == 1)
+        let none = try await NavwatchProcess.run(["crawl", "--db", db, "--resume", "--fail-on", "orphans,fragments"])
+        #expect(none.status == 1)
+    }
+}
+
+/// The test cases, failures and skips of a JUnit XML document, which must parse.
+private struct JUnitCounts: Equatable {
+    var testcases = 0, failures = 0, skipped = 0
+
+    init(testcases: Int, failures: Int, skipped: Int) {
+        (self.testcases, self.failures, self.skipped) = (testcases, failures, skipped)
+    }
+
+    init(_ data: Data) throws {
+        let delegate = Counter()
+        let parser = XMLParser(data: data)
+        parser.delegate = delegate
+        guard parser.parse() else { throw parser.parserError ?? CocoaError(.coderReadCorrupt) }
+        self = delegate.counts
+    }
+
+    private final class Counter: NSObject, XMLParserDelegate {
+        var counts = JUnitCounts(testcases: 0, failures: 0, skipped: 0)
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            switch name {
+            case "testcase": counts.testcases += 1
+            case "failure": counts.failures += 1
+            case "skipped": counts.skipped += 1
+            default: break
+            }
+        }
+    }
+}
