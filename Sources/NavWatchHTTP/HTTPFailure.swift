@@ -58,7 +58,7 @@ struct HTTPFailure: Error, Sendable, Equatable {
         } else if has({ errno($0) == ECONNREFUSED }) {
             self.init(kind: .connectionRefused, message: "\(address) refused the connection")
         } else if let tlsError = nested.first(where: { typeName($0).hasPrefix("NIOSSL.") }) {
-            self.init(kind: .tls, message: "TLS with \(address) failed: \(Self.oneLine(String(describing: tlsError)))")
+            self.init(kind: .tls, message: "TLS with \(address) failed: \(Self.tlsReason(tlsError))")
         } else if has({ Self.timeoutErrors.contains($0 as? HTTPClientError) || errno($0) == ETIMEDOUT }) {
             self = .timedOut(timeout)
         } else if has({ [ECONNRESET, EPIPE, ECONNABORTED].contains(errno($0))
@@ -98,6 +98,16 @@ struct HTTPFailure: Error, Sendable, Equatable {
             if level.isEmpty { break }
         }
         return found
+    }
+
+    /// A TLS error in a few words: BoringSSL's reason codes when it has any
+    /// (`CERTIFICATE_VERIFY_FAILED` becomes "certificate verify failed"),
+    /// else the error's description on one line.
+    private static func tlsReason(_ error: any Error) -> String {
+        let description = oneLine(String(describing: error))
+        // "… error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED at /path/handshake.cc:320 …"
+        let reasons = description.matches(of: /:([A-Z0-9_]+)\s+at\s/).map { $0.1.lowercased().replacingOccurrences(of: "_", with: " ") }
+        return reasons.isEmpty ? description : reasons.joined(separator: ", ")
     }
 
     /// `text` on one line, without runs of white space.

@@ -205,9 +205,26 @@ import Testing
         await server.shutdown()
         #expect(refused?.status == nil)
         #expect(refused?.errorKind == .tls)
-        #expect(refused?.errorMessage?.hasPrefix("TLS with 127.0.0.1:\(server.port) failed: ") == true)
+        #expect(refused?.errorMessage == "TLS with 127.0.0.1:\(server.port) failed: certificate verify failed")
         #expect(accepted?.status == 200)
         #expect(accepted?.errorKind == nil)
+    }
+
+    @Test("cancelling the calling task ends a check at once: cancelled")
+    func cancellation() async throws {
+        try await withSite(timeout: .seconds(10)) { server, checker, _ in
+            let url = server.url("/hang")
+            let started = ContinuousClock.now
+            let check = Task { await checker.check(url) }
+            try await Task.sleep(for: .milliseconds(200))
+            check.cancel()
+            let result = try await withDeadline("the cancelled check") { await check.value }
+            let elapsed = ContinuousClock.now - started
+            #expect(result.status == nil)
+            #expect(result.errorKind == .cancelled)
+            #expect(result.errorMessage == "the request was cancelled")
+            #expect(elapsed < .seconds(2))
+        }
     }
 
     @Test("many checks at once on one checker")

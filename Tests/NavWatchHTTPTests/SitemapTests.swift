@@ -93,6 +93,18 @@ import Testing
         }
     }
 
+    @Test("pages(at:) follows indexes at most maximumIndexDepth levels below the top")
+    func nestingDepth() async throws {
+        try await withSite { server, checker, log in
+            let pages = try await withDeadline("the sitemap") {
+                try await Sitemap.pages(at: server.url("/nest/0.xml"), using: checker)
+            }
+            #expect(Sitemap.maximumIndexDepth == 3)
+            #expect(pages == [server.url("/p3")])
+            #expect(log.all.map { $0.split(separator: " ")[1] } == ["/nest/0.xml", "/nest/1.xml", "/nest/2.xml", "/nest/3.xml", "/nest/b3.xml"])
+        }
+    }
+
     @Test("pages(at:) throws when the top sitemap cannot be read, naming it")
     func unreadableTopSitemap() async throws {
         try await withSite { server, checker, _ in

@@ -61,6 +61,14 @@ enum TestSite {
             case "/sitemap-b.xml.gz":
                 return .respond(status: 200, headers: [("Content-Type", "application/x-gzip")],
                                 body: Array(try! Gzip.compress(Array(urlset(["\(origin)/shared", "\(origin)/c"]).utf8))))
+            // Indexes nested four deep: /nest/3's pages are read, /nest/b4's (depth 4) are not.
+            case "/nest/0.xml": return .text(sitemapIndex(["\(origin)/nest/1.xml"]), contentType: "application/xml")
+            case "/nest/1.xml": return .text(sitemapIndex(["\(origin)/nest/2.xml"]), contentType: "application/xml")
+            case "/nest/2.xml":
+                return .text(sitemapIndex(["\(origin)/nest/3.xml", "\(origin)/nest/b3.xml"]), contentType: "application/xml")
+            case "/nest/3.xml": return .text(urlset(["\(origin)/p3"]), contentType: "application/xml")
+            case "/nest/b3.xml": return .text(sitemapIndex(["\(origin)/nest/b4.xml"]), contentType: "application/xml")
+            case "/nest/b4.xml": return .text(urlset(["\(origin)/p4"]), contentType: "application/xml")
             case "/not-a-sitemap.xml":
                 return .html("<html><body>hello</body></html>")
             default:
@@ -70,6 +78,14 @@ enum TestSite {
     }
 
     static let gzipText = String(repeating: "navwatch fetches gzip bodies. ", count: 200)
+
+    static func sitemapIndex(_ sitemaps: [String]) -> String {
+        """
+        <sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+        \(sitemaps.map { "  <sitemap><loc>\($0)</loc></sitemap>" }.joined(separator: "\n"))
+        </sitemapindex>
+        """
+    }
 
     static func urlset(_ pages: [String]) -> String {
         """
