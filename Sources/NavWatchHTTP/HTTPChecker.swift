@@ -1,60 +1,250 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 import NavWatch
 
-/// What a plain HTTP check of one URL found.
-public struct HTTPCheckResult: Sendable, Equatable {
-    /// One redirect hop: the URL that answered and its status.
-    public struct Hop: Sendable, Equatable {
-        public var url: URL
-        public var status: Int
-        public init(url: URL, status: Int) {
-            self.url = url
-            self.status = status
+/// Plain HTTP requests for what the crawler asks without a web view: whether
+/// a link answers (`check`), and the bodies of robots.txt and sitemaps
+/// (`fetch`).
+///
+/// One checker owns one AsyncHTTPClient `HTTPClient` (on the process-wide
+/// singleton event loop group) and its connection pool. It is `Sendable`:
+/// any number of tasks may check and fetch at the same time.
+///
+/// - Redirects (301, 302, 303, 307 and 308 with a `Location`, relative or
+///   absolute, to http or https) are followed by the checker itself, at most
+///   `maximumRedirects` of them, so that every hop is recorded.
+/// - `timeout` bounds a whole call: every request, redirect hop and body read
+///   of one `check` or `fetch` together.
+/// - Cancelling the calling task ends the call promptly: `check` then reports
+///   the kind `cancelled`, `fetch` no answer.
+/// - Every request sends `User-Agent: <userAgent>`.
+/// - Call `shutdown()` once when done, before the last reference goes away:
+///   AsyncHTTPClient traps in debug builds when a client is never shut down.
+public final class HTTPChecker: Sendable {
+    /// The most redirects one call follows; one more ends it with `too-many-redirects`.
+    public static let maximumRedirects = 10
+
+    /// The statuses that count as "HEAD refused", after which `check` asks
+    /// again with GET: 405 Method Not Allowed and 501 Not Implemented say so
+    /// outright; 400 and 403 are what many servers and CDNs answer to a HEAD
+    /// they do not route, while their GET works. A real 400 or 403 costs one
+    /// more request and is then reported as GET's answer.
+    public static let headRefusedStatuses: Set<Int> = [400, 403, 405, 501]
+
+    /// The statuses followed as redirects when they come with a `Location`.
+    public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    public let userAgent: String
+    /// The deadline of one whole `check` or `fetch`.
+    public let timeout: Duration
+    private let client: HTTPClient
+
+    /// - Parameters:
+    ///   - userAgent: sent as `User-Agent` with every request.
+    ///   - timeout: the deadline of one whole `check` or `fetch`.
+    ///   - ignoreTLSErrors: whether to accept any certificate (no chain or
+    ///     host name verification).
+    public init(userAgent: String, timeout: Duration, ignoreTLSErrors: Bool = false) {
+        self.userAgent = userAgent
+        self.timeout = timeout
+        var configuration = HTTPClient.Configuration(
+            certificateVerification: ignoreTLSErrors ? .none : .fullVerification,
+            redirectConfiguration: .disallow,
+            timeout: HTTPClient.Configuration.Timeout(connect: timeout.timeAmount, read: timeout.timeAmount))
+        // A refused or unresolvable host fails at once instead of being tried
+        // again with backoff until the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Closes the client's connections and releases it. Call once; checks and
+    /// fetches after it fail (kind `other`).
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    /// Checks `url`: HEAD, then GET to the same URL when HEAD is refused (one
+    /// of `headRefusedStatuses`); follows redirects.
+    ///
+    /// Of a GET's body nothing is read: the response is dropped, which closes
+    /// its connection, so a huge or endless body costs nothing.
+    ///
+    /// - Returns: the final answer (`status`, `mimeType`, `retryAfter`) and
+    ///   the hops before it; or, when no final answer came within `timeout`,
+    ///   `errorKind` and `errorMessage` with a nil `status`. Never throws.
+    public func check(_ url: URL) async -> HTTPCheckResult {
+        let deadline = RequestDeadline(after: timeout)
+        var trace = Trace(url: url, method: .HEAD)
+        do {
+            let response = try await answer(url, method: .HEAD, fallBackToGET: true, acceptGzip: false,
+                                             deadline: deadline, trace: &trace)
+            var result = HTTPCheckResult(url: url, finalURL: trace.url, status: Int(response.status.code),
+                                         method: trace.method.rawValue)
+            result.redirects = trace.hops
+            result.mimeType = Self.mimeType(response.headers)
+            result.retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds(from: $0) }
+            await release(response, method: trace.method, deadline: deadline)
+            return result
+        } catch {
+            let failure = HTTPFailure(error, url: trace.url, timeout: timeout)
+            var result = HTTPCheckResult(url: url, finalURL: trace.url, status: nil, method: trace.method.rawValue)
+            result.redirects = trace.hops
+            result.errorKind = failure.kind
+            result.errorMessage = failure.message
+            return result
         }
     }
 
-    /// The URL that was checked.
-    public var url: URL
-    /// The URL that gave the last answer (after redirects).
-    public var finalURL: URL
-    /// The last answer's status; nil when no answer came.
-    public var status: Int?
-    /// The redirect hops before the last answer, in order.
-    public var redirects: [Hop] = []
-    /// The method whose answer counts: `HEAD`, or `GET` when HEAD was refused.
-    public var method: String
-    /// The last answer's MIME type (without parameters), lower-cased.
-    public var mimeType: String?
-    /// Seconds the server asked to wait (`Retry-After`, as seconds or an HTTP date).
-    public var retryAfter: Double?
-    /// Why no answer came: `dns`, `connection-refused`, `connection-reset`, `tls`,
-    /// `timeout`, `too-many-redirects` or `other`.
-    public var errorKind: NavigationError.Kind?
-    public var errorMessage: String?
+    /// GETs `url`, following redirects, and returns the final answer's status
+    /// and body: at most `maxBytes` of it (the rest is not downloaded), gzip
+    /// decoded when the answer says `Content-Encoding: gzip` (the request
+    /// offers `Accept-Encoding: gzip`; a body that claims gzip and does not
+    /// decode is returned empty).
+    ///
+    /// - Returns: `(nil, Data())` when no complete answer came within
+    ///   `timeout` (no answer, a connection broken mid-body, too many
+    ///   redirects, a cancelled task).
+    public func fetch(_ url: URL, maxBytes: Int = 10 << 20) async -> (status: Int?, body: Data) {
+        let outcome = await get(url, maxBytes: maxBytes)
+        return (outcome.status, outcome.body)
+    }
 
-    public init(url: URL, finalURL: URL, status: Int?, method: String) {
-        self.url = url
-        self.finalURL = finalURL
-        self.status = status
-        self.method = method
+    // MARK: - Internals
+
+    /// What `get` found: an answer, or why none came.
+    struct FetchOutcome: Sendable {
+        var finalURL: URL
+        var status: Int?
+        var body: Data
+        var failure: HTTPFailure?
+    }
+
+    /// `fetch` with the reason of a failure.
+    func get(_ url: URL, maxBytes: Int) async -> FetchOutcome {
+        let deadline = RequestDeadline(after: timeout)
+        var trace = Trace(url: url, method: .GET)
+        do {
+            let response = try await answer(url, method: .GET, fallBackToGET: false, acceptGzip: true,
+                                             deadline: deadline, trace: &trace)
+            var body = try await read(response.body, upTo: maxBytes, deadline: deadline)
+            let encoding = response.headers.first(name: "Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased()
+            if encoding == "gzip" || encoding == "x-gzip" {
+                body = (try? Gzip.decompress(body, maxBytes: maxBytes).data) ?? Data()
+            }
+            return FetchOutcome(finalURL: trace.url, status: Int(response.status.code), body: body)
+        } catch {
+            return FetchOutcome(finalURL: trace.url, status: nil, body: Data(),
+                                failure: HTTPFailure(error, url: trace.url, timeout: timeout))
+        }
+    }
+
+    /// Where a call is: the URL being asked, the method, the redirects so far.
+    private struct Trace {
+        var url: URL
+        var method: HTTPMethod
+        var hops: [HTTPCheckResult.Hop] = []
+    }
+
+    /// The first answer to `method` on `url` that is neither a redirect nor
+    /// (with `fallBackToGET`) a refused HEAD. `trace` follows along, also
+    /// when it throws.
+    private func answer(_ url: URL, method: HTTPMethod, fallBackToGET: Bool, acceptGzip: Bool,
+                        deadline: RequestDeadline, trace: inout Trace) async throws -> HTTPClientResponse {
+        trace.url = url
+        trace.method = method
+        while true {
+            try Task.checkCancellation()
+            let response = try await execute(trace.method, trace.url, acceptGzip: acceptGzip, deadline: deadline)
+            let status = Int(response.status.code)
+            if fallBackToGET && trace.method == .HEAD && Self.headRefusedStatuses.contains(status) {
+                await release(response, method: trace.method, deadline: deadline)
+                trace.method = .GET
+                continue
+            }
+            guard Self.redirectStatuses.contains(status),
+                  let next = Self.redirectTarget(response.headers, from: trace.url) else {
+                return response
+            }
+            trace.hops.append(HTTPCheckResult.Hop(url: trace.url, status: status))
+            await release(response, method: trace.method, deadline: deadline)
+            guard trace.hops.count <= Self.maximumRedirects else { throw HTTPFailure.tooManyRedirects(Self.maximumRedirects) }
+            trace.url = next
+        }
+    }
+
+    private func execute(_ method: HTTPMethod, _ url: URL, acceptGzip: Bool,
+                         deadline: RequestDeadline) async throws -> HTTPClientResponse {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = method
+        request.headers.add(name: "User-Agent", value: userAgent)
+        if acceptGzip { request.headers.add(name: "Accept-Encoding", value: "gzip") }
+        return try await client.execute(request, deadline: deadline.nio)
+    }
+
+    /// Lets go of a response whose body is not wanted. A HEAD answer's empty
+    /// body is read to its end, so that the connection can serve the next
+    /// request; any other body is dropped unread, which closes the connection
+    /// unless the body had already arrived.
+    private func release(_ response: HTTPClientResponse, method: HTTPMethod, deadline: RequestDeadline) async {
+        guard method == .HEAD else { return }
+        _ = try? await read(response.body, upTo: 0, deadline: deadline)
+    }
+
+    /// At most `maxBytes` of `body`; once it has that many, the rest is not read.
+    ///
+    /// - Throws: `HTTPFailure.timedOut` at the deadline, or what the body's
+    ///   stream throws (a broken connection, a cancelled task).
+    private func read(_ body: HTTPClientResponse.Body, upTo maxBytes: Int, deadline: RequestDeadline) async throws -> Data {
+        let timeout = timeout
+        return try await withThrowingTaskGroup(of: Data?.self) { group in
+            group.addTask {
+                var data = Data()
+                for try await chunk in body {
+                    data.append(contentsOf: chunk.readableBytesView.prefix(max(0, maxBytes - data.count)))
+                    if data.count >= maxBytes { break }
+                }
+                return data
+            }
+            group.addTask {
+                try await Task.sleep(until: deadline.instant, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let data = first else { throw HTTPFailure.timedOut(timeout) }
+            return data
+        }
+    }
+
+    /// The absolute http(s) URL a redirect's `Location` points to, resolved against `url`.
+    static func redirectTarget(_ headers: HTTPHeaders, from url: URL) -> URL? {
+        guard let location = headers.first(name: "Location")?.trimmingCharacters(in: .whitespaces),
+              !location.isEmpty,
+              let target = URL(string: location, relativeTo: url)?.absoluteURL,
+              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        return target
+    }
+
+    /// `Content-Type` without its parameters, lower-cased; nil when absent or empty.
+    static func mimeType(_ headers: HTTPHeaders) -> String? {
+        guard let contentType = headers.first(name: "Content-Type") else { return nil }
+        let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        return type.isEmpty ? nil : type
     }
 }
 
-/// Plain HTTP requests for what the crawler checks without a web view.
-/// Placeholder: the real client replaces this file.
-public final class HTTPChecker: Sendable {
-    public init(userAgent: String, timeout: Duration, ignoreTLSErrors: Bool = false) {}
+/// One instant on both clocks a call needs: Swift's for its own waits, NIO's
+/// for AsyncHTTPClient's request deadline.
+struct RequestDeadline: Sendable {
+    let instant: ContinuousClock.Instant
+    let nio: NIODeadline
 
-    /// Releases the client's connections; call once, before the last reference goes away.
-    public func shutdown() async {}
-
-    /// Checks `url`: HEAD, then GET when HEAD is refused; follows redirects.
-    public func check(_ url: URL) async -> HTTPCheckResult {
-        HTTPCheckResult(url: url, finalURL: url, status: nil, method: "HEAD")
-    }
-
-    /// GETs `url`'s body (at most `maxBytes`); nil status when no answer came.
-    public func fetch(_ url: URL, maxBytes: Int = 10 << 20) async -> (status: Int?, body: Data) {
-        (nil, Data())
+    /// `duration` from now; at most a year, so that neither clock overflows.
+    init(after duration: Duration) {
+        let duration = min(max(duration, .zero), .seconds(365 * 24 * 3600))
+        instant = .now + duration
+        nio = .now() + duration.timeAmount
     }
 }
