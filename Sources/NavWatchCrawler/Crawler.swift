@@ -297,7 +297,7 @@ public actor Crawler {
             return PageResult(report: .skipped(entry, .nonHTTP))
         }
         let check = await http.check(url)
-        var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: .ok)
+        var report = PageLoadReport(entry, outcome: .ok)
         report.startedAt = startedAt
         report.attempts = entry.attempts + 1
         report.checkedWith = check.method

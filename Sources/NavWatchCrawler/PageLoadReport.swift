@@ -173,10 +173,15 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         self.outcome = outcome
     }
 
+    /// The report of a frontier entry: its URL, depth, parent and whether a sitemap listed it.
+    package init(_ entry: FrontierEntry, outcome: Outcome) {
+        self.init(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: outcome)
+        if entry.kind == .sitemapPage { foundInSitemap = true }
+    }
+
     package static func skipped(_ entry: FrontierEntry, _ reason: SkipReason) -> PageLoadReport {
-        var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: .skipped)
+        var report = PageLoadReport(entry, outcome: .skipped)
         report.skipReason = reason
-        if entry.kind == .sitemapPage { report.foundInSitemap = true }
         return report
     }
 

@@ -64,7 +64,7 @@ package final class PageLoader {
         let view = try await prepare()
         pagesOnView += 1
 
-        var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: .failed)
+        var report = PageLoadReport(entry, outcome: .failed)
         report.attempts = entry.attempts + 1
         var result = PageResult(report: report)
         let events = view.rx.events  // subscribed before the load

@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 
 /// gzip decompression (RFC 1952) with a bound on the output, on CompressNIO's zlib.
-enum Gzip {
+package enum Gzip {
     /// Whether `data` starts with the gzip magic bytes 0x1f 0x8b.
     static func isCompressed(_ data: some Collection<UInt8>) -> Bool {
         var bytes = data.makeIterator()
@@ -44,7 +44,7 @@ enum Gzip {
     }
 
     /// `data` gzip-compressed (for the tests' fixtures: the checker only decompresses).
-    static func compress(_ data: some Collection<UInt8>) throws -> Data {
+    package static func compress(_ data: some Collection<UInt8>) throws -> Data {
         var input = ByteBufferAllocator().buffer(bytes: data)
         let output = try input.compress(with: .gzip())
         return Data(output.readableBytesView)

@@ -39,7 +39,7 @@ struct RequestRecordTests {
     /// Resource Timing as the facts script returns it.
     private static func facts(_ resources: String) throws -> PageFacts {
         let json = """
-            {"links": [], "navigation": ["http://h/", "navigation", 0, 1, 1, 1, 1, 1, 0, 2, 4, 6, 600, 300, 300],
+            {"links": [], "anchors": [], "navigation": ["http://h/", "navigation", 0, 1, 1, 1, 1, 1, 0, 2, 4, 6, 600, 300, 300],
              "resources": [\(resources)]}
             """
         return try JSONDecoder().decode(PageFacts.self, from: Data(json.utf8))

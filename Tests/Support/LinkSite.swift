@@ -81,7 +81,7 @@ public final class LinkSite: Sendable {
                 </sitemapindex>
                 """
             return .respond(status: 200, headers: [("Content-Type", "application/gzip")],
-                            body: (try? Gzip.compress(Array(index.utf8))) ?? [])
+                            body: Array((try? Gzip.compress(Array(index.utf8))) ?? Data()))
         case "/sitemap-pages.xml":
             let pages = ["/", "/a", "/orphan"].map { "<url><loc>\(base)\($0)</loc></url>" }.joined()
             return .text(#"<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"#
