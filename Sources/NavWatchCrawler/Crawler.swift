@@ -115,8 +115,6 @@ public actor Crawler {
 
     /// For tests: called on the WebKit thread once a page's load was asked for.
     private var onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
-    /// Plain HTTP: robots.txt, sitemaps and links outside the scope.
-    private let http: HTTPChecker
 
     public init(configuration: CrawlConfiguration, store: any CrawlStore) throws {
         self.configuration = configuration
@@ -124,9 +122,6 @@ public actor Crawler {
         include = try configuration.include.map { try NSRegularExpression(pattern: $0) }
         exclude = try configuration.exclude.map { try NSRegularExpression(pattern: $0) }
         seeds = configuration.seeds.compactMap(URLCanonicalizer.canonical)
-        http = HTTPChecker(userAgent: configuration.webView.userAgent ?? configuration.robotsAgent,
-                           timeout: configuration.timeout,
-                           ignoreTLSErrors: configuration.webView.tlsErrors == .ignore)
     }
 
     /// Runs the crawl to the end: until the frontier is empty or `maxPages`
@@ -143,23 +138,37 @@ public actor Crawler {
     /// or resumes it.
     public func run(onReport: @escaping ReportHandler) async throws -> CrawlSummary {
         self.onReport = onReport
+        // Plain HTTP for robots.txt, sitemaps and links outside the scope,
+        // for as long as the crawl runs.
+        let http = HTTPChecker(userAgent: configuration.webView.userAgent ?? configuration.robotsAgent,
+                               timeout: configuration.timeout, ignoreTLSErrors: configuration.webView.tlsErrors == .ignore)
+        do {
+            let summary = try await crawl(http)
+            await http.shutdown()
+            return summary
+        } catch {
+            await http.shutdown()
+            throw error
+        }
+    }
+
+    private func crawl(_ http: HTTPChecker) async throws -> CrawlSummary {
         let started = clock.now
         let settings = try await store.start(with: CrawlSettings(configuration))
         configuration = settings.applied(to: configuration)
         include = try configuration.include.map { try NSRegularExpression(pattern: $0) }
         exclude = try configuration.exclude.map { try NSRegularExpression(pattern: $0) }
         if !store.isShared { try await store.releaseLeases() }
-        defer { Task { [http] in await http.shutdown() } }
         _ = try await store.enqueue(seeds.map { FrontierEntry(url: $0.absoluteString, depth: 0, parent: nil) })
         seeds = try await store.seeds().compactMap(URL.init(string:))
         if let sitemap = configuration.sitemap {
-            _ = try await store.enqueue(try await sitemapEntries(sitemap))
+            _ = try await store.enqueue(try await sitemapEntries(sitemap, http))
         }
         let heartbeat = Task { await self.renewLeases() }  // while the workers run
         defer { heartbeat.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<max(1, configuration.concurrency) {
-                group.addTask { try await self.work() }
+                group.addTask { try await self.work(http) }
             }
             try await group.waitForAll()
         }
@@ -176,7 +185,7 @@ public actor Crawler {
 
     // MARK: Workers
 
-    private func work() async throws {
+    private func work(_ http: HTTPChecker) async throws {
         let loader = await PageLoader(configuration: configuration.webView, recycleAfter: configuration.recycleAfter,
                                       screenshotDirectory: configuration.screenshotDirectory,
                                       onLoadStarted: onLoadStarted)
@@ -184,14 +193,14 @@ public actor Crawler {
         // order also starts in that order.
         try await Task { @WebKitActor in _ = try await loader.prepare() }.value
         let timeout = configuration.timeout
-        var current = try await next()
+        var current = try await next(http)
         var storingPrevious: Task<Void, any Error>?
         while let entry = current {
             // A pipeline: the next page is leased while this one loads, and
             // this one's report is stored while the next one loads.
-            async let upcoming = next()
+            async let upcoming = next(http)
             let result = entry.kind == .external
-                ? await check(entry)
+                ? await check(entry, http)
                 : try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
             try await storingPrevious?.value
             storingPrevious = Task { try await self.finish(entry, result) }
@@ -202,7 +211,7 @@ public actor Crawler {
     }
 
     /// The next entry to load, leased; nil when the crawl is over.
-    private func next() async throws -> FrontierEntry? {
+    private func next(_ http: HTTPChecker) async throws -> FrontierEntry? {
         while true {
             let changesSeen = changes
             let now = Date()
@@ -226,7 +235,7 @@ public actor Crawler {
                 await waitForChange(until: deadline)
             case .leased(let entry):
                 leased.insert(entry.url)
-                if configuration.obeyRobots, let url = URL(string: entry.url), await !robotsAllow(url) {
+                if configuration.obeyRobots, let url = URL(string: entry.url), await !robotsAllow(url, http) {
                     let worker = configuration.worker
                     try await storeInOrder { [store] in
                         try await store.complete(entry, worker: worker, report: .skipped(entry, .robots),
@@ -291,7 +300,7 @@ public actor Crawler {
     }
 
     /// Checks a link outside the scope with plain HTTP.
-    private func check(_ entry: FrontierEntry) async -> PageResult {
+    private func check(_ entry: FrontierEntry, _ http: HTTPChecker) async -> PageResult {
         let startedAt = Date()
         guard let url = URL(string: entry.url) else {
             return PageResult(report: .skipped(entry, .nonHTTP))
@@ -397,7 +406,7 @@ public actor Crawler {
 
     /// The pages of the configured sitemap that are in scope, as entries at
     /// depth 0 (no link leads to them).
-    private func sitemapEntries(_ source: SitemapSource) async throws -> [FrontierEntry] {
+    private func sitemapEntries(_ source: SitemapSource, _ http: HTTPChecker) async throws -> [FrontierEntry] {
         var sitemaps: [URL] = []
         switch source {
         case .url(let url):
@@ -445,9 +454,9 @@ public actor Crawler {
 
     // MARK: robots.txt
 
-    private func robotsAllow(_ url: URL) async -> Bool {
+    private func robotsAllow(_ url: URL, _ http: HTTPChecker) async -> Bool {
         guard let origin = Self.origin(url) else { return true }
-        let (agent, http) = (configuration.robotsAgent, http)
+        let agent = configuration.robotsAgent
         let fetch = robots[origin] ?? Task { await Self.fetchRobots(origin: origin, agent: agent, http: http) }
         robots[origin] = fetch
         return await fetch.value.allows(url)
