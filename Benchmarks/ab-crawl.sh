@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Compares two navwatch binaries on the benchmark's generated site, in one
+# run: their crawls alternate (A, B, A, B, ...), so both see the same machine.
+# Prints pages/s and CPU ms per page (whole process tree) of every run, then
+# the medians and the ratio B/A.
+#
+#   Benchmarks/ab-crawl.sh BIN_A BIN_B [--pages N] [--runs N] [--concurrency N] [-- CRAWL OPTIONS...]
+#
+# For example, a change against the commit before it, both built with
+# `swift build -c release --product navwatch` in two work trees.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+[ "$#" -ge 2 ] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+bin_a=$1 bin_b=$2; shift 2
+pages=300 runs=4 concurrency=2 extra=()
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --pages) pages="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --concurrency) concurrency="$2"; shift 2 ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "ab-crawl: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+
+# shellcheck source=nginx.sh
+source Benchmarks/nginx.sh
+work=$(mktemp -d /tmp/navwatch-ab.XXXXXX)
+xvfb_pid=""
+cleanup() {
+  nginx_stop 2>/dev/null || true
+  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+python3 Benchmarks/generate-site.py "$work/site" --pages "$pages" >/dev/null
+nginx_start "$work/site"
+Xvfb -displayfd 3 -nolisten tcp -screen 0 1280x1024x24 3>"$work/display" >/dev/null 2>&1 &
+xvfb_pid=$!
+read -r -t 15 display_number < "$work/display" || { echo "ab-crawl: Xvfb did not start" >&2; exit 1; }
+export DISPLAY=":$display_number"
+
+for run in $(seq "$runs"); do
+  for side in a b; do
+    bin=$bin_a; [ "$side" = b ] && bin=$bin_b
+    rm -f "$work"/crawl.db*
+    python3 Benchmarks/proctree.py --out "$work/$side-$run.tree.json" -- \
+      "$bin" crawl "http://127.0.0.1:$NGINX_PORT/" --db "$work/crawl.db" --concurrency "$concurrency" \
+      --max-pages "$pages" --out "$work/$side-$run.jsonl" "${extra[@]}" 2>/dev/null || true
+  done
+done
+
+python3 - "$work" "$runs" <<'EOF'
+import json, statistics, sys
+sys.path.insert(0, "Benchmarks")
+from report import navwatch_crawl
+work, runs = sys.argv[1], int(sys.argv[2])
+result = {}
+for side in "ab":
+    rows = []
+    for run in range(1, runs + 1):
+        pages, rate = navwatch_crawl(f"{work}/{side}-{run}.jsonl")
+        tree = json.load(open(f"{work}/{side}-{run}.tree.json"))
+        rows.append((rate, tree["cpu_seconds"] * 1000 / max(1, pages), pages))
+    result[side] = rows
+    print(f"{side.upper()}: " + ", ".join(f"{r:.1f} pages/s {c:.1f} CPU ms/page ({p} pages)" for r, c, p in rows))
+med = {side: (statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows)) for side, rows in result.items()}
+print(f"median A {med['a'][0]:.1f} pages/s {med['a'][1]:.1f} CPU ms/page; "
+      f"B {med['b'][0]:.1f} pages/s {med['b'][1]:.1f} CPU ms/page; "
+      f"B/A pages/s {med['b'][0] / med['a'][0]:.3f}, CPU/page {med['b'][1] / med['a'][1]:.3f}")
+EOF
