@@ -160,16 +160,16 @@ struct LinkListing {
             #"  <testsuite name="links" tests="\#(targets.count)" failures="\#(failures)" skipped="\#(skipped)">"#,
         ]
         for target in targets {
-            let name = Self.xmlEscaped(target.target)
+            let name = HTML.escape(target.target)
             let classname = target.isExternal ? "links.external" : "links"
             if let problem = target.problem {
                 let body = target.referrers.map { "linked from \($0.source) \(Self.quoted($0.text))" }.joined(separator: "\n")
                 lines.append(#"    <testcase classname="\#(classname)" name="\#(name)">"#)
-                lines.append(#"      <failure type="\#(problem.rawValue)" message="\#(Self.xmlEscaped(problemText(target)))">"#
-                             + Self.xmlEscaped(body) + "</failure>")
+                lines.append(#"      <failure type="\#(problem.rawValue)" message="\#(HTML.escape(problemText(target)))">"#
+                             + HTML.escape(body) + "</failure>")
                 lines.append("    </testcase>")
             } else if target.report == nil || target.report?.outcome == .skipped {
-                lines.append(#"    <testcase classname="\#(classname)" name="\#(name)"><skipped message="\#(Self.xmlEscaped(target.detail))"/></testcase>"#)
+                lines.append(#"    <testcase classname="\#(classname)" name="\#(name)"><skipped message="\#(HTML.escape(target.detail))"/></testcase>"#)
             } else {
                 lines.append(#"    <testcase classname="\#(classname)" name="\#(name)"/>"#)
             }
@@ -190,24 +190,6 @@ struct LinkListing {
 
     private static func elementNote(_ link: PageLink) -> String {
         link.element == "a" ? "" : "  (<\(link.element)>)"
-    }
-
-    static func xmlEscaped(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\n", "\t": escaped.unicodeScalars.append(scalar)
-            // Characters XML 1.0 cannot hold at all.
-            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): escaped += "\u{FFFD}"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
     }
 
     private static func markdownEscaped(_ text: String) -> String {
