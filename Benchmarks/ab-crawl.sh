@@ -4,7 +4,11 @@
 # Prints pages/s and CPU ms per page (whole process tree) of every run, then
 # the medians and the ratio B/A.
 #
-#   Benchmarks/ab-crawl.sh BIN_A BIN_B [--pages N] [--runs N] [--concurrency N] [-- CRAWL OPTIONS...]
+#   Benchmarks/ab-crawl.sh BIN_A BIN_B [--pages N] [--runs N] [--concurrency N] [--site DIR]
+#                          [-- CRAWL OPTIONS...]
+#
+# --site serves DIR (index.html its start page) instead of the generated
+# site, for example Debian's python3.11-doc: /usr/share/doc/python3.11/html.
 #
 # For example, a change against the commit before it, both built with
 # `swift build -c release --product navwatch` in two work trees.
@@ -13,12 +17,13 @@ cd "$(dirname "$0")/.."
 
 [ "$#" -ge 2 ] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 bin_a=$1 bin_b=$2; shift 2
-pages=300 runs=4 concurrency=2 extra=()
+pages=300 runs=4 concurrency=2 site="" extra=()
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --pages) pages="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --concurrency) concurrency="$2"; shift 2 ;;
+    --site) site="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
     *) echo "ab-crawl: unknown option $1" >&2; exit 2 ;;
   esac
@@ -34,8 +39,12 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-python3 Benchmarks/generate-site.py "$work/site" --pages "$pages" >/dev/null
-nginx_start "$work/site"
+if [ -z "$site" ]; then
+  python3 Benchmarks/generate-site.py "$work/site" --pages "$pages" >/dev/null
+  site="$work/site"
+fi
+nginx_start "$site"
+mkfifo "$work/display"
 Xvfb -displayfd 3 -nolisten tcp -screen 0 1280x1024x24 3>"$work/display" >/dev/null 2>&1 &
 xvfb_pid=$!
 read -r -t 15 display_number < "$work/display" || { echo "ab-crawl: Xvfb did not start" >&2; exit 1; }
