@@ -304,7 +304,9 @@ public struct FrontierEntry: Sendable, Equatable {
     }
 
     /// The host that politeness is kept for, lower-cased; empty when none.
-    package var host: String { Self.host(of: url) }
+    /// Checks of links outside the scope keep their own pace (`external host`),
+    /// so that they never hold up the pages of a host the crawl loads too.
+    package var host: String { kind == .external ? "external " + Self.host(of: url) : Self.host(of: url) }
 
     package static func host(of url: String) -> String {
         URL(string: url)?.host?.lowercased() ?? ""
