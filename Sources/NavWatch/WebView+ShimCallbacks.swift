@@ -21,8 +21,8 @@ extension WebView {
                 emit(.propertyChange(.url(url)))
             }
             switch signal {
-            case .uriChanged, .navigationAllowed: break
-            default: loadSignalCount += 1
+            case .started, .finished, .failed, .webProcessTerminated: stopAnswers += 1
+            default: break  // a URI change is the UI process's; a commit or redirect may predate the stop
             }
             deliver(tracker.handle(signal))
             if case .webProcessTerminated = signal { webProcessTerminated() }

@@ -54,9 +54,10 @@ public final class WebView {
     /// How to issue the last load asked for, kept until WebKit starts it: a
     /// web process that goes away first takes the request with it.
     private var requestedLoad: (navigationID: UInt64, issue: @WebKitActor (OpaquePointer) -> Void)?
-    /// How many load signals (start, redirect, commit, finish, failure,
-    /// termination) WebKit has sent: a web process that answers a stop sends one.
-    var loadSignalCount = 0
+    /// How many load signals that can answer a stop (a start, finish or
+    /// failure, a termination) WebKit has sent: a web process that answers a
+    /// stop sends one.
+    var stopAnswers = 0
     /// How many shim callbacks are on the stack: WebKit must not be asked to
     /// load from inside its own signal handlers.
     var callbackDepth = 0
@@ -312,13 +313,14 @@ public final class WebView {
             "the navigation did not finish within \(timeout.seconds) s", url: navigation.url))
         nw_view_stop(shim)
         // A web process that answers a stop reports the stopped load's end or
-        // starts the next load. One that reports nothing for the grace period
+        // starts the next load. One that reports neither for the grace period
         // while the view is still loading is hung (a script that never
-        // returns): replace it. A load asked for meanwhile is issued again in
-        // the new process (see `webProcessTerminated()`).
-        let signalsAtStop = loadSignalCount
+        // returns; a commit it sent before it hung is no answer): replace it.
+        // A load asked for meanwhile is issued again in the new process (see
+        // `webProcessTerminated()`).
+        let answersAtStop = stopAnswers
         timeouts.checkStalledCycle { [weak self] in
-            guard let self, let shim = self.shim, self.isLoading, self.loadSignalCount == signalsAtStop else { return }
+            guard let self, let shim = self.shim, self.isLoading, self.stopAnswers == answersAtStop else { return }
             nw_view_terminate_web_process(shim)
         }
     }

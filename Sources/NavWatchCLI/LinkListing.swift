@@ -36,8 +36,9 @@ struct LinkListing {
                 continue
             }
             lines.append("\(mark) \(target.target)  \(problemText(target))\(external)")
-            for link in target.referrers {
-                lines.append("    linked from \(link.source)  \(Self.quoted(link.text))" + Self.elementNote(link))
+            for place in Self.places(target) {
+                lines.append("    linked from \(place.link.source)  \(Self.quoted(place.link.text))" + Self.elementNote(place.link)
+                             + (place.count > 1 ? "  (\(place.count) links)" : ""))
             }
         }
         if !orphans.isEmpty {
@@ -136,8 +137,10 @@ struct LinkListing {
             lines += ["| | Target | Result | Linked from |", "|---|---|---|---|"]
             for target in targets {
                 let mark = target.problem != nil ? "❌" : "✅"
-                let from = target.referrers.map { "\(Self.markdownEscaped($0.source)) “\(Self.markdownEscaped($0.text))”" }
-                    .joined(separator: "<br>")
+                let from = Self.places(target).map { place in
+                    "\(Self.markdownEscaped(place.link.source)) “\(Self.markdownEscaped(place.link.text))”"
+                        + (place.count > 1 ? " (\(place.count) links)" : "")
+                }.joined(separator: "<br>")
                 lines.append("| \(mark) | `\(target.target)` | \(Self.markdownEscaped(problemText(target))) | \(from) |")
             }
         }
@@ -163,7 +166,9 @@ struct LinkListing {
             let name = HTML.escape(target.target)
             let classname = target.isExternal ? "links.external" : "links"
             if let problem = target.problem {
-                let body = target.referrers.map { "linked from \($0.source) \(Self.quoted($0.text))" }.joined(separator: "\n")
+                let body = Self.places(target).map { place in
+                    "linked from \(place.link.source) \(Self.quoted(place.link.text))" + (place.count > 1 ? " (\(place.count) links)" : "")
+                }.joined(separator: "\n")
                 lines.append(#"    <testcase classname="\#(classname)" name="\#(name)">"#)
                 lines.append(#"      <failure type="\#(problem.rawValue)" message="\#(HTML.escape(problemText(target)))">"#
                              + HTML.escape(body) + "</failure>")
@@ -179,6 +184,21 @@ struct LinkListing {
     }
 
     // MARK: Helpers
+
+    /// The places a target is linked from: one per page and text, with how
+    /// many links there say the same (a heading's several fragments, say).
+    private static func places(_ target: CheckedTarget) -> [(link: PageLink, count: Int)] {
+        var places: [(link: PageLink, count: Int)] = []
+        for link in target.referrers {
+            if let last = places.last, last.link.source == link.source, last.link.text == link.text,
+               last.link.element == link.element {
+                places[places.count - 1].count += 1
+            } else {
+                places.append((link, 1))
+            }
+        }
+        return places
+    }
 
     private static func count(_ n: Int, _ noun: String) -> String {
         "\(n) \(noun)\(n == 1 ? "" : "s")"

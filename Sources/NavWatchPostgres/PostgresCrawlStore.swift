@@ -137,16 +137,16 @@ public final class PostgresCrawlStore: CrawlStore {
             // Past `maxPages` pages, only links to check are leased.
             var pagesFull = false
             if let maxPages = request.maxPages {
-                let loaded = try await self.count(connection, """
-                    SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped' AND kind != 'external'
-                    """)
-                let leased = try await self.count(connection, """
-                    SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'leased' AND lease_until >= \(now) AND kind != 'external'
-                    """)
+                // One statement, so one snapshot: a page completed meanwhile is
+                // counted once, as loaded or as leased, never as neither.
+                let rows = try await connection.query("""
+                    SELECT (SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped' AND kind != 'external'),
+                           (SELECT COUNT(*) FROM navwatch_frontier
+                            WHERE state = 'leased' AND lease_until >= \(now) AND kind != 'external'),
+                           (SELECT COUNT(*) FROM navwatch_frontier WHERE state != 'done' AND kind = 'external')
+                    """, logger: self.logger).collect()
+                let (loaded, leased, externalLeft) = try rows[0].decode((Int, Int, Int).self)
                 pagesFull = loaded + leased >= maxPages
-                let externalLeft = try await self.count(connection, """
-                    SELECT COUNT(*) FROM navwatch_frontier WHERE state != 'done' AND kind = 'external'
-                    """)
                 if pagesFull && externalLeft == 0 { return leased == 0 ? .finished : .wait(until: nil) }
             }
             let ready = try await connection.query("""

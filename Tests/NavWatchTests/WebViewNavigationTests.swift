@@ -156,7 +156,8 @@ struct WebViewNavigationTests {
         // A first load starts the web process, so the timed load measures the script alone.
         try view.load(server.url("/page"))
         await recorder.waitForEnd(of: 1)
-        try view.load(server.url("/spin"), timeout: .seconds(2))
+        // Long enough for the commit to arrive before the timeout on a busy machine.
+        try view.load(server.url("/spin"), timeout: .seconds(5))
         await recorder.waitForEnd(of: 2)
         // Asked for while the old process does not answer: issued again in the new one.
         try view.load(server.url("/page"))

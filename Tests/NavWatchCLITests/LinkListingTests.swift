@@ -1,0 +1,47 @@
+import Foundation
+@testable import NavWatchCLI
+import NavWatchCrawler
+import Testing
+
+@Suite("LinkListing: the formats of navwatch links")
+struct LinkListingTests {
+    /// A 404 linked three times from one page with one text (three fragments), once from another.
+    private static let result: LinkCheckResult = {
+        var report = PageLoadReport(url: "http://s.test/gone", depth: 1, parent: nil, outcome: .httpError)
+        report.status = 404
+        let links = ["a", "b", "c"].map {
+            PageLink(source: "http://s.test/", target: "http://s.test/gone", href: "gone#\($0)", fragment: $0, text: "Build")
+        } + [PageLink(source: "http://s.test/x", target: "http://s.test/gone", href: "/gone", text: "a | b")]
+        return LinkCheckResult(graph: LinkGraph(links: links), reports: [report])
+    }()
+
+    @Test("text: one line per page and text, with how many links say it")
+    func text() {
+        #expect(LinkListing(Self.result, brokenOnly: true).text == """
+            ✘ http://s.test/gone  404 Not Found
+                linked from http://s.test/  "Build"  (3 links)
+                linked from http://s.test/x  "a | b"
+            1 broken target, 4 links to them on 2 pages
+
+            """)
+    }
+
+    @Test("markdown: a table whose cells keep their pipes escaped")
+    func markdown() {
+        #expect(LinkListing(Self.result, brokenOnly: true).markdown == """
+            ### navwatch: 1 broken target, 4 links to them on 2 pages
+
+            | | Target | Result | Linked from |
+            |---|---|---|---|
+            | ❌ | `http://s.test/gone` | 404 Not Found | http://s.test/ “Build” (3 links)<br>http://s.test/x “a \\| b” |
+
+            """)
+    }
+
+    @Test("junit: a failure naming every place, XML-escaped")
+    func junit() {
+        let xml = LinkListing(Self.result, brokenOnly: false).junit
+        #expect(xml.contains(#"<failure type="http-error" message="404 Not Found">linked from http://s.test/ &quot;Build&quot; (3 links)"#))
+        #expect(xml.contains(#"tests="1" failures="1" skipped="0""#))
+    }
+}
