@@ -35,6 +35,12 @@ public struct ExportCommand: AsyncParsableCommand {
         case .csv: text = ReportExport.csv(reports)
         case .har: text = ReportExport.har(reports)
         }
+        try Self.write(text, to: out)
+    }
+
+    /// Writes a command's output to the file `out` (replacing it), or to
+    /// standard output when `out` is nil or `-`.
+    static func write(_ text: String, to out: String?) throws(InputError) {
         if let out, out != "-" {
             guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
                 throw InputError("cannot write \(out)")

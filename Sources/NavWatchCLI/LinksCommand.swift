@@ -39,14 +39,7 @@ public struct LinksCommand: AsyncParsableCommand {
                 throw InputError("cannot read the crawl database \(db): \(CrawlCommand.reason(error))")
             }
         }
-        let text = LinkListing(result, brokenOnly: broken).render(format)
-        if let out, out != "-" {
-            guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
-                throw InputError("cannot write \(out)")
-            }
-        } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
+        try ExportCommand.write(LinkListing(result, brokenOnly: broken).render(format), to: out)
     }
 }
 
