@@ -9,8 +9,10 @@ struct LinkListingTests {
     private static let result: LinkCheckResult = {
         var report = PageLoadReport(url: "http://s.test/gone", depth: 1, parent: nil, outcome: .httpError)
         report.status = 404
-        let links = ["a", "b", "c"].map {
-            PageLink(source: "http://s.test/", target: "http://s.test/gone", href: "gone#\($0)", fragment: $0, text: "Build")
+        let fragments: [String] = ["a", "b", "c"]
+        let links = fragments.map { fragment in
+            PageLink(source: "http://s.test/", target: "http://s.test/gone", href: "gone#" + fragment, fragment: fragment,
+                     text: "Build")
         } + [PageLink(source: "http://s.test/x", target: "http://s.test/gone", href: "/gone", text: "a | b")]
         return LinkCheckResult(graph: LinkGraph(links: links), reports: [report])
     }()
