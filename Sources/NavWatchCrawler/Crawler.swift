@@ -289,7 +289,8 @@ public actor Crawler {
             try await store.retry(entry, notBefore: Date().addingTimeInterval(delay))
             return
         }
-        let (discovered, skipped, links) = classifyLinks(result.links, from: entry)
+        let (discovered, skipped, links) = classifyLinks(result.links, from: entry,
+                                                         shownAt: result.report.finalURL ?? entry.url)
         var report = result.report
         report.links = result.links.count
         let (worker, aliases) = (configuration.worker, result.aliases)
@@ -370,8 +371,9 @@ public actor Crawler {
     }
 
     /// Splits a page's links into entries to crawl or check, reports of links
-    /// skipped, and the page's part of the link graph.
-    private func classifyLinks(_ links: [PageFacts.Link], from entry: FrontierEntry)
+    /// skipped, and the page's part of the link graph, whose links are on the
+    /// page at `shownAt` (where a redirect led).
+    private func classifyLinks(_ links: [PageFacts.Link], from entry: FrontierEntry, shownAt: String)
         -> (discovered: [FrontierEntry], skipped: [PageLoadReport], graph: [PageLink]) {
         var discovered: [FrontierEntry] = [], skipped: [PageLoadReport] = [], graph: [PageLink] = []
         var seen: Set<String> = [], inGraph: Set<PageLink> = []
@@ -380,7 +382,7 @@ public actor Crawler {
             // Not documents: nothing to load or report.
             if ["mailto", "javascript", "tel", "data", "blob", "about"].contains(scheme) { continue }
             guard let canonical = URLCanonicalizer.canonical(url) else { continue }
-            let pageLink = PageLink(source: entry.url, target: canonical.absoluteString, href: link.href,
+            let pageLink = PageLink(source: shownAt, target: canonical.absoluteString, href: link.href,
                                     fragment: url.fragment?.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 },
                                     text: link.text, rel: link.rel.isEmpty ? nil : link.rel, element: link.element)
             if inGraph.insert(pageLink).inserted { graph.append(pageLink) }

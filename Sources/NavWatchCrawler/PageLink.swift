@@ -4,7 +4,8 @@ import Foundation
 /// The crawl keeps every link of every page it loaded (the link graph), so
 /// that a broken target can be traced to every page that links to it.
 public struct PageLink: Codable, Sendable, Hashable {
-    /// The page the link is on: the URL its report is stored under.
+    /// The page the link is on: where its report's URL led (its final URL,
+    /// after redirects), canonical.
     public var source: String
     /// Where it points: canonical, without the fragment.
     public var target: String
