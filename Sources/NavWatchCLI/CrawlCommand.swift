@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import NavWatch
 import NavWatchCrawler
-import NavWatchPostgres
 import WebKitThread
 import LoopbackServer
 
@@ -141,13 +140,16 @@ public struct CrawlCommand: AsyncParsableCommand {
 
     private func crawl(_ urls: [URL], in store: any CrawlStore) async throws {
         let counts = try await store.counts()
+        let shownDB = CrawlDatabase.shown(db)
         let holdsCrawl = try await store.settings() != nil || counts.reported + counts.queued + counts.leased > 0
         if worker {
             guard store.isShared else { throw InputError("--worker needs a shared database: --db postgres://...") }
-            guard holdsCrawl else { throw InputError("\(db) holds no crawl to join: start one with navwatch crawl URL --db \(db)") }
+            guard holdsCrawl else {
+                throw InputError("\(shownDB) holds no crawl to join: start one with navwatch crawl URL --db \(shownDB)")
+            }
         } else if !resume && holdsCrawl {
             let hint = store.isShared ? "add --worker to join it" : "add --resume to continue it"
-            throw InputError("\(db) already holds a crawl: \(hint), or choose another --db")
+            throw InputError("\(shownDB) already holds a crawl: \(hint), or choose another --db")
         }
         let output: ReportOutput
         do { output = try ReportOutput(path: out) } catch {
@@ -207,7 +209,6 @@ public struct CrawlCommand: AsyncParsableCommand {
         progress.finish()
         FileHandle.standardError.write(Data(CrawlSummaryText(summary).text.utf8))
         let links = try await LinkCheckResult.of(store)
-        let shownDB = PostgresAddress.isPostgres(db) ? ((try? PostgresAddress(db))?.description ?? "postgres://...") : db
         FileHandle.standardError.write(Data(LinkSummaryText(links, db: shownDB).text.utf8))
         let seedKeys = Set(urls.compactMap { URLCanonicalizer.canonical($0)?.absoluteString })
         let seedReports = summary.reports.filter { seedKeys.contains($0.url) }

@@ -19,6 +19,11 @@ enum CrawlDatabase {
         }
     }
 
+    /// `db` as navwatch prints it: a postgres:// address without its password.
+    static func shown(_ db: String) -> String {
+        PostgresAddress.redacting(db)
+    }
+
     /// - Parameter mustExist: for commands that read a crawl, a missing SQLite file is an error.
     static func open(_ db: String, mustExist: Bool = false) async throws(InputError) -> any CrawlStore {
         if PostgresAddress.isPostgres(db) {
@@ -32,7 +37,7 @@ enum CrawlDatabase {
         do {
             return try SQLiteCrawlStore(path: db)
         } catch {
-            throw InputError("cannot open the crawl database \(db): \(CrawlCommand.reason(error))")
+            throw InputError("cannot open the crawl database \(shown(db)): \(CrawlCommand.reason(error))")
         }
     }
 }

@@ -26,7 +26,7 @@ public struct ExportCommand: AsyncParsableCommand {
     public func run() async throws {
         let reports = try await CrawlDatabase.with(db, mustExist: true) { store in
             do { return try await store.allReports(includingRequests: format == .har) } catch {
-                throw InputError("cannot read the crawl database \(db): \(CrawlCommand.reason(error))")
+                throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(CrawlCommand.reason(error))")
             }
         }
         let text: String

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import NavWatchCrawler
-import NavWatchPostgres
 
 /// `navwatch report`: one self-contained HTML file about a crawl.
 public struct ReportCommand: AsyncParsableCommand {
@@ -24,11 +23,11 @@ public struct ReportCommand: AsyncParsableCommand {
     public func run() async throws {
         let reports = try await CrawlDatabase.with(db, mustExist: true) { store in
             do { return try await store.allReports() } catch {
-                throw InputError("cannot read the crawl database \(db): \(CrawlCommand.reason(error))")
+                throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(CrawlCommand.reason(error))")
             }
         }
         // A postgres:// address shows without its password.
-        let source = PostgresAddress.isPostgres(db) ? ((try? PostgresAddress(db))?.description ?? "PostgreSQL") : db
+        let source = CrawlDatabase.shown(db)
         let html = HTMLReport.html(reports, source: source,
                                    screenshots: screenshots.map { relativePath(of: $0, from: out) })
         guard FileManager.default.createFile(atPath: out, contents: Data(html.utf8)) else {

@@ -21,9 +21,23 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 
+    /// `text` as navwatch prints it: a postgres:// address with its password
+    /// replaced by `***` (also when the address does not parse); anything
+    /// else unchanged.
+    public static func redacting(_ text: String) -> String {
+        guard isPostgres(text) else { return text }
+        if var components = URLComponents(string: text) {
+            if components.percentEncodedPassword != nil { components.percentEncodedPassword = "***" }
+            if let redacted = components.string { return redacted }
+        }
+        // Unparseable: hide whatever stands between the user's colon and the last @ of the authority.
+        return text.replacingOccurrences(of: #"^(postgres(?:ql)?://[^/:@]*):[^/]*@"#, with: "$1:***@",
+                                         options: .regularExpression)
+    }
+
     public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard Self.isPostgres(text), let components = URLComponents(string: text) else {
-            throw PostgresAddressError("\(text) is not a postgres:// address")
+            throw PostgresAddressError("\(Self.redacting(text)) is not a postgres:// address")
         }
         func nonEmpty(_ value: String?) -> String? { value?.isEmpty == false ? value : nil }
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })

@@ -157,4 +157,35 @@ struct WorkerTests {
         let seeds = try await NavwatchProcess.run(["crawl", "--db", "postgres://x@127.0.0.1/x", "--worker", "http://a.test/"])
         #expect(seeds.stderr == "navwatch: --worker takes no seed URLs: the crawl has its own\n")
     }
+
+    @Test("a password in a postgres:// --db never appears in what navwatch prints: it shows as ***")
+    func passwordRedacted() async throws {
+        let site = try await TreeSite()
+        defer { Task { await site.server.shutdown() } }
+        try await withCrawlDatabase { db in
+            // The test server trusts loopback connections: the password is never checked, only carried.
+            var components = try #require(URLComponents(string: db))
+            components.password = "s3cret"
+            let withPassword = try #require(components.string)
+            components.percentEncodedPassword = "***"
+            let shown = try #require(components.string)
+            let crawl = try await NavwatchProcess.run(["crawl", "--db", withPassword, "--max-pages", "2", site.seed])
+            #expect(crawl.status == 0, "\(crawl.stderr)")
+            let again = try await NavwatchProcess.run(["crawl", "--db", withPassword, site.seed])
+            #expect(again.status == 2)
+            #expect(again.stderr == "navwatch: \(shown) already holds a crawl: add --worker to join it, or choose another --db\n")
+            let status = try await NavwatchProcess.run(["status", "--db", withPassword])
+            #expect(status.status == 0)
+            let report = temporaryPath("report.html")
+            defer { try? FileManager.default.removeItem(atPath: report) }
+            let html = try await NavwatchProcess.run(["report", "--db", withPassword, "--out", report])
+            #expect(html.status == 0)
+            let written = try String(contentsOfFile: report, encoding: .utf8)
+            for output in [crawl.stdout.joined() + crawl.stderr, again.stderr, status.stdout.joined() + status.stderr,
+                           html.stderr, written] {
+                #expect(!output.contains("s3cret"))
+            }
+            #expect(written.contains(shown))
+        }
+    }
 }

@@ -311,3 +311,18 @@ extension LeaseOutcome {
         return nil
     }
 }
+
+@Suite("PostgresAddress.redacting: what navwatch prints of a --db")
+struct PostgresRedactionTests {
+    @Test("the password becomes ***; addresses without one and file paths stay as they are", arguments: [
+        ("postgres://u:s3cret@db.example:5433/crawl?sslmode=require", "postgres://u:***@db.example:5433/crawl?sslmode=require"),
+        ("postgresql://u:p%40ss@h/db", "postgresql://u:***@h/db"),
+        ("postgres://u@h/db", "postgres://u@h/db"),
+        ("postgres://u:a b@h/d b", "postgres://u:***@h/d%20b"),  // Foundation encodes what it tolerates
+        ("crawl.db", "crawl.db"),
+    ])
+    func redacting(text: String, shown: String) {
+        #expect(PostgresAddress.redacting(text) == shown)
+    }
+}
+
