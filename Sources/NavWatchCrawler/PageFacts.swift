@@ -62,14 +62,6 @@ package struct PageFacts: Decodable, Sendable {
         /// `a`, `area`, `iframe` or `frame`.
         package var element: String
 
-        package init(url: String, href: String, text: String = "", rel: String = "", element: String = "a") {
-            self.url = url
-            self.href = href
-            self.text = text
-            self.rel = rel
-            self.element = element
-        }
-
         package init(from decoder: any Decoder) throws {
             var values = try decoder.unkeyedContainer()
             url = try values.decode(String.self)
