@@ -1,5 +1,6 @@
 import Foundation
 import NavWatch
+import NavWatchHTTP
 import NavWatchRx
 import WebKitThread
 
@@ -104,7 +105,7 @@ package final class PageLoader {
             result.report.status = response.statusCode > 0 ? response.statusCode : nil
             result.report.mime = response.mimeType
             result.report.finalURL = URLCanonicalizer.canonical(response.url)?.absoluteString ?? response.url.absoluteString
-            if let retryAfter = response.value(forHeader: "Retry-After") { result.retryAfter = Self.seconds(retryAfter) }
+            if let retryAfter = response.value(forHeader: "Retry-After") { result.retryAfter = RetryAfter.seconds(from: retryAfter) }
         }
         switch state.outcome {
         case .finished?:
@@ -181,15 +182,5 @@ package final class PageLoader {
         let host = host.lowercased()
         guard host.contains(where: \.isLetter) else { return host }
         return host.split(separator: ".").suffix(2).joined(separator: ".")
-    }
-
-
-    /// `Retry-After` as seconds: a number of seconds or an HTTP date.
-    static func seconds(_ value: String) -> Double? {
-        if let seconds = Double(value.trimmingCharacters(in: .whitespaces)) { return max(0, seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// The `Retry-After` header field (RFC 9110 §10.2.3).
-enum RetryAfter {
+package enum RetryAfter {
     /// Seconds to wait from `now`: the field is delta-seconds or an HTTP date
     /// (IMF-fixdate, or the obsolete RFC 850 and asctime forms). Never
     /// negative; nil when the value is neither.
-    static func seconds(from value: String, now: Date = Date()) -> Double? {
+    package static func seconds(from value: String, now: Date = Date()) -> Double? {
         let value = value.trimmingCharacters(in: .whitespaces)
         if !value.isEmpty, value.allSatisfy(\.isASCIIDigit) {
             return Double(value).map { max(0, $0) }
