@@ -259,9 +259,9 @@ public struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible {
     func isMet(by result: LinkCheckResult) -> Bool {
         findings.contains { finding in
             switch finding {
-            case .broken: return result.broken.contains { $0.problem != .missingFragment && !$0.isExternal }
-            case .external: return result.broken.contains { $0.problem != .missingFragment && $0.isExternal }
-            case .fragments: return result.broken.contains { $0.problem == .missingFragment }
+            case .broken: return !result.brokenInScope.isEmpty
+            case .external: return !result.brokenExternal.isEmpty
+            case .fragments: return !result.missingFragments.isEmpty
             case .orphans: return !result.orphans.isEmpty
             }
         }

@@ -81,14 +81,11 @@ struct LinkSummaryText {
 
     init(_ result: LinkCheckResult, db: String) {
         let links = result.targets.reduce(0) { $0 + $1.referrers.count }
-        let broken = result.broken
-        let fragments = broken.filter { $0.problem == .missingFragment }.count
-        let external = broken.filter { $0.problem != .missingFragment && $0.isExternal }.count
-        let inside = broken.count - fragments - external
-        var line = "  links: \(links) to \(result.targets.count) targets; broken: \(inside)"
-        line += ", external \(external), missing fragments \(fragments); orphan pages \(result.orphans.count)"
+        var line = "  links: \(links) to \(result.targets.count) targets; broken: \(result.brokenInScope.count)"
+        line += ", external \(result.brokenExternal.count), missing fragments \(result.missingFragments.count)"
+        line += "; orphan pages \(result.orphans.count)"
         var lines = [line]
-        if !broken.isEmpty || !result.orphans.isEmpty {
+        if !result.broken.isEmpty || !result.orphans.isEmpty {
             lines.append("  see: navwatch links --db \(db) --broken")
         }
         text = lines.joined(separator: "\n") + "\n"

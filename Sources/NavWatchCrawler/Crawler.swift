@@ -391,7 +391,7 @@ public actor Crawler {
             let tooDeep = configuration.maxDepth.map { child.depth > $0 } ?? false
             if scheme != "http" && scheme != "https" {
                 skipped.append(.skipped(child, .nonHTTP))
-            } else if !configuration.scope.contains(canonical, seeds: seeds) || !matchesFilters(canonical) {
+            } else if !isInScope(canonical) {
                 if configuration.checkExternal && !tooDeep {
                     discovered.append(FrontierEntry(url: child.url, depth: child.depth, parent: child.parent, kind: .external))
                 } else {
@@ -435,7 +435,7 @@ public actor Crawler {
             }
             for page in pages {
                 guard let canonical = URLCanonicalizer.canonical(page), ["http", "https"].contains(canonical.scheme ?? ""),
-                      configuration.scope.contains(canonical, seeds: seeds), matchesFilters(canonical) else { continue }
+                      isInScope(canonical) else { continue }
                 entries.append(FrontierEntry(url: canonical.absoluteString, depth: 0, parent: nil, kind: .sitemapPage))
             }
         }
@@ -445,6 +445,11 @@ public actor Crawler {
     private static func origin(_ url: URL) -> String? {
         guard let scheme = url.scheme, let host = url.host else { return nil }
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
+
+    /// Whether the crawl loads `url`: inside its scope and through `--include`/`--exclude`.
+    private func isInScope(_ url: URL) -> Bool {
+        configuration.scope.contains(url, seeds: seeds) && matchesFilters(url)
     }
 
     private func matchesFilters(_ url: URL) -> Bool {

@@ -57,6 +57,12 @@ public struct LinkCheckResult: Sendable, Equatable {
     public var orphans: [String]
 
     public var broken: [CheckedTarget] { targets.filter { $0.problem != nil } }
+    /// Broken targets inside the crawl's scope (missing fragments aside).
+    public var brokenInScope: [CheckedTarget] { broken.filter { $0.problem != .missingFragment && !$0.isExternal } }
+    /// Broken targets outside the scope, checked with plain HTTP.
+    public var brokenExternal: [CheckedTarget] { broken.filter { $0.problem != .missingFragment && $0.isExternal } }
+    /// Links to a fragment their page does not have.
+    public var missingFragments: [CheckedTarget] { broken.filter { $0.problem == .missingFragment } }
 
     /// Folds a crawl's link graph and reports into one entry per target.
     ///
