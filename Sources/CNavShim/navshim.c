@@ -102,6 +102,9 @@ void nw_xvfb_stop(int pid) {
 int nw_runtime_init(char **out_error) {
     g_setenv("WEBKIT_DISABLE_COMPOSITING_MODE", "1", FALSE);
     g_setenv("NO_AT_BRIDGE", "1", FALSE);
+    // No accessibility bus runs here: an empty address keeps web processes
+    // from warning that they cannot reach it.
+    g_setenv("WEBKIT_A11Y_BUS_ADDRESS", "", FALSE);
     g_setenv("GDK_BACKEND", "x11", FALSE);
     if (!gtk_init_check(NULL, NULL)) {
         const char *display = g_getenv("DISPLAY");
@@ -148,8 +151,31 @@ struct nw_context {
     WebKitWebContext *web_context;
 };
 
+int nw_sandbox_check(const char *bubblewrap_path, char **out_error) {
+    if (!g_file_test(bubblewrap_path, G_FILE_TEST_IS_EXECUTABLE)) {
+        *out_error = g_strdup_printf("%s is missing", bubblewrap_path);
+        return 0;
+    }
+    const char *argv[] = {bubblewrap_path, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
+                          "/bin/true", NULL};
+    g_autofree char *errors = NULL;
+    g_autoptr(GError) error = NULL;
+    int status = 0;
+    if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &errors,
+                      &status, &error)) {
+        *out_error = g_strdup_printf("%s cannot run: %s", bubblewrap_path, error->message);
+        return 0;
+    }
+    if (!g_spawn_check_wait_status(status, NULL)) {
+        *out_error = g_strdup_printf("%s cannot create a sandbox: %s", bubblewrap_path,
+                                     errors && *errors ? g_strstrip(errors) : "it failed");
+        return 0;
+    }
+    return 1;
+}
+
 nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore_tls_errors,
-                           nw_cache_model cache_model) {
+                           nw_cache_model cache_model, int sandboxed, const char *proxy_uri) {
     g_autoptr(WebKitWebsiteDataManager) manager = NULL;
     if (ephemeral || data_directory == NULL) {
         manager = webkit_website_data_manager_new_ephemeral();
@@ -159,9 +185,16 @@ nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore
     }
     webkit_website_data_manager_set_tls_errors_policy(
         manager, ignore_tls_errors ? WEBKIT_TLS_ERRORS_POLICY_IGNORE : WEBKIT_TLS_ERRORS_POLICY_FAIL);
+    if (proxy_uri != NULL) {
+        // No host bypasses the proxy: loopback names and addresses included.
+        g_autoptr(WebKitNetworkProxySettings) proxy = webkit_network_proxy_settings_new(proxy_uri, NULL);
+        webkit_website_data_manager_set_network_proxy_settings(manager, WEBKIT_NETWORK_PROXY_MODE_CUSTOM, proxy);
+    }
     nw_context *context = g_new0(nw_context, 1);
     context->web_context = webkit_web_context_new_with_website_data_manager(manager);
     webkit_web_context_set_cache_model(context->web_context, (WebKitCacheModel)cache_model);
+    // Must precede the context's first web process.
+    webkit_web_context_set_sandbox_enabled(context->web_context, sandboxed ? TRUE : FALSE);
     return context;
 }
 

@@ -1,32 +1,64 @@
 import CNavShim
+import Foundation
 import WebKitThread
 
-/// One WebKit web context (network process, cookie store, TLS policy) per
-/// distinct storage and TLS setting, shared by the views that use it and kept
-/// for the life of the process.
+/// One WebKit web context (network process, cookie store, TLS policy,
+/// sandbox, proxy) per distinct setting, shared by the views that use it and
+/// kept for the life of the process.
 @WebKitActor
 enum WebContextPool {
     private struct Key: Hashable {
         let storage: WebViewConfiguration.Storage
         let tlsErrors: WebViewConfiguration.TLSErrorPolicy
+        let sandboxed: Bool
+        let networkProxy: URL?
     }
 
-    private static var contexts: [Key: OpaquePointer] = [:]
+    /// The bubblewrap this WebKit build runs (a path fixed when it was built).
+    static let bubblewrapPath = "/usr/bin/bwrap"
 
-    static func context(for configuration: WebViewConfiguration) -> OpaquePointer {
-        let key = Key(storage: configuration.storage, tlsErrors: configuration.tlsErrors)
+    private static var contexts: [Key: OpaquePointer] = [:]
+    /// nil until the first sandboxed context asks; then the check's answer.
+    private static var sandboxCheck: Result<Void, WebKitUnavailableError>?
+
+    /// - Throws: `WebKitUnavailableError` when the configuration asks for the
+    ///   sandbox and bubblewrap cannot start (WebKit would abort the process).
+    static func context(for configuration: WebViewConfiguration) throws -> OpaquePointer {
+        if configuration.sandboxed { try checkSandbox() }
+        let key = Key(storage: configuration.storage, tlsErrors: configuration.tlsErrors,
+                      sandboxed: configuration.sandboxed, networkProxy: configuration.networkProxy)
         if let context = contexts[key] { return context }
         let ignoreTLS: Int32 = configuration.tlsErrors == .ignore ? 1 : 0
         // A crawler and a watcher load each page once: the smallest cache.
         let cacheModel = NW_CACHE_MODEL_DOCUMENT_VIEWER
+        let sandboxed: Int32 = configuration.sandboxed ? 1 : 0
+        let proxy = configuration.networkProxy?.absoluteString
         let context: OpaquePointer
         switch configuration.storage {
         case .ephemeral:
-            context = nw_context_new(1, nil, ignoreTLS, cacheModel)
+            context = nw_context_new(1, nil, ignoreTLS, cacheModel, sandboxed, proxy)
         case .persistent(let directory):
-            context = nw_context_new(0, directory.path, ignoreTLS, cacheModel)
+            context = nw_context_new(0, directory.path, ignoreTLS, cacheModel, sandboxed, proxy)
         }
         contexts[key] = context
         return context
+    }
+
+    private static func checkSandbox() throws {
+        if sandboxCheck == nil {
+            var message: UnsafeMutablePointer<CChar>?
+            if nw_sandbox_check(bubblewrapPath, &message) == 1 {
+                sandboxCheck = .success(())
+            } else {
+                let reason = message.map { String(cString: $0) } ?? "it failed"
+                nw_free(message)
+                sandboxCheck = .failure(WebKitUnavailableError(reason: """
+                    the web process sandbox cannot start (\(reason.split(separator: "\n").joined(separator: " "))): \
+                    install bubblewrap (apt install bubblewrap), or turn the sandbox off \
+                    (--no-sandbox, WebViewConfiguration.sandboxed = false)
+                    """))
+            }
+        }
+        try sandboxCheck?.get()
     }
 }

@@ -75,17 +75,18 @@ public final class WebView {
     /// Creates the view and its web process.
     ///
     /// - Throws: `WebKitUnavailableError` when there is no display and none can
-    ///   be started, or GTK cannot initialise.
+    ///   be started, GTK cannot initialise, or the configuration asks for the
+    ///   sandbox and bubblewrap cannot start.
     public init(configuration: WebViewConfiguration = WebViewConfiguration()) throws {
         ShimContext.trace("new view")
         try WebKitRuntime.checkAvailable()
         self.configuration = configuration
         self.userAgent = configuration.userAgent
         self.javaScriptEnabled = configuration.javaScriptEnabled
+        let webContext = try WebContextPool.context(for: configuration)
         let context = ShimContext()
         // The shim keeps `context` retained until it calls `release` from nw_view_destroy.
         let retained = Unmanaged.passRetained(context).toOpaque()
-        let webContext = WebContextPool.context(for: configuration)
         shim = DocumentScript.source.withCString { script in
             DocumentScript.world.withCString { world in
                 DocumentScript.messageHandler.withCString { handler in

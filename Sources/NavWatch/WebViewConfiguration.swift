@@ -33,6 +33,16 @@ public struct WebViewConfiguration: Sendable, Hashable {
     /// The viewport in CSS pixels. Larger viewports paint more and load slower.
     public var viewportWidth: Int
     public var viewportHeight: Int
+    /// Whether the web processes that run pages' scripts are confined by
+    /// bubblewrap: their own file system with only what WebKit needs (no home
+    /// directory, no crawl database), no other processes, no D-Bus but
+    /// through a filter. On by default; `WebView.init` throws
+    /// `WebKitUnavailableError` saying how to fix it when bubblewrap cannot start.
+    public var sandboxed: Bool
+    /// An HTTP proxy every request of the view's network process goes
+    /// through, loopback addresses included; nil connects directly. The
+    /// crawler points this at its private-address guard.
+    public var networkProxy: URL?
 
     public init(
         userAgent: String? = nil,
@@ -42,7 +52,9 @@ public struct WebViewConfiguration: Sendable, Hashable {
         tlsErrors: TLSErrorPolicy = .fail,
         navigationTimeout: Duration = .seconds(30),
         viewportWidth: Int = 1280,
-        viewportHeight: Int = 800
+        viewportHeight: Int = 800,
+        sandboxed: Bool = true,
+        networkProxy: URL? = nil
     ) {
         self.userAgent = userAgent
         self.javaScriptEnabled = javaScriptEnabled
@@ -52,5 +64,7 @@ public struct WebViewConfiguration: Sendable, Hashable {
         self.navigationTimeout = navigationTimeout
         self.viewportWidth = viewportWidth
         self.viewportHeight = viewportHeight
+        self.sandboxed = sandboxed
+        self.networkProxy = networkProxy
     }
 }

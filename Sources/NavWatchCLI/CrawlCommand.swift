@@ -79,6 +79,9 @@ public struct CrawlCommand: AsyncParsableCommand {
     @Flag(name: .customLong("ignore-tls-errors"), help: "Load pages whose certificate does not validate.")
     public var ignoreTLSErrors = false
 
+    @Flag(name: .customLong("no-sandbox"), help: "Run the web processes without their bubblewrap sandbox.")
+    public var noSandbox = false
+
     @Option(name: .long, help: "Save a PNG of each finished page's viewport in this directory (created if missing).")
     public var screenshots: String?
 
@@ -187,7 +190,7 @@ public struct CrawlCommand: AsyncParsableCommand {
             text == "auto" ? .auto : .url(try URLArgument.parse(text))
         }
         configuration.webView = WebViewConfiguration(userAgent: userAgent, tlsErrors: ignoreTLSErrors ? .ignore : .fail,
-                                                     navigationTimeout: configuration.timeout)
+                                                     navigationTimeout: configuration.timeout, sandboxed: !noSandbox)
 
         let progress = CrawlProgress(maxPages: maxPages, alreadyDone: counts.reported)
         let crawler = try Crawler(configuration: configuration, store: store)

@@ -68,6 +68,9 @@ public struct LoadOptions: ParsableArguments {
     @Flag(name: .customLong("ignore-tls-errors"), help: "Load pages whose certificate does not validate.")
     public var ignoreTLSErrors = false
 
+    @Flag(name: .customLong("no-sandbox"), help: "Run the web process without its bubblewrap sandbox.")
+    public var noSandbox = false
+
     @Flag(name: .long, help: "Also print every subresource's start, finish and failure.")
     public var resources = false
 
@@ -105,7 +108,8 @@ public struct LoadOptions: ParsableArguments {
         options.fullPageScreenshot = fullPage
         options.configuration = WebViewConfiguration(
             userAgent: userAgent, javaScriptEnabled: !noJavaScript, imagesEnabled: !noImages,
-            tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: options.timeout)
+            tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: options.timeout,
+            sandboxed: !noSandbox)
         return options
     }
 }

@@ -70,10 +70,19 @@ typedef enum {
     NW_CACHE_MODEL_DOCUMENT_BROWSER = 2,
 } nw_cache_model;
 
+/// Whether WebKit's web process sandbox can start here: this WebKit runs
+/// bubblewrap from the fixed path `bubblewrap_path` and aborts the whole
+/// process when it cannot. Runs bubblewrap once with the namespaces WebKit
+/// asks for. Returns 1, or 0 with a message (transfer full) in `out_error`.
+int nw_sandbox_check(const char *bubblewrap_path, char *_Nullable *_Nonnull out_error);
+
 /// Creates a context. `data_directory` is ignored when `ephemeral` is 1.
+/// `sandboxed` 1 runs its web processes inside bubblewrap (the caller checks
+/// first that bubblewrap can start). `proxy_uri` (nullable): every request of
+/// its network process goes through this HTTP proxy, loopback included.
 /// Transfer full; contexts live as long as the process (none is ever freed).
 nw_context *nw_context_new(int ephemeral, const char *_Nullable data_directory, int ignore_tls_errors,
-                           nw_cache_model cache_model);
+                           nw_cache_model cache_model, int sandboxed, const char *_Nullable proxy_uri);
 
 // MARK: - Events
 
