@@ -6,7 +6,7 @@ import WebKitThread
 /// sandbox, proxy) per distinct setting, shared by the views that use it and
 /// kept for the life of the process.
 @WebKitActor
-enum WebContextPool {
+package enum WebContextPool {
     private struct Key: Hashable {
         let storage: WebViewConfiguration.Storage
         let tlsErrors: WebViewConfiguration.TLSErrorPolicy
@@ -15,7 +15,7 @@ enum WebContextPool {
     }
 
     /// The bubblewrap this WebKit build runs (a path fixed when it was built).
-    static let bubblewrapPath = "/usr/bin/bwrap"
+    package static let bubblewrapPath = "/usr/bin/bwrap"
 
     private static var contexts: [Key: OpaquePointer] = [:]
     /// nil until the first sandboxed context asks; then the check's answer.
@@ -46,19 +46,22 @@ enum WebContextPool {
 
     private static func checkSandbox() throws {
         if sandboxCheck == nil {
-            var message: UnsafeMutablePointer<CChar>?
-            if nw_sandbox_check(bubblewrapPath, &message) == 1 {
-                sandboxCheck = .success(())
-            } else {
-                let reason = message.map { String(cString: $0) } ?? "it failed"
-                nw_free(message)
-                sandboxCheck = .failure(WebKitUnavailableError(reason: """
-                    the web process sandbox cannot start (\(reason.split(separator: "\n").joined(separator: " "))): \
-                    install bubblewrap (apt install bubblewrap), or turn the sandbox off \
-                    (--no-sandbox, WebViewConfiguration.sandboxed = false)
-                    """))
-            }
+            sandboxCheck = sandboxProblem(bubblewrapPath: bubblewrapPath).map { .failure($0) } ?? .success(())
         }
         try sandboxCheck?.get()
+    }
+
+    /// Why web processes cannot be sandboxed with the bubblewrap at
+    /// `bubblewrapPath`, as one line with the fix; nil when they can.
+    package static func sandboxProblem(bubblewrapPath: String) -> WebKitUnavailableError? {
+        var message: UnsafeMutablePointer<CChar>?
+        if nw_sandbox_check(bubblewrapPath, &message) == 1 { return nil }
+        let reason = message.map { String(cString: $0) } ?? "it failed"
+        nw_free(message)
+        return WebKitUnavailableError(reason: """
+            the web process sandbox cannot start (\(reason.split(separator: "\n").joined(separator: " "))): \
+            install bubblewrap (apt install bubblewrap), or turn the sandbox off \
+            (--no-sandbox, WebViewConfiguration.sandboxed = false)
+            """)
     }
 }
