@@ -54,11 +54,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Layer 5c: the private-address guard, a filtering HTTP proxy that
+        // crawls send every request through (the engine's and their own).
+        .target(
+            name: "NavWatchGuard",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // Layer 5: the crawler, its page-load reports and its SQLite crawl store.
         .target(
             name: "NavWatchCrawler",
             dependencies: [
-                "NavWatch", "NavWatchRx", "NavWatchHTTP",
+                "NavWatch", "NavWatchRx", "NavWatchHTTP", "NavWatchGuard",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -111,6 +121,16 @@ let package = Package(
         ),
         .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "NavWatchTestSupport", "CNavShim"]),
         .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "NavWatchTestSupport"]),
+        .testTarget(
+            name: "NavWatchGuardTests",
+            dependencies: [
+                "NavWatchGuard", "LoopbackServer", "NavWatchTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "NavWatchHTTPTests", dependencies: ["NavWatchHTTP", "NavWatchTestSupport", "LoopbackServer"]),
         .testTarget(name: "NavWatchCLITests", dependencies: ["NavWatchCLI", "NavWatchPostgres", "NavWatchTestSupport"]),
         .testTarget(

@@ -5,7 +5,7 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// A small HTTP/1.1 server on 127.0.0.1, plain or TLS, whose every answer
+/// A small HTTP/1.1 server on loopback (127.0.0.1 unless told otherwise), plain or TLS, whose every answer
 /// comes from a route closure. Built for the demo site, the examples and the
 /// tests: it can also hang, answer late, or reset a connection after the
 /// headers. Not a product: nothing outside this package links it.
@@ -25,12 +25,16 @@ public final class LoopbackServer: Sendable {
 
     /// The port it listens on (chosen by the system).
     public let port: Int
+    /// The address it listens on, as given to `start` (`127.0.0.1`, `127.0.0.2`, `::1`, ...).
+    public let host: String
     public let isTLS: Bool
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
 
-    /// Starts listening on a free port of 127.0.0.1: HTTPS with `tls`, HTTP without.
-    public static func start(tls: TLSIdentity? = nil, route: @escaping Route) async throws -> LoopbackServer {
+    /// Starts listening on a free port of `host` (an IPv4 or IPv6 address,
+    /// without brackets): HTTPS with `tls`, HTTP without.
+    public static func start(host: String = "127.0.0.1", tls: TLSIdentity? = nil,
+                             route: @escaping Route) async throws -> LoopbackServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let sslContext = try tls.map { identity in
             try NIOSSLContext(configuration: .makeServerConfiguration(
@@ -50,13 +54,14 @@ public final class LoopbackServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(RouteHandler(route: route, log: log))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).get()
-        return LoopbackServer(channel: channel, group: group, tls: tls != nil, log: log)
+            .bind(host: host, port: 0).get()
+        return LoopbackServer(channel: channel, group: group, host: host, tls: tls != nil, log: log)
     }
 
-    private init(channel: any Channel, group: MultiThreadedEventLoopGroup, tls: Bool, log: RequestLog) {
+    private init(channel: any Channel, group: MultiThreadedEventLoopGroup, host: String, tls: Bool, log: RequestLog) {
         self.channel = channel
         self.group = group
+        self.host = host
         self.port = channel.localAddress?.port ?? 0
         self.isTLS = tls
         self.log = log
@@ -64,9 +69,11 @@ public final class LoopbackServer: Sendable {
 
     private let log: RequestLog
 
-    /// `http://127.0.0.1:PORT` (or https).
+    /// `http://HOST:PORT` (or https), the host bracketed when it is IPv6
+    /// (`http://[::1]:PORT`).
     public var baseURL: URL {
-        URL(string: "\(isTLS ? "https" : "http")://127.0.0.1:\(port)")!
+        let authority = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "\(isTLS ? "https" : "http")://\(authority):\(port)")!
     }
 
     /// The absolute URL of `path` on this server.

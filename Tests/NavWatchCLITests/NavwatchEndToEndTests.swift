@@ -231,8 +231,8 @@ struct NavwatchEndToEndTests {
         let server = try await http.value
         let process = try NavwatchProcess(["--json", server.url("/hang").absoluteString, server.url("/page").absoluteString])
         try await process.waitForOutput { $0.contains { $0.contains("\"started\"") } }
-        let children = childProcesses(of: process.pid)
-        #expect(Set(children.values).isSuperset(of: ["Xvfb", "WebKitWebProces", "WebKitNetworkPr"]))
+        let children = descendantProcesses(of: process.pid)
+        #expect(Set(children.values).isSuperset(of: ["Xvfb", "bwrap", "WebKitWebProces", "WebKitNetworkPr"]))
         process.signal(SIGINT)
         let result = try await process.finish()
         try expectEvents(result.stdout, base: server.baseURL, ["started #1 /hang", "failed #1 /hang provisional cancelled"])
@@ -245,7 +245,7 @@ struct NavwatchEndToEndTests {
         let server = try await http.value
         let process = try NavwatchProcess(["--json", "--wait-until", "idle", server.url("/push").absoluteString])
         try await process.waitForOutput { $0.contains { $0.contains("\"started\"") } }
-        let children = childProcesses(of: process.pid)
+        let children = descendantProcesses(of: process.pid)
         #expect(!children.isEmpty)
         let result = try await process.finish()
         #expect(result.status == 0)

@@ -130,6 +130,8 @@ struct WebViewNavigationTests {
 
     @Test("a connection reset after the headers is a committed failure")
     func resetAfterHeaders() async throws {
+        // A server of its own: on a connection that another view's load left
+        // open, WebKit never reports the reset (see shared/webkitgtk-facts.md).
         let server = try await TestSite.http.value
         let result = try await lines(loading: "/reset", on: server)
         #expect(result == ["#1 start /reset", "#1 commit 200 text/html", "#1 fail connection-reset"])
