@@ -82,6 +82,10 @@ public struct CrawlCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-sandbox"), help: "Run the web processes without their bubblewrap sandbox.")
     public var noSandbox = false
 
+    @Flag(name: .customLong("allow-private"),
+          help: "Let pages reach loopback, private and link-local addresses of hosts other than the seeds'.")
+    public var allowPrivate = false
+
     @Option(name: .long, help: "Save a PNG of each finished page's viewport in this directory (created if missing).")
     public var screenshots: String?
 
@@ -185,6 +189,7 @@ public struct CrawlCommand: AsyncParsableCommand {
         configuration.screenshotDirectory = screenshotDirectory
         configuration.leaseDuration = .milliseconds(Int64(lease * 1000))
         configuration.checkExternal = checkExternal
+        configuration.allowPrivateAddresses = allowPrivate
         configuration.externalDelay = .milliseconds(externalDelay)
         configuration.sitemap = try sitemap.map { text throws(InputError) in
             text == "auto" ? .auto : .url(try URLArgument.parse(text))

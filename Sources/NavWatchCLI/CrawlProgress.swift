@@ -25,7 +25,7 @@ final class CrawlProgress: Sendable {
 
     func record(_ report: PageLoadReport) {
         let line = state.withLock { state -> String in
-            if report.outcome == .skipped { state.skipped += 1 } else { state.done += 1 }
+            if report.wasLoaded { state.done += 1 } else { state.skipped += 1 }
             if [.failed, .timeout, .crashed].contains(report.outcome) { state.failed += 1 }
             let seconds = max(0.001, (ContinuousClock.now - started).seconds)
             let rate = Double(state.done) / seconds
@@ -50,7 +50,7 @@ struct CrawlSummaryText {
 
     init(_ summary: CrawlSummary) {
         let reports = summary.reports
-        let loaded = reports.filter { $0.outcome != .skipped }
+        let loaded = reports.filter(\.wasLoaded)
         var lines: [String] = []
         let outcomes = Dictionary(grouping: reports, by: \.outcome.rawValue).mapValues(\.count)
         lines.append("crawl: \(loaded.count) pages loaded, \(reports.count - loaded.count) skipped in "

@@ -20,7 +20,7 @@ import NavWatchCrawler
 enum HARExport {
     static func har(_ reports: [PageLoadReport]) -> String {
         var pages: [[String: Any]] = [], entries: [[String: Any]] = []
-        for (index, report) in reports.enumerated() where report.outcome != .skipped {
+        for (index, report) in reports.enumerated() where report.wasLoaded {
             let id = "page_\(index + 1)"
             let started = report.startedAt ?? report.fetchedAt.addingTimeInterval(-(report.timings.finish ?? 0) / 1000)
             pages.append([

@@ -13,7 +13,7 @@ import NavWatchCrawler
 /// `#page=N` opens the N-th page's detail (the order of `navwatch export`).
 enum HTMLReport {
     static func html(_ reports: [PageLoadReport], source: String, screenshots: String?) -> String {
-        let loaded = reports.filter { $0.outcome != .skipped }
+        let loaded = reports.filter(\.wasLoaded)
         let finishTimes = loaded.compactMap(\.timings.finish).sorted()
         let requests = loaded.reduce(0) { $0 + max($1.requests.count, $1.resources.count) }
         let bytes = loaded.reduce(0) { $0 + $1.resources.transferBytes }

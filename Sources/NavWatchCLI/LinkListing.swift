@@ -29,7 +29,7 @@ struct LinkListing {
     var text: String {
         var lines: [String] = []
         for target in targets {
-            let mark = target.problem != nil ? "✘" : (target.report.map { $0.outcome == .skipped } ?? true) ? "-" : "✔"
+            let mark = target.problem != nil ? "✘" : (target.report.map { !$0.wasLoaded } ?? true) ? "-" : "✔"
             let external = target.isExternal ? "  (external)" : ""
             if target.problem == nil {
                 lines.append("\(mark) \(target.target)  \(target.detail)\(external)  \(Self.count(target.referrers.count, "link"))")
@@ -156,7 +156,7 @@ struct LinkListing {
     /// problem, its text the pages that link to it), skipped for one not checked.
     var junit: String {
         let failures = targets.filter { $0.problem != nil }.count
-        let skipped = targets.filter { $0.problem == nil && ($0.report == nil || $0.report?.outcome == .skipped) }.count
+        let skipped = targets.filter { $0.problem == nil && !($0.report?.wasLoaded ?? false) }.count
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<testsuites name="navwatch links" tests="\#(targets.count)" failures="\#(failures)" skipped="\#(skipped)">"#,
@@ -173,7 +173,7 @@ struct LinkListing {
                 lines.append(#"      <failure type="\#(problem.rawValue)" message="\#(HTML.escape(problemText(target)))">"#
                              + HTML.escape(body) + "</failure>")
                 lines.append("    </testcase>")
-            } else if target.report == nil || target.report?.outcome == .skipped {
+            } else if !(target.report?.wasLoaded ?? false) {
                 lines.append(#"    <testcase classname="\#(classname)" name="\#(name)"><skipped message="\#(HTML.escape(target.detail))"/></testcase>"#)
             } else {
                 lines.append(#"    <testcase classname="\#(classname)" name="\#(name)"/>"#)

@@ -1,5 +1,6 @@
 import Foundation
 import NavWatch
+import NavWatchGuard
 import NavWatchHTTP
 import WebKitThread
 
@@ -40,6 +41,15 @@ public struct CrawlConfiguration: Sendable {
     /// and the report names it.
     public var screenshotDirectory: URL?
     public var webView = WebViewConfiguration()
+    /// Whether requests may reach loopback, private, link-local, CGNAT,
+    /// unique-local and unspecified addresses of hosts other than the seeds'.
+    /// Off (the default): every request of the crawl, the engine's (pages,
+    /// redirects, subresources, `fetch`, WebSockets) and its own (robots.txt,
+    /// sitemaps, external checks), goes through a `PrivateAddressGuard`,
+    /// which checks the address a name resolves to when it connects; a
+    /// page it refuses is reported `blocked`. A run's own choice: workers
+    /// joining a shared crawl each make it.
+    public var allowPrivateAddresses = false
     /// The product token matched against robots.txt groups.
     public var robotsAgent = "navwatch"
     /// This worker's name in the store: who holds a lease, who loaded a page.
@@ -112,6 +122,8 @@ public actor Crawler {
     /// so reports are delivered in the order they were stored.
     private var storing: Task<Void, any Error>?
     private let clock = ContinuousClock()
+    /// While a crawl without `allowPrivateAddresses` runs: the proxy all its requests go through.
+    private var privateAddressGuard: PrivateAddressGuard?
 
     /// For tests: called on the WebKit thread once a page's load was asked for.
     private var onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
@@ -138,21 +150,6 @@ public actor Crawler {
     /// or resumes it.
     public func run(onReport: @escaping ReportHandler) async throws -> CrawlSummary {
         self.onReport = onReport
-        // Plain HTTP for robots.txt, sitemaps and links outside the scope,
-        // for as long as the crawl runs.
-        let http = HTTPChecker(userAgent: configuration.webView.userAgent ?? configuration.robotsAgent,
-                               timeout: configuration.timeout, ignoreTLSErrors: configuration.webView.tlsErrors == .ignore)
-        do {
-            let summary = try await crawl(http)
-            await http.shutdown()
-            return summary
-        } catch {
-            await http.shutdown()
-            throw error
-        }
-    }
-
-    private func crawl(_ http: HTTPChecker) async throws -> CrawlSummary {
         let started = clock.now
         let settings = try await store.start(with: CrawlSettings(configuration))
         configuration = settings.applied(to: configuration)
@@ -161,6 +158,29 @@ public actor Crawler {
         if !store.isShared { try await store.releaseLeases() }
         _ = try await store.enqueue(seeds.map { FrontierEntry(url: $0.absoluteString, depth: 0, parent: nil) })
         seeds = try await store.seeds().compactMap(URL.init(string:))
+        // The guard and plain HTTP (robots.txt, sitemaps, links outside the
+        // scope) last as long as the crawl runs.
+        if !configuration.allowPrivateAddresses {
+            privateAddressGuard = try await PrivateAddressGuard.start(allowedHosts: Set(seeds.compactMap(\.host)))
+            configuration.webView.networkProxy = privateAddressGuard?.proxyURL
+        }
+        let http = HTTPChecker(userAgent: configuration.webView.userAgent ?? configuration.robotsAgent,
+                               timeout: configuration.timeout, ignoreTLSErrors: configuration.webView.tlsErrors == .ignore,
+                               proxy: privateAddressGuard?.proxyURL)
+        do {
+            var summary = try await crawl(http)
+            summary.elapsed = clock.now - started
+            await http.shutdown()
+            await privateAddressGuard?.shutdown()
+            return summary
+        } catch {
+            await http.shutdown()
+            await privateAddressGuard?.shutdown()
+            throw error
+        }
+    }
+
+    private func crawl(_ http: HTTPChecker) async throws -> CrawlSummary {
         if let sitemap = configuration.sitemap {
             _ = try await store.enqueue(try await sitemapEntries(sitemap, http))
         }
@@ -175,7 +195,6 @@ public actor Crawler {
         if configuration.maxPages != nil {
             try await storeInOrder { [store] in try await store.skipQueued(reason: .maxPages) }
         }
-        summary.elapsed = clock.now - started
         return summary
     }
 
@@ -188,7 +207,7 @@ public actor Crawler {
     private func work(_ http: HTTPChecker) async throws {
         let loader = await PageLoader(configuration: configuration.webView, recycleAfter: configuration.recycleAfter,
                                       screenshotDirectory: configuration.screenshotDirectory,
-                                      onLoadStarted: onLoadStarted)
+                                      privateAddressGuard: privateAddressGuard, onLoadStarted: onLoadStarted)
         // Ready before the first lease, so a page taken in breadth-first
         // order also starts in that order.
         try await Task { @WebKitActor in _ = try await loader.prepare() }.value
@@ -324,6 +343,11 @@ public actor Crawler {
             report.outcome = kind == .timeout ? .timeout : .failed
             report.error = .init(NavigationError(kind: kind, domain: "navwatch-http", code: 0,
                                                  message: check.errorMessage ?? kind.rawValue, failingURL: url))
+        }
+        if let privateAddressGuard {
+            // The check stops at the hop the guard answered: the last one asked for.
+            let asked = check.finalURL
+            report.applyGuard(privateAddressGuard.verdict(for: asked), at: asked)
         }
         return PageResult(report: report, retryAfter: check.retryAfter)
     }

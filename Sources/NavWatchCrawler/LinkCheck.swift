@@ -103,13 +103,13 @@ public struct LinkCheckResult: Sendable, Equatable {
                           })
         }.sorted { $0.target < $1.target }
         let linked = Set(graph.links.filter { $0.source != $0.target }.map { graph.aliases[$0.target] ?? $0.target })
-        orphans = reports.filter { $0.foundInSitemap == true && $0.outcome != .skipped && !linked.contains($0.url) }
+        orphans = reports.filter { $0.foundInSitemap == true && $0.wasLoaded && !linked.contains($0.url) }
             .map(\.url).sorted()
     }
 
     private static func problem(of report: PageLoadReport, expectingPage: Bool) -> CheckedTarget.Problem? {
         switch report.outcome {
-        case .ok, .skipped: return nil
+        case .ok, .skipped, .blocked: return nil
         case .httpError: return .httpError
         case .failed: return .failed
         case .timeout: return .timeout
@@ -130,8 +130,8 @@ public struct LinkCheckResult: Sendable, Equatable {
             return "\(error.kind): \(error.message)"
         case .download:
             return "a download" + (report.mime.map { " (\($0))" } ?? "")
-        case .skipped:
-            return "not checked: skipped (\(report.skipReason?.rawValue ?? "unknown"))"
+        case .skipped, .blocked:
+            return "not checked: \(report.outcome.rawValue) (\(report.skipReason?.rawValue ?? "unknown"))"
         }
     }
 

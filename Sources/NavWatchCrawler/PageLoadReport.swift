@@ -17,11 +17,19 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case download
         /// Not loaded; `skipReason` says why.
         case skipped
+        /// Not loaded: the crawl's private-address guard refused the address
+        /// its host resolved to, no request reached it (`skipReason`
+        /// `private-address`). `redirects` says how the page got there.
+        case blocked
     }
 
     public enum SkipReason: String, Codable, Sendable {
         case robots, scope, maxDepth = "max-depth", maxPages = "max-pages", nonHTTP = "non-http"
+        case privateAddress = "private-address"
     }
+
+    /// Whether the page was loaded (or checked) at all: not skipped, not blocked.
+    public var wasLoaded: Bool { outcome != .skipped && outcome != .blocked }
 
     public struct Hop: Codable, Sendable, Equatable {
         public var url: String
@@ -82,13 +90,15 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
 
         public var count = 0
         public var failed = 0
+        /// Requests the private-address guard refused (no connection was made).
+        public var blocked = 0
         public var transferBytes = 0
         /// Per resource type (`document`, `image`, ...): requests and bytes
         /// transferred; types the page did not request are absent.
         public var byType: [String: Weight] = [:]
 
         enum CodingKeys: String, CodingKey {
-            case count, failed
+            case count, failed, blocked
             case transferBytes = "transfer_bytes"
             case byType = "by_type"
         }
@@ -99,6 +109,8 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             count = try container.decode(Int.self, forKey: .count)
             failed = try container.decode(Int.self, forKey: .failed)
+            // Reports stored before the private-address guard have no count.
+            blocked = try container.decodeIfPresent(Int.self, forKey: .blocked) ?? 0
             transferBytes = try container.decode(Int.self, forKey: .transferBytes)
             // Reports stored before per-type weights were kept have none.
             byType = try container.decodeIfPresent([String: Weight].self, forKey: .byType) ?? [:]

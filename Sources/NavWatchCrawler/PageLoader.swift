@@ -1,5 +1,6 @@
 import Foundation
 import NavWatch
+import NavWatchGuard
 import NavWatchHTTP
 import NavWatchRx
 import WebKitThread
@@ -32,12 +33,17 @@ package final class PageLoader {
     private let onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
 
     private let screenshotDirectory: URL?
+    /// The guard `configuration.networkProxy` points at, asked what became
+    /// of the requests it refused or could not carry out.
+    private let privateAddressGuard: PrivateAddressGuard?
 
     package init(configuration: WebViewConfiguration, recycleAfter: Int, screenshotDirectory: URL? = nil,
-         onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)? = nil) {
+                 privateAddressGuard: PrivateAddressGuard? = nil,
+                 onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)? = nil) {
         self.configuration = configuration
         self.recycleAfter = max(1, recycleAfter)
         self.screenshotDirectory = screenshotDirectory
+        self.privateAddressGuard = privateAddressGuard
         self.onLoadStarted = onLoadStarted
     }
 
@@ -133,6 +139,18 @@ package final class PageLoader {
         }
         result.report.requests = RequestRecord.records(of: state, facts: facts, now: clock.now - start)
         Self.summarise(result.report.requests, into: &result.report)
+        if let privateAddressGuard {
+            var lastURL = navigation.url
+            if case .failed(_, let error, _)? = state.outcome, let failing = error.failingURL { lastURL = failing }
+            if let response = state.response { lastURL = response.url }
+            result.report.applyGuard(privateAddressGuard.verdict(for: lastURL), at: lastURL)
+            if !result.report.wasLoaded { result.links = [] }
+            result.report.resources.blocked = result.report.requests.filter { request in
+                guard request.url != lastURL.absoluteString, let url = URL(string: request.url),
+                      case .blocked? = privateAddressGuard.verdict(for: url) else { return false }
+                return true
+            }.count
+        }
         if result.crashed { close() }
         result.aliases = ([result.report.finalURL].compactMap { $0 } + result.report.redirects.map(\.url))
             .compactMap(URLCanonicalizer.key).filter { $0 != entry.url }

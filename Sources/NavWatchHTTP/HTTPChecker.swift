@@ -46,7 +46,9 @@ public final class HTTPChecker: Sendable {
     ///   - timeout: the deadline of one whole `check` or `fetch`.
     ///   - ignoreTLSErrors: whether to accept any certificate (no chain or
     ///     host name verification).
-    public init(userAgent: String, timeout: Duration, ignoreTLSErrors: Bool = false) {
+    ///   - proxy: an HTTP proxy every request goes through (as a `CONNECT`
+    ///     tunnel, plain HTTP included); nil connects directly.
+    public init(userAgent: String, timeout: Duration, ignoreTLSErrors: Bool = false, proxy: URL? = nil) {
         self.userAgent = userAgent
         self.timeout = timeout
         var configuration = HTTPClient.Configuration(
@@ -56,6 +58,9 @@ public final class HTTPChecker: Sendable {
         // A refused or unresolvable host fails at once instead of being tried
         // again with backoff until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
+        if let proxy, let host = proxy.host, let port = proxy.port {
+            configuration.proxy = .server(host: host, port: port)
+        }
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
