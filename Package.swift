@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "NavWatchCLI",
             dependencies: [
-                "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "LoopbackServer",
+                "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "NavWatchGuard", "LoopbackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

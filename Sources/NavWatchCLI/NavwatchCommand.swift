@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import LoopbackServer
 import NavWatch
+import NavWatchGuard
 import WebKitThread
 
 /// `navwatch`: watch pages load in a real browser engine.
@@ -71,6 +72,10 @@ public struct LoadOptions: ParsableArguments {
     @Flag(name: .customLong("no-sandbox"), help: "Run the web process without its bubblewrap sandbox.")
     public var noSandbox = false
 
+    @Flag(name: .customLong("block-private"),
+          help: "Refuse requests to loopback, private and link-local addresses of hosts other than the URLs' own.")
+    public var blockPrivate = false
+
     @Flag(name: .long, help: "Also print every subresource's start, finish and failure.")
     public var resources = false
 
@@ -133,13 +138,23 @@ func watch(_ urls: [URL], options: LoadOptions) async throws -> Int32 {
     let printer = EventPrinter(format: options.json ? .jsonLines : .text)
     let watcher: Watcher
     let summaries: [PageSummary]
+    var watcherOptions = options.watcherOptions
+    let privateAddressGuard = options.blockPrivate
+        ? try await PrivateAddressGuard.start(allowedHosts: Set(urls.compactMap(\.host))) : nil
+    watcherOptions.configuration.networkProxy = privateAddressGuard?.proxyURL
     do {
-        watcher = await Watcher(options: options.watcherOptions) { printer.print($0) }
+        defer { Task { await privateAddressGuard?.shutdown() } }
+        watcher = await Watcher(options: watcherOptions) { printer.print($0) }
         let interruption = InterruptHandler { Task { @WebKitActor in watcher.interrupt() } }
         summaries = try await watcher.run(urls)
         if interruption.fired { return 130 }
     } catch let error as WebKitUnavailableError {
         throw InputError(error.description)
+    }
+    for blocked in privateAddressGuard?.blockedRequests ?? [] {
+        let target = blocked.url?.absoluteString ?? "\(blocked.host):\(blocked.port)"
+        FileHandle.standardError.write(Data(
+            "navwatch: blocked \(target): \(blocked.host) is at \(blocked.address) (\(blocked.kind))\n".utf8))
     }
     for summary in summaries { printer.printSummary(summary) }
     if let har = options.har {

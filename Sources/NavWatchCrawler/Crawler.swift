@@ -347,7 +347,7 @@ public actor Crawler {
         if let privateAddressGuard {
             // The check stops at the hop the guard answered: the last one asked for.
             let asked = check.finalURL
-            report.applyGuard(privateAddressGuard.verdict(for: asked), at: asked)
+            report.applyGuard(privateAddressGuard.verdict(for: asked), at: asked, viaTunnel: true)
         }
         return PageResult(report: report, retryAfter: check.retryAfter)
     }
