@@ -32,7 +32,7 @@ def navwatch_crawl(*jsonl):
         with open(path) as f:
             for line in f:
                 report = json.loads(line)
-                if report.get("outcome") == "skipped" or not report.get("fetched_at"):
+                if report.get("outcome") in ("skipped", "blocked") or not report.get("fetched_at"):
                     continue
                 loaded += report["outcome"] == "ok"
                 end = parse_time(report["fetched_at"])
@@ -76,21 +76,30 @@ def main():
               f"{med(engine, 2):.0f} | {med(navwatch, 2):.0f} | {min(x[3] for x in engine)} / {min(x[3] for x in navwatch)} |")
     print()
 
-    shots = []
-    for path in sorted(glob.glob(f"{r}/screenshots-c2-r*.jsonl")):
-        pages, rate = navwatch_crawl(path)
-        tree = load(path.replace(".jsonl", ".tree.json"))
-        shots.append((rate, tree["cpu_seconds"] / max(1, pages), pages))
+    # What an option costs (or saves) against the default crawl at concurrency 2,
+    # whose runs alternate with these.
     plain = next((navwatch for c, _, navwatch, _, _ in rows if c == 2), [])
-    if shots and plain:
-        with_rate, without_rate = statistics.median(x[0] for x in shots), statistics.median(x[0] for x in plain)
-        with_cpu, without_cpu = statistics.median(x[1] for x in shots), statistics.median(x[1] for x in plain)
-        print("| navwatch crawl, concurrency 2 | pages/s | CPU ms/page |")
-        print("|---|---|---|")
-        print(f"| without screenshots | {without_rate:.1f} | {without_cpu * 1000:.1f} |")
-        print(f"| `--screenshots DIR` (1280x800 PNG per page) | {with_rate:.1f} | {with_cpu * 1000:.1f} |")
-        print(f"| cost per page | {(1 / with_rate - 1 / without_rate) * 1000:+.1f} ms of crawl time | "
-              f"{(with_cpu - without_cpu) * 1000:+.1f} |")
+    variants = []
+    for name, label in (("screenshots", "`--screenshots DIR` (a 1280x800 PNG per page)"),
+                        ("no-sandbox", "`--no-sandbox` (web processes without bubblewrap)"),
+                        ("allow-private", "`--allow-private` (no private-address guard)"),
+                        ("no-sandbox-allow-private", "`--no-sandbox --allow-private` (neither: before issue 16)")):
+        runs = []
+        for path in sorted(glob.glob(f"{r}/{name}-c2-r*.jsonl")):
+            pages, rate = navwatch_crawl(path)
+            tree = load(path.replace(".jsonl", ".tree.json"))
+            runs.append((rate, tree["cpu_seconds"] / max(1, pages)))
+        if runs:
+            variants.append((label, runs))
+    if variants and plain:
+        base_rate, base_cpu = statistics.median(x[0] for x in plain), statistics.median(x[1] for x in plain)
+        print("| navwatch crawl, concurrency 2 | pages/s | CPU ms/page | the default against it: crawl time per page | CPU per page |")
+        print("|---|---|---|---|---|")
+        print(f"| default (sandbox and guard on) | {base_rate:.1f} | {base_cpu * 1000:.1f} | | |")
+        for label, runs in variants:
+            rate, cpu = statistics.median(x[0] for x in runs), statistics.median(x[1] for x in runs)
+            print(f"| {label} | {rate:.1f} | {cpu * 1000:.1f} | {(1 / base_rate - 1 / rate) * 1000:+.1f} ms "
+                  f"(pages/s ratio {base_rate / rate:.2f}) | {(base_cpu - cpu) * 1000:+.1f} ms |")
         print()
 
     print("| measurement | figure | target |")
@@ -116,12 +125,13 @@ def main():
             pages, rate = navwatch_crawl(*files)
             label = "one worker" if workers == 1 else "two workers"
             print(f"| PostgreSQL crawl store, {label} (`--concurrency 1` each) | {rate:.1f} pages/s ({pages} pages) | |")
-    path = f"{r}/first-finished.txt"
-    if os.path.exists(path):
-        times = [int(x) for x in open(path).read().split()]
-        if times:
-            print(f"| `navwatch URL`, process start to first `finished` (median of {len(times)}) | {statistics.median(times)} ms "
-                  f"(runs: {', '.join(map(str, times))}) | < 1000 ms |")
+    for name, label in (("sandbox", "sandboxed (the default)"), ("no-sandbox", "`--no-sandbox`")):
+        path = f"{r}/first-finished-{name}.txt"
+        if os.path.exists(path):
+            times = [int(x) for x in open(path).read().split()]
+            if times:
+                print(f"| `navwatch URL`, {label}, process start to first `finished` (median of {len(times)}) "
+                      f"| {statistics.median(times)} ms (runs: {', '.join(map(str, times))}) | < 1000 ms |")
 
 
 if __name__ == "__main__":
