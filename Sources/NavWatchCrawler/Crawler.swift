@@ -47,7 +47,9 @@ public struct CrawlConfiguration: Sendable {
     /// redirects, subresources, `fetch`, WebSockets) and its own (robots.txt,
     /// sitemaps, external checks), goes through a `PrivateAddressGuard`,
     /// which checks the address a name resolves to when it connects; a
-    /// page it refuses is reported `blocked`. A run's own choice: workers
+    /// page it refuses is reported `blocked`. The crawls of one process share
+    /// one guard (started by the first, kept until the process ends), each
+    /// allowing its seeds' hosts while it runs. A run's own choice: workers
     /// joining a shared crawl each make it.
     public var allowPrivateAddresses = false
     /// The product token matched against robots.txt groups.
@@ -122,7 +124,8 @@ public actor Crawler {
     /// so reports are delivered in the order they were stored.
     private var storing: Task<Void, any Error>?
     private let clock = ContinuousClock()
-    /// While a crawl without `allowPrivateAddresses` runs: the proxy all its requests go through.
+    /// While a crawl without `allowPrivateAddresses` runs: the proxy all its
+    /// requests go through (`SharedGuard`), allowing the seeds' hosts.
     private var privateAddressGuard: PrivateAddressGuard?
 
     /// For tests: called on the WebKit thread once a page's load was asked for.
@@ -160,9 +163,12 @@ public actor Crawler {
         seeds = try await store.seeds().compactMap(URL.init(string:))
         // The guard and plain HTTP (robots.txt, sitemaps, links outside the
         // scope) last as long as the crawl runs.
+        let seedHosts = Set(seeds.compactMap(\.host))
         if !configuration.allowPrivateAddresses {
-            privateAddressGuard = try await PrivateAddressGuard.start(allowedHosts: Set(seeds.compactMap(\.host)))
-            configuration.webView.networkProxy = privateAddressGuard?.proxyURL
+            let shared = try await SharedGuard.get()
+            shared.allow(seedHosts)
+            privateAddressGuard = shared
+            configuration.webView.networkProxy = shared.proxyURL
         }
         let http = HTTPChecker(userAgent: configuration.webView.userAgent ?? configuration.robotsAgent,
                                timeout: configuration.timeout, ignoreTLSErrors: configuration.webView.tlsErrors == .ignore,
@@ -171,11 +177,11 @@ public actor Crawler {
             var summary = try await crawl(http)
             summary.elapsed = clock.now - started
             await http.shutdown()
-            await privateAddressGuard?.shutdown()
+            privateAddressGuard?.disallow(seedHosts)
             return summary
         } catch {
             await http.shutdown()
-            await privateAddressGuard?.shutdown()
+            privateAddressGuard?.disallow(seedHosts)
             throw error
         }
     }

@@ -43,7 +43,9 @@ public final class PrivateAddressGuard: Sendable {
     /// The hosts that may be reached even at non-public addresses, normalized:
     /// lowercased, without IPv6 brackets or trailing dot, IP literals in
     /// canonical form.
-    public let allowedHosts: Set<String>
+    public var allowedHosts: Set<String> { allowance.all }
+
+    private let allowance: HostAllowance
 
     private let serverChannel: any Channel
     private let group: MultiThreadedEventLoopGroup
@@ -68,7 +70,9 @@ public final class PrivateAddressGuard: Sendable {
         let resolverPool = NIOThreadPool(numberOfThreads: 4)
         resolverPool.start()
         let log = GuardLog()
-        let settings = GuardSettings(allowedHosts: Set(allowedHosts.map(HostName.normalized)),
+        let allowance = HostAllowance()
+        allowance.allow(allowedHosts)
+        let settings = GuardSettings(allowance: allowance,
                                      connectTimeout: TimeAmount(connectTimeout), headTimeout: TimeAmount(headTimeout),
                                      resolverPool: resolverPool, log: log)
         do {
@@ -83,7 +87,7 @@ public final class PrivateAddressGuard: Sendable {
                 }
                 .bind(host: "127.0.0.1", port: 0).get()
             return PrivateAddressGuard(channel: channel, group: group, resolverPool: resolverPool, log: log,
-                                       allowedHosts: settings.allowedHosts)
+                                       allowance: allowance)
         } catch {
             try? await resolverPool.shutdownGracefully()
             try? await group.shutdownGracefully()
@@ -92,13 +96,25 @@ public final class PrivateAddressGuard: Sendable {
     }
 
     private init(channel: any Channel, group: MultiThreadedEventLoopGroup, resolverPool: NIOThreadPool, log: GuardLog,
-                 allowedHosts: Set<String>) {
+                 allowance: HostAllowance) {
         self.serverChannel = channel
         self.group = group
         self.resolverPool = resolverPool
         self.log = log
-        self.allowedHosts = allowedHosts
+        self.allowance = allowance
         self.port = channel.localAddress?.port ?? 0
+    }
+
+    /// Lets `hosts` through too, from the next request on, until `disallow`
+    /// of the same hosts: each call is undone by one `disallow`, so users of
+    /// one guard can add and remove their hosts independently.
+    public func allow(_ hosts: Set<String>) {
+        allowance.allow(hosts)
+    }
+
+    /// Undoes one `allow(hosts)`.
+    public func disallow(_ hosts: Set<String>) {
+        allowance.disallow(hosts)
     }
 
     /// `http://127.0.0.1:PORT`, the proxy address to configure in clients.

@@ -4,8 +4,7 @@ import NIOPosix
 
 /// What every connection of one guard shares.
 struct GuardSettings: Sendable {
-    /// Normalized with `HostName.normalized`.
-    var allowedHosts: Set<String>
+    var allowance: HostAllowance
     var connectTimeout: TimeAmount
     var headTimeout: TimeAmount
     /// How long an error answer waits for the client to finish sending
@@ -206,7 +205,7 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
     }
 
     private func check(_ addresses: [SocketAddress], subject: Subject, context: ChannelHandlerContext) {
-        if !settings.allowedHosts.contains(subject.host) {
+        if !settings.allowance.contains(subject.host) {
             for address in addresses {
                 guard let kind = PrivateAddressKind.of(address) else { continue }
                 let text = address.ipAddress ?? "\(address)"

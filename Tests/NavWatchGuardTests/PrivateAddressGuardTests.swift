@@ -352,4 +352,31 @@ import Testing
             #expect(proxy.allowedHosts == ["example.com", "::1", "10.0.0.1"])
         }
     }
+
+    @Test func eachAllowIsUndoneByOneDisallow() async throws {
+        try await withGuard(allowing: []) { proxy in
+            try await withServer(host: "127.0.0.2", route: Self.hello) { server in
+                func status() async throws -> Int {
+                    try await RawClient.exchange("GET \(server.url("/")) HTTP/1.1\r\nHost: 127.0.0.2\r\n\r\n",
+                                                 proxyPort: proxy.port).status
+                }
+                let status1 = try await status()
+                #expect(status1 == 403)
+                proxy.allow(["127.0.0.2", "example.org"])
+                proxy.allow(["127.0.0.2"])
+                #expect(proxy.allowedHosts == ["127.0.0.2", "example.org"])
+                let status2 = try await status()
+                #expect(status2 == 200)
+                proxy.disallow(["127.0.0.2", "example.org"])
+                #expect(proxy.allowedHosts == ["127.0.0.2"])
+                let status3 = try await status()
+                #expect(status3 == 200)
+                proxy.disallow(["127.0.0.2"])
+                #expect(proxy.allowedHosts == [])
+                let status4 = try await status()
+                #expect(status4 == 403)
+                #expect(server.receivedRequests == ["/", "/"])
+            }
+        }
+    }
 }
