@@ -331,6 +331,7 @@ public actor Crawler {
         guard let url = URL(string: entry.url) else {
             return PageResult(report: .skipped(entry, .nonHTTP))
         }
+        let guardMark = privateAddressGuard?.mark
         let check = await http.check(url)
         var report = PageLoadReport(entry, outcome: .ok)
         report.startedAt = startedAt
@@ -353,7 +354,7 @@ public actor Crawler {
         if let privateAddressGuard {
             // The check stops at the hop the guard answered: the last one asked for.
             let asked = check.finalURL
-            report.applyGuard(privateAddressGuard.verdict(for: asked), at: asked, viaTunnel: true)
+            report.applyGuard(privateAddressGuard.verdict(for: asked, since: guardMark), at: asked, viaTunnel: true)
         }
         return PageResult(report: report, retryAfter: check.retryAfter)
     }

@@ -76,6 +76,8 @@ package final class PageLoader {
         var result = PageResult(report: report)
         let events = view.rx.events  // subscribed before the load
         let start = clock.now
+        // Only what the guard records from here on can be about this load.
+        let guardMark = privateAddressGuard?.mark
         result.report.startedAt = Date()
         let navigation = try view.load(URL(string: entry.url)!, timeout: timeout)
         onLoadStarted?(navigation.url, view)
@@ -143,11 +145,11 @@ package final class PageLoader {
             var lastURL = navigation.url
             if case .failed(_, let error, _)? = state.outcome, let failing = error.failingURL { lastURL = failing }
             if let response = state.response { lastURL = response.url }
-            result.report.applyGuard(privateAddressGuard.verdict(for: lastURL), at: lastURL)
+            result.report.applyGuard(privateAddressGuard.verdict(for: lastURL, since: guardMark), at: lastURL)
             if !result.report.wasLoaded { result.links = [] }
             result.report.resources.blocked = result.report.requests.filter { request in
                 guard request.url != lastURL.absoluteString, let url = URL(string: request.url),
-                      case .blocked? = privateAddressGuard.verdict(for: url) else { return false }
+                      case .blocked? = privateAddressGuard.verdict(for: url, since: guardMark) else { return false }
                 return true
             }.count
         }

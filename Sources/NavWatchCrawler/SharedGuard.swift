@@ -22,7 +22,8 @@ enum SharedGuard {
         do {
             return try await task.value
         } catch {
-            starting.withLock { $0 = nil }
+            // Only this failed start is forgotten, never a newer one.
+            starting.withLock { if $0 == task { $0 = nil } }
             throw error
         }
     }

@@ -32,36 +32,60 @@ enum GuardRecordKey: Hashable, Sendable {
     }
 }
 
-/// The guard's records, in order, shared by every connection. Thread-safe.
+/// A point in a guard's record: `PrivateAddressGuard.verdict(for:since:)`
+/// answers only from what was recorded after it.
+public struct GuardMark: Sendable, Hashable, Comparable {
+    let sequence: Int
+
+    public static func < (lhs: GuardMark, rhs: GuardMark) -> Bool { lhs.sequence < rhs.sequence }
+}
+
+/// The guard's records, in order, shared by every connection, with the
+/// latest verdict per key at hand. Thread-safe.
 final class GuardLog: Sendable {
     private struct Entry: Sendable {
         var key: GuardRecordKey
         var verdict: GuardVerdict
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private struct State: Sendable {
+        var entries: [Entry] = []
+        /// The latest verdict under each key and its place in `entries`.
+        var latest: [GuardRecordKey: (sequence: Int, verdict: GuardVerdict)] = [:]
+    }
+
+    private let state = Mutex(State())
 
     func record(_ verdict: GuardVerdict, key: GuardRecordKey) {
-        entries.withLock { $0.append(Entry(key: key, verdict: verdict)) }
+        state.withLock { state in
+            state.latest[key] = (state.entries.count, verdict)
+            state.entries.append(Entry(key: key, verdict: verdict))
+        }
+    }
+
+    /// Everything recorded from now on comes after this mark.
+    var mark: GuardMark {
+        state.withLock { GuardMark(sequence: $0.entries.count) }
     }
 
     var blockedRequests: [BlockedRequest] {
-        entries.withLock { entries in
-            entries.compactMap { if case .blocked(let request) = $0.verdict { request } else { nil } }
+        state.withLock { state in
+            state.entries.compactMap { if case .blocked(let request) = $0.verdict { request } else { nil } }
         }
     }
 
     var failures: [ProxyFailure] {
-        entries.withLock { entries in
-            entries.compactMap { if case .failed(let failure) = $0.verdict { failure } else { nil } }
+        state.withLock { state in
+            state.entries.compactMap { if case .failed(let failure) = $0.verdict { failure } else { nil } }
         }
     }
 
-    /// The latest verdict recorded under the first of `keys` that has one.
-    func verdict(for keys: [GuardRecordKey]) -> GuardVerdict? {
-        entries.withLock { entries in
+    /// The latest verdict recorded under the first of `keys` that has one
+    /// recorded at or after `mark`.
+    func verdict(for keys: [GuardRecordKey], since mark: GuardMark?) -> GuardVerdict? {
+        state.withLock { state in
             for key in keys {
-                if let entry = entries.last(where: { $0.key == key }) { return entry.verdict }
+                if let latest = state.latest[key], latest.sequence >= mark?.sequence ?? 0 { return latest.verdict }
             }
             return nil
         }

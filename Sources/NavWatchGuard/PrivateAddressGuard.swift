@@ -145,8 +145,13 @@ public final class PrivateAddressGuard: Sendable {
     /// The requests that could not reach their target so far, oldest first.
     public var failures: [ProxyFailure] { log.failures }
 
-    /// What happened at the guard to the latest request for `url`, or nil
-    /// when none was refused or failed (it went through, or never came).
+    /// A point in the guard's record: what `verdict(for:since:)` with it
+    /// answers from comes after every request recorded so far.
+    public var mark: GuardMark { log.mark }
+
+    /// What happened at the guard to the latest request for `url` (since
+    /// `mark`, when given), or nil when none was refused or failed (it went
+    /// through, or never came).
     ///
     /// An http or ws URL matches a plain-HTTP request for the same URL
     /// (scheme and host case, a default port and a fragment do not matter)
@@ -154,7 +159,7 @@ public final class PrivateAddressGuard: Sendable {
     /// (AsyncHTTPClient among them) send CONNECT for plain HTTP too. An https
     /// or wss URL matches a tunnel to its host and port, since a tunnel names
     /// no path.
-    public func verdict(for url: URL) -> GuardVerdict? {
-        log.verdict(for: GuardRecordKey.candidates(for: url))
+    public func verdict(for url: URL, since mark: GuardMark? = nil) -> GuardVerdict? {
+        log.verdict(for: GuardRecordKey.candidates(for: url), since: mark)
     }
 }

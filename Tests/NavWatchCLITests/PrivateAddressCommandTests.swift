@@ -24,7 +24,8 @@ struct PrivateAddressCommandTests {
 
         let guarded = try await NavwatchProcess.run(["--block-private", page.url("/").absoluteString])
         #expect(guarded.status == 0)
-        #expect(guarded.stderr == "navwatch: blocked \(service.url("/pixel.png")): 127.0.0.2 is at 127.0.0.2 (loopback)\n")
+        #expect(guarded.stderr.split(separator: "\n").filter { $0.hasPrefix("navwatch: blocked") }
+                    == ["navwatch: blocked \(service.url("/pixel.png")): 127.0.0.2 is at 127.0.0.2 (loopback)"])
         #expect(service.receivedRequests == ["/pixel.png"])
     }
 

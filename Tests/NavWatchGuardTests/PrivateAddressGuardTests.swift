@@ -36,7 +36,9 @@ import Testing
                     let nameAnswer = try await RawClient.exchange(
                         "GET \(viaName) HTTP/1.1\r\nHost: localhost:\(local.port)\r\n\r\n", proxyPort: proxy.port)
 
-                    for (answer, host, address) in [(secondAnswer, "127.0.0.2", "127.0.0.2"), (nameAnswer, "localhost", "127.0.0.1")] {
+                    // The first address this machine gives for localhost (127.0.0.1, or ::1 where /etc/hosts says so).
+                    let localhostAddress = try #require(try SocketAddress.makeAddressResolvingHost("localhost", port: 0).ipAddress)
+                    for (answer, host, address) in [(secondAnswer, "127.0.0.2", "127.0.0.2"), (nameAnswer, "localhost", localhostAddress)] {
                         #expect(answer.statusLine == "HTTP/1.1 403 Forbidden")
                         #expect(answer.header("X-Navwatch-Blocked") == "private-address")
                         #expect(answer.header("Content-Type") == "text/plain; charset=utf-8")
@@ -51,7 +53,7 @@ import Testing
                     let blocked = proxy.blockedRequests
                     #expect(blocked.map(\.host) == ["127.0.0.2", "localhost"])
                     #expect(blocked.map(\.port) == [second.port, local.port])
-                    #expect(blocked.map(\.address) == ["127.0.0.2", "127.0.0.1"])
+                    #expect(blocked.map(\.address) == ["127.0.0.2", localhostAddress])
                     #expect(blocked.map(\.kind) == [.loopback, .loopback])
                     #expect(blocked.map(\.url) == [second.url("/secret?a=b"), viaName])
                     #expect(proxy.failures.isEmpty)
@@ -362,6 +364,9 @@ import Testing
                 }
                 let status1 = try await status()
                 #expect(status1 == 403)
+                let mark = proxy.mark
+                #expect(proxy.verdict(for: server.url("/")) != nil)
+                #expect(proxy.verdict(for: server.url("/"), since: mark) == nil)
                 proxy.allow(["127.0.0.2", "example.org"])
                 proxy.allow(["127.0.0.2"])
                 #expect(proxy.allowedHosts == ["127.0.0.2", "example.org"])
@@ -375,6 +380,7 @@ import Testing
                 #expect(proxy.allowedHosts == [])
                 let status4 = try await status()
                 #expect(status4 == 403)
+                #expect(proxy.verdict(for: server.url("/"), since: mark) != nil)
                 #expect(server.receivedRequests == ["/", "/"])
             }
         }
