@@ -173,17 +173,13 @@ public actor Crawler {
         let http = HTTPChecker(userAgent: configuration.webView.userAgent ?? configuration.robotsAgent,
                                timeout: configuration.timeout, ignoreTLSErrors: configuration.webView.tlsErrors == .ignore,
                                proxy: privateAddressGuard?.proxyURL)
-        do {
-            var summary = try await crawl(http)
-            summary.elapsed = clock.now - started
-            await http.shutdown()
-            privateAddressGuard?.disallow(seedHosts)
-            return summary
-        } catch {
-            await http.shutdown()
-            privateAddressGuard?.disallow(seedHosts)
-            throw error
-        }
+        let crawled: Result<CrawlSummary, any Error>
+        do { crawled = .success(try await crawl(http)) } catch { crawled = .failure(error) }
+        await http.shutdown()
+        privateAddressGuard?.disallow(seedHosts)
+        var summary = try crawled.get()
+        summary.elapsed = clock.now - started
+        return summary
     }
 
     private func crawl(_ http: HTTPChecker) async throws -> CrawlSummary {

@@ -152,27 +152,9 @@ func reportURLs(_ lines: [String]) throws -> [String] {
     }
 }
 
-/// Processes (not zombies) descended from `pid`: its children, theirs (a
-/// sandboxed web process runs under two bubblewrap processes), and so on.
+/// Processes (not zombies) descended from `pid`, by command name.
 func descendantProcesses(of pid: Int32) -> [Int32: String] {
-    var parents: [Int32: (parent: Int32, name: String)] = [:]
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [:] }
-    for entry in entries {
-        guard let process = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { continue }
-        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-        guard fields.count > 2, fields[0] != "Z", let parent = Int32(fields[1]) else { continue }
-        let name = stat[stat.index(after: stat.firstIndex(of: "(")!)..<close]
-        parents[process] = (parent, String(name))
-    }
-    return parents.filter { process, _ in
-        var current = process
-        while let next = parents[current]?.parent, next > 1 {
-            if next == pid { return true }
-            current = next
-        }
-        return false
-    }.mapValues(\.name)
+    ProcessTree.descendants(of: pid).mapValues(\.name)
 }
 
 /// Whether `pid` is gone or a zombie.

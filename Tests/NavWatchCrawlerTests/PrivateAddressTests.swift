@@ -43,6 +43,19 @@ private struct GuardSite {
         }.sorted()
     }
 
+    /// The home page loaded with its three refused subresources, every page on
+    /// a service blocked, and no request reached either service.
+    func expectServicesBlocked(_ reports: [PageLoadReport], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(rows(reports) == [
+            "I/secret blocked private-address 0",
+            "L/frame blocked private-address 0",
+            "P/ ok - 3",
+            "P/redirect blocked private-address 0",
+        ], sourceLocation: sourceLocation)
+        #expect(service.receivedRequests == [], sourceLocation: sourceLocation)
+        #expect(localhost.receivedRequests == [], sourceLocation: sourceLocation)
+    }
+
     func shutdown() async {
         for server in [site, service, localhost] { await server.shutdown() }
     }
@@ -68,19 +81,12 @@ struct PrivateAddressTests {
         let site = try await GuardSite.start()
         defer { Task { await site.shutdown() } }
         let reports = try await site.crawl { $0.scope = .any }
-        #expect(site.rows(reports) == [
-            "I/secret blocked private-address 0",
-            "L/frame blocked private-address 0",
-            "P/ ok - 3",
-            "P/redirect blocked private-address 0",
-        ])
+        site.expectServicesBlocked(reports)
         let redirect = try #require(reports.first { $0.url.hasSuffix("/redirect") })
         #expect(redirect.finalURL == site.service.url("/admin").absoluteString)
         #expect(redirect.redirects.map(\.status) == [302])
         #expect(redirect.status == nil)
         #expect(redirect.error?.message == "127.0.0.2 is at 127.0.0.2 (loopback)")
-        #expect(site.service.receivedRequests == [])
-        #expect(site.localhost.receivedRequests == [])
     }
 
     @Test("links checked with plain HTTP go through the guard too")
@@ -91,14 +97,7 @@ struct PrivateAddressTests {
             $0.checkExternal = true
             $0.externalDelay = .zero
         }
-        #expect(site.rows(reports) == [
-            "I/secret blocked private-address 0",
-            "L/frame blocked private-address 0",
-            "P/ ok - 3",
-            "P/redirect blocked private-address 0",
-        ])
-        #expect(site.service.receivedRequests == [])
-        #expect(site.localhost.receivedRequests == [])
+        site.expectServicesBlocked(reports)
     }
 
     @Test("with allowPrivateAddresses every request goes through")

@@ -5,7 +5,7 @@ import NavWatch
 import Testing
 import WebKitThread
 
-/// The web processes of this process, as /proc shows them.
+/// A web process of this process, as /proc shows it.
 private struct WebProcess {
     let pid: Int32
     /// The commands between this process and the web process, nearest first.
@@ -13,37 +13,14 @@ private struct WebProcess {
 
     /// Every WebKitWebProcess descended from this process.
     static func all() -> [WebProcess] {
-        let me = getpid()
-        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap(Int32.init) ?? []
-        return pids.compactMap { pid in
-            guard command(of: pid) == "WebKitWebProces" else { return nil }  // comm is cut at 15 characters
-            var ancestors: [String] = []
-            var current = parent(of: pid)
-            while let next = current, next > 1 {
-                if next == me { return WebProcess(pid: pid, ancestors: ancestors) }
-                ancestors.append(command(of: next) ?? "?")
-                current = parent(of: next)
-            }
-            return nil
-        }
+        ProcessTree.descendants(of: getpid())
+            .filter { $0.value.name == "WebKitWebProces" }  // comm is cut at 15 characters
+            .map { WebProcess(pid: $0.key, ancestors: $0.value.ancestors) }
     }
 
     /// Whether `path` exists in the file system this process sees.
     func sees(_ path: String) -> Bool {
         FileManager.default.fileExists(atPath: "/proc/\(pid)/root\(path)")
-    }
-
-    private static func command(of pid: Int32) -> String? {
-        (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    private static func parent(of pid: Int32) -> Int32? {
-        // "pid (comm) state ppid ...": the command may hold spaces and parentheses.
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let end = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: end)...].split(separator: " ")
-        return fields.count > 1 ? Int32(fields[1]) : nil
     }
 }
 
