@@ -28,11 +28,14 @@ let package = Package(
             providers: [.apt(["libwebkit2gtk-4.1-dev"])]
         ),
         // Layer 1: flat C that turns GObject signals into plain C callbacks.
-        .target(name: "CNavShim", dependencies: ["CWebKitGTK"]),
+        // It also holds the web process extension (web-extension/), which the
+        // WebProcessExtension plugin builds into a shared object for NavWatch.
+        .target(name: "CNavShim", dependencies: ["CWebKitGTK"], exclude: ["web-extension"]),
+        .plugin(name: "WebProcessExtension", capability: .buildTool()),
         // Layer 2: the WebKit thread, its executor and global actor, the display.
         .target(name: "WebKitThread", dependencies: ["CNavShim"]),
         // Layer 3: WebView, navigations and the navigation delegate.
-        .target(name: "NavWatch", dependencies: ["WebKitThread", "CNavShim"]),
+        .target(name: "NavWatch", dependencies: ["WebKitThread", "CNavShim"], plugins: ["WebProcessExtension"]),
         // Layer 4: the delegate proxy and typed observables (`view.rx`).
         .target(
             name: "NavWatchRx",

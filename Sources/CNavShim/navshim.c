@@ -6,6 +6,7 @@
 // in nw_view_destroy; live_handlers counts them so tests can prove it.
 #define _GNU_SOURCE
 #include "navshim.h"
+#include "navshim-messages.h"
 
 #include <webkit2/webkit2.h>
 
@@ -175,7 +176,8 @@ int nw_sandbox_check(const char *bubblewrap_path, char **out_error) {
 }
 
 nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore_tls_errors,
-                           nw_cache_model cache_model, int sandboxed, const char *proxy_uri) {
+                           nw_cache_model cache_model, int sandboxed, const char *proxy_uri,
+                           const char *extensions_directory) {
     g_autoptr(WebKitWebsiteDataManager) manager = NULL;
     if (ephemeral || data_directory == NULL) {
         manager = webkit_website_data_manager_new_ephemeral();
@@ -195,6 +197,8 @@ nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore
     webkit_web_context_set_cache_model(context->web_context, (WebKitCacheModel)cache_model);
     // Must precede the context's first web process.
     webkit_web_context_set_sandbox_enabled(context->web_context, sandboxed ? TRUE : FALSE);
+    // Also before the first web process; the sandbox lets it read the directory.
+    if (extensions_directory) webkit_web_context_set_web_extensions_directory(context->web_context, extensions_directory);
     return context;
 }
 
@@ -408,6 +412,21 @@ static void on_script_message(WebKitUserContentManager *manager, WebKitJavascrip
     emit(user_data, &event);
 }
 
+static gboolean on_view_user_message(WebKitWebView *web_view, WebKitUserMessage *message, gpointer user_data) {
+    GVariant *parameters = webkit_user_message_get_parameters(message);
+    if (g_strcmp0(webkit_user_message_get_name(message), NW_CONSOLE_MESSAGE_NAME) != 0 || !parameters ||
+        !g_variant_is_of_type(parameters, G_VARIANT_TYPE(NW_CONSOLE_MESSAGE_FORMAT))) {
+        return FALSE;
+    }
+    guint32 source, level, line;
+    const char *text, *source_id;
+    g_variant_get(parameters, "(uu&s&su)", &source, &level, &text, &source_id, &line);
+    nw_event event = {.kind = NW_EVENT_CONSOLE_MESSAGE, .console_source = (int)source, .console_level = (int)level,
+                      .message = text, .uri = source_id, .line = line};
+    emit(user_data, &event);
+    return TRUE;
+}
+
 static void on_view_resource_load_started(WebKitWebView *web_view, WebKitWebResource *resource,
                                           WebKitURIRequest *request, gpointer user_data) {
     nw_view *view = user_data;
@@ -564,6 +583,7 @@ nw_view *nw_view_new(nw_context *context, const nw_settings *settings, nw_callba
     CONNECT("decide-policy", on_view_decide_policy);
     CONNECT("script-dialog", on_view_script_dialog);
     CONNECT("create", on_view_create);
+    CONNECT("user-message-received", on_view_user_message);
     return view;
 }
 

@@ -4,30 +4,84 @@ import Foundation
 /// of every view, in a script world of its own: the page cannot see it,
 /// replace what it calls, or post to its message handler.
 ///
-/// It tells the view the document's title when the `load` event fires (its
-/// listener is the first capturing one, so no page listener can stop it). WebKit
-/// announces a new title (`notify::title`) only after it reports the load
-/// finished, so without it a finished page would show the previous title.
-/// The message crosses from the web process on the same connection as the
-/// load events, ahead of the finish. It also lets Resource Timing keep every
-/// request of the page (browsers keep 250 by default).
+/// - It tells the view the document's title when the `load` event fires (its
+///   listener is the first capturing one, so no page listener can stop it).
+///   WebKit announces a new title (`notify::title`) only after it reports the
+///   load finished, so without it a finished page would show the previous title.
+/// - It reports the page's uncaught errors and unhandled rejections: its
+///   listeners run before any of the page's, whatever `window.onerror`
+///   returns, and ignore error events the page dispatches itself (untrusted).
+/// - It lets Resource Timing keep every request of the page (browsers keep 250
+///   by default).
+///
+/// Its messages cross from the web process on the same connection as the
+/// load events, so they arrive in order with them (the title ahead of the finish).
 enum DocumentScript {
     static let world = "navwatch"
     static let messageHandler = "navwatch"
     static let source = """
-        performance.setResourceTimingBufferSize(100000);
-        addEventListener('load', () => {
-          webkit.messageHandlers.\(messageHandler).postMessage(JSON.stringify({ title: document.title }));
-        }, { capture: true, once: true });
+        (() => {
+          const post = message => webkit.messageHandlers.\(messageHandler).postMessage(JSON.stringify(message));
+          const text = value => { try { return String(value); } catch { return Object.prototype.toString.call(value); } };
+          const stackOf = value => {
+            // The page's objects are not instances of this world's Object.
+            try { return value !== null && typeof value === 'object' && typeof value.stack === 'string' && value.stack || null; }
+            catch { return null; }
+          };
+          performance.setResourceTimingBufferSize(100000);
+          addEventListener('load', () => {
+            post({ event: 'load', title: document.title });
+          }, { capture: true, once: true });
+          addEventListener('error', event => {
+            if (event.target !== window || !event.isTrusted) return;  // a resource's error, or the page's own
+            post({ event: 'page-error', kind: 'uncaught-exception', message: event.message, url: event.filename,
+                   line: event.lineno, column: event.colno, stack: stackOf(event.error) });
+          }, true);
+          // WebKit dispatches its own rejection events as untrusted, so none is
+          // ignored; where one came from is read from its reason's stack alone.
+          addEventListener('unhandledrejection', event => {
+            const stack = stackOf(event.reason);
+            // Where the reason was made: the first frame of its stack with a URL.
+            const frame = stack && stack.split('\\n').map(line => /@(.+):(\\d+):(\\d+)$/.exec(line)).find(Boolean);
+            post({ event: 'page-error', kind: 'unhandled-rejection', message: text(event.reason),
+                   url: frame ? frame[1] : '', line: frame ? +frame[2] : 0, column: frame ? +frame[3] : 0, stack });
+          }, true);
+        })();
         """
 
     /// What the script posts.
-    struct Message: Decodable {
+    enum Message: Equatable {
+        /// The `load` event fired; the document's title then.
+        case load(title: String?)
+        case pageError(kind: PageError.Kind, message: String, url: URL?, line: Int?, column: Int?, stack: String?)
+    }
+
+    private struct Posted: Decodable {
+        var event: String
         var title: String?
+        var kind: String?
+        var message: String?
+        var url: String?
+        var line: Int?
+        var column: Int?
+        var stack: String?
     }
 
     /// Decodes a posted message; nil for anything else.
     static func decode(_ text: String) -> Message? {
-        try? JSONDecoder().decode(Message.self, from: Data(text.utf8))
+        guard let posted = try? JSONDecoder().decode(Posted.self, from: Data(text.utf8)) else { return nil }
+        switch posted.event {
+        case "load":
+            return .load(title: posted.title)
+        case "page-error":
+            guard let kind = posted.kind.flatMap(PageError.Kind.init(rawValue:)) else { return nil }
+            // The engine says 0 and "" for what it does not know.
+            return .pageError(kind: kind, message: posted.message ?? "",
+                              url: posted.url.flatMap { $0.isEmpty ? nil : URL(string: $0) },
+                              line: posted.line.flatMap { $0 > 0 ? $0 : nil },
+                              column: posted.column.flatMap { $0 > 0 ? $0 : nil }, stack: posted.stack)
+        default:
+            return nil
+        }
     }
 }

@@ -54,6 +54,11 @@ public protocol NavigationDelegate: AnyObject {
 
     /// A subresource started, redirected, finished or failed.
     func webView(_ webView: WebView, resource event: ResourceEvent)
+    /// The page's console received a message (from the first script of a
+    /// document to its end, after the commit that shows the document).
+    func webView(_ webView: WebView, didLog message: ConsoleMessage)
+    /// The page's JavaScript threw an error or rejected a promise nobody caught.
+    func webView(_ webView: WebView, didThrow error: PageError)
     /// The title, URL, loading state or estimated progress changed.
     func webView(_ webView: WebView, didChange property: WebViewPropertyChange)
     /// `close()` was called; no call follows.
@@ -79,6 +84,8 @@ extension NavigationDelegate {
             case .download(let d): self.webView(webView, didBecomeDownload: d)
             }
         case .resource(let resourceEvent): self.webView(webView, resource: resourceEvent)
+        case .consoleMessage(let message): self.webView(webView, didLog: message)
+        case .pageError(let error): self.webView(webView, didThrow: error)
         case .propertyChange(let change): self.webView(webView, didChange: change)
         case .closed: webViewDidClose(webView)
         }
@@ -103,6 +110,8 @@ extension NavigationDelegate {
     public func webView(_ webView: WebView, didAnswerScriptDialog dialog: ScriptDialog) {}
     public func webView(_ webView: WebView, didBecomeDownload download: Download) {}
     public func webView(_ webView: WebView, resource event: ResourceEvent) {}
+    public func webView(_ webView: WebView, didLog message: ConsoleMessage) {}
+    public func webView(_ webView: WebView, didThrow error: PageError) {}
     public func webView(_ webView: WebView, didChange property: WebViewPropertyChange) {}
     public func webViewDidClose(_ webView: WebView) {}
 }

@@ -36,6 +36,9 @@ public enum PageLoadOutcome: Sendable, Hashable {
 ///   `failed` too).
 /// - The title is the one the view reports between the commit and the end;
 ///   the view reports a document's title before its finish.
+/// - Console messages and page errors are this navigation's when the view
+///   attributed them to it (they arrived while its document was shown),
+///   also after the end, for as long as events are applied.
 /// - The web process terminating between the start and the end is recorded;
 ///   the failure that ends the navigation follows it. Before the start it is
 ///   not: the view issues the load again in a new process.
@@ -124,6 +127,10 @@ public struct PageLoadState: Sendable, Hashable {
     public private(set) var resourceCount = 0
     /// Of those, the ones that failed before the end.
     public private(set) var failedResourceCount = 0
+    /// The document's console messages, in order.
+    public private(set) var consoleMessages: [ConsoleMessage] = []
+    /// The document's uncaught errors and unhandled rejections, in order.
+    public private(set) var pageErrors: [PageError] = []
     /// Every request, in the order they started: also those the page started
     /// after the end.
     public private(set) var requests: [Request] = []
@@ -165,6 +172,10 @@ public struct PageLoadState: Sendable, Hashable {
         switch event {
         case .navigation(let navigationEvent): apply(navigationEvent)
         case .resource(let resourceEvent): apply(resourceEvent, at: time)
+        case .consoleMessage(let message):
+            if message.navigation?.id == navigation.id { consoleMessages.append(message) }
+        case .pageError(let error):
+            if error.navigation?.id == navigation.id { pageErrors.append(error) }
         case .propertyChange(.title(let value)):
             if stage == .committed { title = value }
         case .closed:

@@ -11,6 +11,13 @@ enum ShimEvent {
     case estimatedProgress(Double)
     case resource(ResourceEvent)
     case newWindow(NewWindowRequest)
+    /// Not yet attributed to a navigation.
+    case consoleMessage(ConsoleMessage)
+    /// Not yet attributed to a navigation.
+    case pageError(PageError)
+    /// The engine's own report of a console call (outside ephemeral
+    /// sessions), which the extension's console wrapper reported already.
+    case repeatedConsoleCall
     /// A script message navwatch does not understand (never posted by its own script).
     case unknownMessage(String)
 
@@ -59,15 +66,37 @@ enum ShimEvent {
                                                isUserGesture: event.is_user_gesture != 0))
         case NW_EVENT_SCRIPT_MESSAGE:
             let text = string(event.message)
-            if let message = DocumentScript.decode(text) {
-                self = .title(Self.title(message.title))
-            } else {
+            switch DocumentScript.decode(text) {
+            case .load(let title)?:
+                self = .title(Self.title(title))
+            case .pageError(let kind, let message, let url, let line, let column, let stack)?:
+                self = .pageError(PageError(kind: kind, message: message, url: url, line: line, column: column,
+                                            stack: stack, navigation: nil))
+            case nil:
                 self = .unknownMessage(text)
             }
+        case NW_EVENT_CONSOLE_MESSAGE:
+            guard event.console_source != NW_CONSOLE_SOURCE_ENGINE_CONSOLE_API else {
+                self = .repeatedConsoleCall
+                return
+            }
+            let source = string(event.uri)
+            self = .consoleMessage(ConsoleMessage(
+                level: Self.consoleLevels[Int(event.console_level)] ?? .log,
+                source: Self.consoleSources[Int(event.console_source)] ?? .other,
+                text: string(event.message), url: source.isEmpty ? nil : URL(string: source),
+                line: event.line > 0 ? Int(event.line) : nil, navigation: nil))
         default:
             preconditionFailure("navshim sent an event kind navwatch does not know: \(event.kind.rawValue)")
         }
     }
+
+    /// WebKitConsoleMessageLevel's values.
+    private static let consoleLevels: [Int: ConsoleMessage.Level] = [0: .info, 1: .log, 2: .warning, 3: .error, 4: .debug]
+    /// WebKitConsoleMessageSource's values, and the extension's for a console call.
+    private static let consoleSources: [Int: ConsoleMessage.Source] = [
+        0: .javaScript, 1: .network, 3: .security, 4: .other, Int(NW_CONSOLE_SOURCE_CALL): .consoleAPI,
+    ]
 
     /// An empty title is no title.
     private static func title(_ value: String?) -> String? {

@@ -22,9 +22,11 @@ package enum WebContextPool {
     private static var sandboxCheck: Result<Void, WebKitUnavailableError>?
 
     /// - Throws: `WebKitUnavailableError` when the configuration asks for the
-    ///   sandbox and bubblewrap cannot start (WebKit would abort the process).
+    ///   sandbox and bubblewrap cannot start (WebKit would abort the process),
+    ///   or the web process extension cannot be written anywhere.
     static func context(for configuration: WebViewConfiguration) throws -> OpaquePointer {
         if configuration.sandboxed { try checkSandbox() }
+        let extensions = try WebProcessExtension.directory.get()
         let key = Key(storage: configuration.storage, tlsErrors: configuration.tlsErrors,
                       sandboxed: configuration.sandboxed, networkProxy: configuration.networkProxy)
         if let context = contexts[key] { return context }
@@ -36,9 +38,9 @@ package enum WebContextPool {
         let context: OpaquePointer
         switch configuration.storage {
         case .ephemeral:
-            context = nw_context_new(1, nil, ignoreTLS, cacheModel, sandboxed, proxy)
+            context = nw_context_new(1, nil, ignoreTLS, cacheModel, sandboxed, proxy, extensions)
         case .persistent(let directory):
-            context = nw_context_new(0, directory.path, ignoreTLS, cacheModel, sandboxed, proxy)
+            context = nw_context_new(0, directory.path, ignoreTLS, cacheModel, sandboxed, proxy, extensions)
         }
         contexts[key] = context
         return context

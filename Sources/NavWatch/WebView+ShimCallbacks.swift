@@ -42,7 +42,16 @@ extension WebView {
             emit(.resource(resourceEvent))
         case .newWindow(let request):
             deliver([.newWindowRequest(request)])
-        case .unknownMessage:
+        case .consoleMessage(let message):
+            // The engine also logs each uncaught error and unhandled rejection
+            // as a JavaScript error; they are reported once, as page errors.
+            guard !(message.source == .javaScript && message.level == .error) else { return }
+            emit(.consoleMessage(ConsoleMessage(level: message.level, source: message.source, text: message.text,
+                                                url: message.url, line: message.line, navigation: tracker.document)))
+        case .pageError(let error):
+            emit(.pageError(PageError(kind: error.kind, message: error.message, url: error.url, line: error.line,
+                                      column: error.column, stack: error.stack, navigation: tracker.document)))
+        case .repeatedConsoleCall, .unknownMessage:
             break
         }
     }

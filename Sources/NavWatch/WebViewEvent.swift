@@ -14,6 +14,10 @@ public enum WebViewEvent: Sendable, Hashable {
     case navigation(NavigationEvent)
     /// A step of the main resource or of a subresource.
     case resource(ResourceEvent)
+    /// A message in the page's console.
+    case consoleMessage(ConsoleMessage)
+    /// An error the page did not catch.
+    case pageError(PageError)
     /// One of the view's properties changed.
     case propertyChange(WebViewPropertyChange)
     /// The view closed; nothing follows.

@@ -29,6 +29,10 @@ public struct EventPrinter: Sendable {
         if let commit = summary.commitMilliseconds { parts.append("commit \(JSON.number(commit)) ms") }
         if let finish = summary.finishMilliseconds { parts.append("finish \(JSON.number(finish)) ms") }
         if let title = summary.title { parts.append("\"\(title)\"") }
+        let problems = [(summary.pageErrors, "page error"), (summary.consoleErrors, "console error"),
+                        (summary.consoleWarnings, "console warning")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" + ($0.0 == 1 ? "" : "s") }
+        if !problems.isEmpty { parts.append(paint(problems.joined(separator: ", "), .red)) }
         write(parts.joined(separator: "  "))
     }
 
@@ -38,7 +42,10 @@ public struct EventPrinter: Sendable {
         var line = String(repeating: " ", count: max(0, 10 - time.count)) + time + "  "
             + "#\(event.nav)".padding(toLength: 4, withPad: " ", startingAt: 0) + " "
             + paint(name, colour(for: event)) + " " + event.url
+            + (event.line.map { ":\($0)" } ?? "") + (event.column.map { ":\($0)" } ?? "")
         var extras: [String] = []
+        if let level = event.level { extras.append(level) }
+        if let message = event.message { extras.append(JSON.string(message)) }
         if let status = event.status { extras.append(String(status)) }
         if let mime = event.mime { extras.append(mime) }
         if let title = event.title { extras.append("\"\(title)\"") }
@@ -57,7 +64,8 @@ public struct EventPrinter: Sendable {
     private func colour(for event: WatchEvent) -> Colour {
         switch event.kind {
         case .finished: return (event.status ?? 0) >= 400 ? .yellow : .green
-        case .failed, .terminated, .resourceFailed: return .red
+        case .failed, .terminated, .resourceFailed, .pageError: return .red
+        case .console: return event.level == "error" ? .red : event.level == "warn" ? .yellow : .dim
         case .started, .redirected, .committed: return .blue
         default: return .dim
         }

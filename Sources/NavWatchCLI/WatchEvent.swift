@@ -8,6 +8,7 @@ public struct WatchEvent: Sendable, Equatable {
         case started, redirected, committed, finished, failed, terminated
         case sameDocument = "same-document", newWindow = "new-window", dialog, download
         case resourceStarted = "resource-started", resourceFinished = "resource-finished", resourceFailed = "resource-failed"
+        case console, pageError = "page-error"
 
         /// Whether this line ends its navigation.
         public var isTerminal: Bool { self == .finished || self == .failed || self == .terminated }
@@ -24,11 +25,19 @@ public struct WatchEvent: Sendable, Equatable {
     public var title: String?
     public var provisional: Bool?
     public var error: NavigationError?
+    /// A console message's level (`debug`, `log`, `info`, `warn`, `error`).
+    public var level: String?
+    /// A console message's text or a page error's message.
+    public var message: String?
+    /// Where in `url` a console message or page error came from, 1-based.
+    public var line: Int?
+    public var column: Int?
     /// Text for people only (a dialog's message); not part of the JSON.
     public var note: String?
 
     public init(kind: Kind, nav: Int, url: String, milliseconds: Double, status: Int? = nil, mime: String? = nil,
-                title: String? = nil, provisional: Bool? = nil, error: NavigationError? = nil, note: String? = nil) {
+                title: String? = nil, provisional: Bool? = nil, error: NavigationError? = nil, level: String? = nil,
+                message: String? = nil, line: Int? = nil, column: Int? = nil, note: String? = nil) {
         self.kind = kind
         self.nav = nav
         self.url = url
@@ -38,6 +47,10 @@ public struct WatchEvent: Sendable, Equatable {
         self.title = title
         self.provisional = provisional
         self.error = error
+        self.level = level
+        self.message = message
+        self.line = line
+        self.column = column
         self.note = note
     }
 
@@ -46,13 +59,19 @@ public struct WatchEvent: Sendable, Equatable {
         var fields: [(String, String)] = [
             ("event", JSON.string(kind.rawValue)),
             ("nav", String(nav)),
-            ("url", JSON.string(url)),
+            ("url", url.isEmpty && (kind == .console || kind == .pageError) ? "null" : JSON.string(url)),
             ("t_ms", JSON.number(milliseconds)),
         ]
         if let status { fields.append(("status", String(status))) }
         if let mime { fields.append(("mime", JSON.string(mime))) }
         if let title { fields.append(("title", JSON.string(title))) }
         if let provisional { fields.append(("provisional", provisional ? "true" : "false")) }
+        if let level { fields.append(("level", JSON.string(level))) }
+        if let message { fields.append(("message", JSON.string(message))) }
+        if kind == .console || kind == .pageError {
+            fields.append(("line", line.map(String.init) ?? "null"))
+            if kind == .pageError { fields.append(("column", column.map(String.init) ?? "null")) }
+        }
         if let error {
             fields.append(("error", JSON.object([
                 ("kind", JSON.string(error.kind.rawValue)),

@@ -23,6 +23,10 @@ public struct PageSummary: Sendable, Equatable {
     public var finishMilliseconds: Double?
     public var title: String?
     public var error: NavigationError?
+    /// Console messages at level error and warning, and page errors, while it was watched.
+    public var consoleErrors = 0
+    public var consoleWarnings = 0
+    public var pageErrors = 0
     /// Reached its `WaitUntil` point with an HTTP status below 400.
     public var succeeded: Bool
     /// The load as a report with every request, when `Options.recordRequests` is set.
@@ -248,6 +252,8 @@ public final class Watcher {
         switch event {
         case .navigation(let navigationEvent): handle(navigationEvent)
         case .resource(let resourceEvent): handle(resourceEvent)
+        case .consoleMessage(let message): handle(message)
+        case .pageError(let error): handle(error)
         case .propertyChange, .closed: break
         }
     }
@@ -382,6 +388,23 @@ public final class Watcher {
     }
 
     private var failedResources: Set<UInt64> = []
+
+    private func handle(_ message: ConsoleMessage) {
+        if let navigation = message.navigation, isCurrent(navigation) {
+            if message.level == .error { current?.summary.consoleErrors += 1 }
+            if message.level == .warning { current?.summary.consoleWarnings += 1 }
+        }
+        emit(WatchEvent(kind: .console, nav: message.navigation.map(number) ?? lastNumber,
+                        url: message.url?.absoluteString ?? "", milliseconds: milliseconds(message.navigation),
+                        level: message.level.rawValue, message: message.text, line: message.line))
+    }
+
+    private func handle(_ error: PageError) {
+        if let navigation = error.navigation, isCurrent(navigation) { current?.summary.pageErrors += 1 }
+        emit(WatchEvent(kind: .pageError, nav: error.navigation.map(number) ?? lastNumber,
+                        url: error.url?.absoluteString ?? "", milliseconds: milliseconds(error.navigation),
+                        message: error.message, line: error.line, column: error.column))
+    }
 
     private func httpStatus(_ response: NavigationResponse) -> Int? {
         response.statusCode > 0 ? response.statusCode : nil

@@ -119,6 +119,24 @@ extension Reactive where Base: WebView {
         }
     }
 
+    /// The page's console messages, in order with the navigation events:
+    /// each one after the commit of the document it came from.
+    public var consoleMessages: Observable<ConsoleMessage> {
+        delegate.methodInvoked {
+            if case .consoleMessage(let message) = $0 { return message }
+            return nil
+        }
+    }
+
+    /// The page's uncaught errors and unhandled rejections, in order with the
+    /// navigation events.
+    public var pageErrors: Observable<PageError> {
+        delegate.methodInvoked {
+            if case .pageError(let error) = $0 { return error }
+            return nil
+        }
+    }
+
     /// Navigation actions as they are decided, for observation only: the
     /// forward delegate (or the default, allow) answers them.
     public var decidePolicyNavigationAction: Observable<NavigationAction> {

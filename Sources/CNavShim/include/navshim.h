@@ -80,9 +80,13 @@ int nw_sandbox_check(const char *bubblewrap_path, char *_Nullable *_Nonnull out_
 /// `sandboxed` 1 runs its web processes inside bubblewrap (the caller checks
 /// first that bubblewrap can start). `proxy_uri` (nullable): every request of
 /// its network process goes through this HTTP proxy, loopback included.
+/// `extensions_directory` (nullable): a directory holding only navwatch's web
+/// process extension, which every web process of the context loads; its
+/// console messages arrive as NW_EVENT_CONSOLE_MESSAGE.
 /// Transfer full; contexts live as long as the process (none is ever freed).
 nw_context *nw_context_new(int ephemeral, const char *_Nullable data_directory, int ignore_tls_errors,
-                           nw_cache_model cache_model, int sandboxed, const char *_Nullable proxy_uri);
+                           nw_cache_model cache_model, int sandboxed, const char *_Nullable proxy_uri,
+                           const char *_Nullable extensions_directory);
 
 // MARK: - Events
 
@@ -104,6 +108,8 @@ typedef enum {
     NW_EVENT_RESOURCE_FAILED,     // `resource_id`, `uri`, `error_*`
     NW_EVENT_NEW_WINDOW,          // `create`: `uri`, `frame_name`, `is_user_gesture`; no window is created
     NW_EVENT_SCRIPT_MESSAGE,      // `message`: what the settings' `document_script` posted, as a string
+    NW_EVENT_CONSOLE_MESSAGE,     // from the web process extension: `console_source`, `console_level`,
+                                  // `message` (text), `uri` (source URL, may be empty), `line` (0: unknown)
 } nw_event_kind;
 
 /// A response; every pointer is borrowed for the duration of the callback.
@@ -136,6 +142,9 @@ typedef struct {
     const char *_Nullable frame_name;
     int is_user_gesture;
     const char *_Nullable message;
+    int console_source;               // WebKitConsoleMessageSource
+    int console_level;                // WebKitConsoleMessageLevel
+    unsigned line;
     const char *_Nonnull const *_Nullable request_header_names;   // `request_header_count` entries
     const char *_Nonnull const *_Nullable request_header_values;
     size_t request_header_count;

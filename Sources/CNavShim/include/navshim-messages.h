@@ -1,0 +1,16 @@
+// What navwatch's web process extension (web-extension/) sends to the shim:
+// the one definition both ends use.
+#ifndef NAVSHIM_MESSAGES_H
+#define NAVSHIM_MESSAGES_H
+
+/// A console message of the page: WebKitConsoleMessageSource,
+/// WebKitConsoleMessageLevel, text, source URL (may be empty), line (0 when unknown).
+#define NW_CONSOLE_MESSAGE_NAME "navwatch.console-message"
+#define NW_CONSOLE_MESSAGE_FORMAT "(uussu)"
+/// The source of a console call reported by the extension's wrapper (the
+/// engine's own reports use WEBKIT_CONSOLE_MESSAGE_SOURCE_CONSOLE_API).
+#define NW_CONSOLE_SOURCE_CALL 100
+/// WEBKIT_CONSOLE_MESSAGE_SOURCE_CONSOLE_API (a web-extension-only enum).
+#define NW_CONSOLE_SOURCE_ENGINE_CONSOLE_API 2
+
+#endif

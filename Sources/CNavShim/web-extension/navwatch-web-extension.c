@@ -1,0 +1,133 @@
+// navwatch's web process extension: runs inside every web process of a
+// navwatch web context and reports the page's console to the page's view,
+// as user messages the shim receives (`user-message-received`, navshim.c).
+//
+// Two sources, because WebKit gives the client no console call of a page in
+// an ephemeral session (navwatch's default):
+// - Calls of `console` methods: each frame's `console` is wrapped, at
+//   window-object-cleared (before any script of the document), by a function
+//   that reports the call through a native function the page cannot reach,
+//   then calls the original. Where the call came from is read from a stack
+//   taken by builtins captured before the page ran, so a page cannot move it.
+//   A page that replaces `console.log` only changes what its own calls do, as
+//   it would in a browser.
+// - What the engine reports itself (network, security, JavaScript):
+//   `console-message-sent`. Its console-API messages (sent outside ephemeral
+//   sessions) repeat the wrapper's; navwatch drops them in Swift.
+//
+// Built by the WebProcessExtension package plugin into a shared object that
+// navwatch writes out at run time and hands to WebKit
+// (webkit_web_context_set_web_extensions_directory); it is not part of the
+// CNavShim target.
+#include <webkit2/webkit-web-extension.h>
+
+#include "../include/navshim-messages.h"
+
+static WebKitWebExtension *the_extension;
+
+static void send_console_message(WebKitWebPage *page, guint32 source, guint32 level, const char *text,
+                                 const char *url, guint32 line) {
+    GVariant *parameters = g_variant_new(NW_CONSOLE_MESSAGE_FORMAT, source, level, text ? text : "",
+                                         url ? url : "", line);
+    webkit_web_page_send_message_to_view(page, webkit_user_message_new(NW_CONSOLE_MESSAGE_NAME, parameters),
+                                         NULL, NULL, NULL);
+}
+
+static void on_console_message(WebKitWebPage *page, WebKitConsoleMessage *message, gpointer user_data) {
+    send_console_message(page, webkit_console_message_get_source(message), webkit_console_message_get_level(message),
+                         webkit_console_message_get_text(message), webkit_console_message_get_source_id(message),
+                         webkit_console_message_get_line(message));
+}
+
+// The wrapper's native end: (page id, level, text, url, line), all from the
+// wrapper, which passes only numbers and strings.
+static void on_console_call(GPtrArray *arguments, gpointer user_data) {
+    if (arguments->len != 5) return;
+    JSCValue **values = (JSCValue **)arguments->pdata;
+    WebKitWebPage *page = webkit_web_extension_get_page(the_extension, (guint64)jsc_value_to_double(values[0]));
+    if (!page) return;
+    g_autofree char *text = jsc_value_to_string(values[2]);
+    g_autofree char *url = jsc_value_to_string(values[3]);
+    send_console_message(page, NW_CONSOLE_SOURCE_CALL, (guint32)jsc_value_to_int32(values[1]),
+                         text, url, (guint32)jsc_value_to_int32(values[4]));
+}
+
+// Evaluated in the frame's main world before the document's scripts; called
+// with the page id and the native reporter. Levels are WebKitConsoleMessageLevel's.
+static const char wrap_console[] =
+    "(function (page, report) {\n"
+    "  const target = globalThis.console;\n"
+    "  if (!target) return;\n"
+    "  const apply = Reflect.apply, ErrorType = Error, toText = String, stringify = JSON.stringify;\n"
+    "  const split = String.prototype.split, exec = RegExp.prototype.exec, join = Array.prototype.join;\n"
+    "  const includes = String.prototype.includes, frame = /@(.+):(\\d+):(\\d+)$/;\n"
+    "  const describe = value => {\n"
+    "    if (typeof value === 'string') return value;\n"
+    "    try {\n"
+    "      if (value !== null && typeof value === 'object' && !(value instanceof ErrorType)) {\n"
+    "        const json = stringify(value);\n"
+    "        if (json !== undefined) return json;\n"
+    "      }\n"
+    "      return toText(value);\n"
+    "    } catch (error) { return '[unprintable]'; }\n"
+    "  };\n"
+    "  const caller = () => {\n"
+    "    const lines = apply(split, toText(new ErrorType().stack || ''), ['\\n']);\n"
+    "    for (let i = 0; i < lines.length; i++) {\n"
+    "      if (apply(includes, lines[i], ['navwatch://'])) continue;\n"
+    "      const match = apply(exec, frame, [lines[i]]);\n"
+    "      if (match) return [match[1], +match[2]];\n"
+    "    }\n"
+    "    return ['', 0];\n"
+    "  };\n"
+    "  const levels = { debug: 4, log: 1, info: 0, warn: 2, error: 3, trace: 1, dir: 1, dirxml: 1, table: 1 };\n"
+    "  for (const name in levels) {\n"
+    "    const original = target[name];\n"
+    "    if (typeof original !== 'function') continue;\n"
+    "    const level = levels[name];\n"
+    "    target[name] = { [name](...args) {\n"
+    "      const texts = [];\n"
+    "      for (let i = 0; i < args.length; i++) texts[i] = describe(args[i]);\n"
+    "      const [url, line] = caller();\n"
+    "      report(page, level, apply(join, texts, [' ']), url, line);\n"
+    "      return apply(original, this, args);\n"
+    "    } }[name];\n"
+    "  }\n"
+    "  const assert = target.assert;\n"
+    "  if (typeof assert === 'function') {\n"
+    "    target.assert = { assert(condition, ...args) {\n"
+    "      if (!condition) {\n"
+    "        const texts = ['Assertion failed:'];\n"
+    "        for (let i = 0; i < args.length; i++) texts[i + 1] = describe(args[i]);\n"
+    "        const [url, line] = caller();\n"
+    "        report(page, 3, apply(join, texts, [' ']), url, line);\n"
+    "      }\n"
+    "      return apply(assert, this, [condition, ...args]);\n"
+    "    } }.assert;\n"
+    "  }\n"
+    "})";
+
+static void on_window_object_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame,
+                                     gpointer user_data) {
+    g_autoptr(JSCContext) context = webkit_frame_get_js_context_for_script_world(frame, world);
+    g_autoptr(JSCValue) wrap = jsc_context_evaluate_with_source_uri(context, wrap_console, -1, "navwatch://console", 1);
+    g_autoptr(JSCValue) report = jsc_value_new_function_variadic(context, "report", G_CALLBACK(on_console_call), NULL,
+                                                                 NULL, G_TYPE_NONE);
+    g_autoptr(JSCValue) page_id = jsc_value_new_number(context, (double)webkit_web_page_get_id(page));
+    g_autoptr(JSCValue) result = jsc_value_function_call(wrap, JSC_TYPE_VALUE, page_id, JSC_TYPE_VALUE, report,
+                                                         G_TYPE_NONE);
+    jsc_context_clear_exception(context);
+}
+
+static void on_page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpointer user_data) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    g_signal_connect(page, "console-message-sent", G_CALLBACK(on_console_message), NULL);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
+G_MODULE_EXPORT void webkit_web_extension_initialize(WebKitWebExtension *extension) {
+    the_extension = extension;
+    g_signal_connect(extension, "page-created", G_CALLBACK(on_page_created), NULL);
+    g_signal_connect(webkit_script_world_get_default(), "window-object-cleared", G_CALLBACK(on_window_object_cleared),
+                     NULL);
+}

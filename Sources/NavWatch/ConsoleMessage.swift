@@ -1,0 +1,49 @@
+import Foundation
+
+/// A message the page's console received: a `console` call of its scripts
+/// or a report of the engine (a resource that failed to load, a security
+/// refusal), as the engine's console shows it.
+///
+/// Reported by the engine itself, so a page cannot suppress or forge one by
+/// replacing `console` (a page that replaces `console.log` only changes what
+/// its own calls do). Uncaught errors and unhandled rejections are not
+/// console messages here: they arrive as `PageError`s.
+public struct ConsoleMessage: Sendable, Hashable {
+    public enum Level: String, Sendable, Hashable, CaseIterable {
+        case debug, log, info, warning = "warn", error
+    }
+
+    /// Who wrote it.
+    public enum Source: String, Sendable, Hashable {
+        /// A `console` method called by a script.
+        case consoleAPI = "console-api"
+        /// The JavaScript engine.
+        case javaScript = "javascript"
+        /// The network (a resource that failed or answered with an error).
+        case network
+        /// A security check (content security policy, mixed content, CORS).
+        case security
+        case other
+    }
+
+    public let level: Level
+    public let source: Source
+    /// The text, as the engine gives it: for a `console` call, its first
+    /// argument converted to a string (`console.log("a", 1)` gives `a`).
+    public let text: String
+    /// The script, page or resource it came from, when the engine says.
+    public let url: URL?
+    /// The line in `url` (1-based), when the engine says.
+    public let line: Int?
+    /// The navigation whose document was shown when the message arrived.
+    public let navigation: Navigation?
+
+    public init(level: Level, source: Source, text: String, url: URL?, line: Int?, navigation: Navigation?) {
+        self.level = level
+        self.source = source
+        self.text = text
+        self.url = url
+        self.line = line
+        self.navigation = navigation
+    }
+}

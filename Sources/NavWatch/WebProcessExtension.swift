@@ -1,0 +1,70 @@
+import Foundation
+import WebKitThread
+
+/// navwatch's web process extension (built from `Sources/CNavShim/web-extension`
+/// and embedded by the WebProcessExtension plugin), written out once to a
+/// directory of its own that WebKit loads it from.
+///
+/// The directory is named after the image's content, so that processes of
+/// different navwatch versions never share one, and it holds nothing else
+/// (WebKit loads every shared object in it). It lives in the user's cache
+/// (`$XDG_CACHE_HOME` or `~/.cache`) when that is writable, else in a fresh
+/// private temporary directory.
+enum WebProcessExtension {
+    static let fileName = "navwatch-web-extension.so"
+
+    /// The directory, written on first use; the same answer for the life of the process.
+    static let directory: Result<String, WebKitUnavailableError> = {
+        guard let image = Data(base64Encoded: webProcessExtensionImage) else {
+            return .failure(WebKitUnavailableError(reason: "navwatch's web process extension is damaged (rebuild navwatch)"))
+        }
+        let name = "web-extension-" + String(fnv1a(image), radix: 16)
+        var problems: [String] = []
+        for candidate in candidateDirectories(named: name) {
+            do {
+                try install(image, in: candidate)
+                return .success(candidate.path)
+            } catch {
+                problems.append("\(candidate.path): \(error.localizedDescription)")
+            }
+        }
+        return .failure(WebKitUnavailableError(
+            reason: "cannot write navwatch's web process extension (\(problems.joined(separator: "; ")))"))
+    }()
+
+    private static func candidateDirectories(named name: String) -> [URL] {
+        let environment = ProcessInfo.processInfo.environment
+        var candidates: [URL] = []
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            candidates.append(URL(filePath: cache).appending(path: "navwatch/\(name)"))
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            candidates.append(URL(filePath: home).appending(path: ".cache/navwatch/\(name)"))
+        }
+        var template = Array((NSTemporaryDirectory() + "/navwatch-\(name)-XXXXXX").utf8CString)
+        if let made = mkdtemp(&template) {
+            candidates.append(URL(filePath: String(cString: made)))
+        }
+        return candidates
+    }
+
+    /// Makes `directory` (private to the user) hold exactly `image`; a file
+    /// already there with the same bytes is kept.
+    private static func install(_ image: Data, in directory: URL) throws {
+        let files = FileManager.default
+        try files.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let target = directory.appending(path: fileName)
+        if (try? Data(contentsOf: target)) == image { return }
+        // Written aside, then renamed: a web process never loads half a file,
+        // and two navwatch processes writing at once both end with the whole one.
+        let partial = directory.appending(path: ".\(fileName).\(getpid())")
+        try image.write(to: partial)
+        guard rename(partial.path, target.path) == 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+    }
+
+    /// FNV-1a, 64 bits: enough to tell images apart, with no dependency.
+    private static func fnv1a(_ data: Data) -> UInt64 {
+        data.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+    }
+}
