@@ -65,6 +65,12 @@ struct CrawlSummaryText {
             lines.append(String(format: "  time to load: p50 %.0f ms, p95 %.0f ms",
                                 Self.percentile(loadTimes, 0.5), Self.percentile(loadTimes, 0.95)))
         }
+        let pageErrors = loaded.filter { ($0.pageErrorCount ?? 0) > 0 }.count
+        let consoleErrors = loaded.filter { ($0.console?.errors ?? 0) > 0 }.count
+        if pageErrors + consoleErrors > 0 {
+            lines.append("  javascript: \(pageErrors) pages with page errors, \(consoleErrors) with console errors"
+                         + " (navwatch report lists them)")
+        }
         let seconds = max(0.001, summary.elapsed.seconds)
         lines.append(String(format: "  %.1f pages/s, %d retries", Double(loaded.count) / seconds, summary.retries))
         text = lines.joined(separator: "\n") + "\n"

@@ -52,6 +52,10 @@ enum HTMLReport {
             .prefix(10), id: "heaviest"))
         html += section("Pages that are not ok (\(failing.count))", table(failing.prefix(50), id: "failing")
             + (failing.count > 50 ? "<p>The first 50; the table of all pages below finds the rest (search for their outcome).</p>" : ""))
+        let withErrors = loaded.filter { ($0.pageErrorCount ?? 0) > 0 || ($0.console?.errors ?? 0) > 0 }
+            .sorted { (($0.pageErrorCount ?? 0), ($0.console?.errors ?? 0)) > (($1.pageErrorCount ?? 0), ($1.console?.errors ?? 0)) }
+        html += section("Pages with JavaScript errors (\(withErrors.count))", errorTable(withErrors.prefix(50))
+            + (withErrors.count > 50 ? "<p>The 50 with the most errors.</p>" : ""))
         let redirected = loaded.filter { !$0.redirects.isEmpty }
         html += section("Redirect chains (\(redirected.count))", redirectTable(redirected.prefix(50)))
         html += """
@@ -128,6 +132,20 @@ enum HTMLReport {
             html += "<tr><td>\(link(report.url))</td><td>\(report.outcome.rawValue)\(report.error.map { " (\(HTML.escape($0.kind)))" } ?? "")</td>"
             html += "<td>\(report.status.map(String.init) ?? "–")</td><td>\(report.timings.finish.map(msText) ?? "–")</td>"
             html += "<td>\(bytesText(report.resources.transferBytes))</td></tr>"
+        }
+        return html + "</tbody></table>"
+    }
+
+    /// Pages with page errors or console errors: the counts and the first page error.
+    private static func errorTable(_ reports: ArraySlice<PageLoadReport>) -> String {
+        guard !reports.isEmpty else { return "<p>None.</p>" }
+        var html = #"<table id="errors"><thead><tr><th>URL</th><th>page errors</th><th>console errors</th><th>console warnings</th><th>first page error</th></tr></thead><tbody>"#
+        for report in reports {
+            let first = report.pageErrors?.first.map { error in
+                HTML.escape(error.message) + (error.url.map { " <span class=\"hop\">\(HTML.escape($0))\(error.line.map { ":\($0)" } ?? "")</span>" } ?? "")
+            } ?? "–"
+            html += "<tr><td>\(link(report.url))</td><td>\(report.pageErrorCount ?? 0)</td><td>\(report.console?.errors ?? 0)</td>"
+            html += "<td>\(report.console?.warnings ?? 0)</td><td>\(first)</td></tr>"
         }
         return html + "</tbody></table>"
     }

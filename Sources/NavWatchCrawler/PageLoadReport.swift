@@ -117,6 +117,39 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         }
     }
 
+    /// How many console messages the page logged at level error and warning
+    /// (console calls and the engine's own reports, such as resources that
+    /// failed to load).
+    public struct ConsoleCounts: Codable, Sendable, Equatable {
+        public var errors = 0
+        public var warnings = 0
+
+        public init(errors: Int = 0, warnings: Int = 0) {
+            self.errors = errors
+            self.warnings = warnings
+        }
+    }
+
+    /// One uncaught error or unhandled rejection of the page.
+    public struct PageErrorInfo: Codable, Sendable, Equatable {
+        public var message: String
+        public var url: String?
+        public var line: Int?
+
+        public init(message: String, url: String?, line: Int?) {
+            self.message = message
+            self.url = url
+            self.line = line
+        }
+
+        public init(_ error: PageError) {
+            self.init(message: error.message, url: error.url?.absoluteString, line: error.line)
+        }
+    }
+
+    /// How many page errors a report lists; `pageErrorCount` counts them all.
+    public static let listedPageErrors = 5
+
     /// Where a timed-out navigation was when time ran out.
     public struct TimeoutDetail: Codable, Sendable, Equatable {
         /// `requested`, `provisional` (started, no response yet), `committed`
@@ -148,6 +181,14 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     public var links = 0
     public var attempts = 0
     public var timeout: TimeoutDetail?
+    /// The page's console errors and warnings; nil for a page that was not
+    /// loaded (and in reports stored before navwatch counted them).
+    public var console: ConsoleCounts?
+    /// The page's first `listedPageErrors` uncaught errors and unhandled
+    /// rejections, in order; nil as for `console`.
+    public var pageErrors: [PageErrorInfo]?
+    /// How many there were in all.
+    public var pageErrorCount: Int?
     /// Hosts of other sites the page requested from, sorted.
     public var thirdPartyHosts: [String]?
     /// The file name of the page's screenshot, in the crawl's screenshot directory.
@@ -167,6 +208,9 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case url, redirects, status, mime, title, depth, parent, outcome, error, timings, resources, links, attempts, timeout
+        case console
+        case pageErrors = "page_errors"
+        case pageErrorCount = "page_error_count"
         case thirdPartyHosts = "third_party_hosts"
         case screenshot
         case startedAt = "started_at"

@@ -139,6 +139,12 @@ package final class PageLoader {
             // The events ended without a `.closed` (the view went away).
             result.report.error = .init(.viewClosed(url: navigation.url))
         }
+        if state.response != nil {  // a document was shown: its console and errors are known
+            result.report.console = .init(errors: state.consoleMessages.count { $0.level == .error },
+                                          warnings: state.consoleMessages.count { $0.level == .warning })
+            result.report.pageErrors = state.pageErrors.prefix(PageLoadReport.listedPageErrors).map(PageLoadReport.PageErrorInfo.init)
+            result.report.pageErrorCount = state.pageErrors.count
+        }
         result.report.requests = RequestRecord.records(of: state, facts: facts, now: clock.now - start)
         Self.summarise(result.report.requests, into: &result.report)
         if let privateAddressGuard {
