@@ -28,12 +28,16 @@ public struct ConsoleMessage: Sendable, Hashable {
 
     public let level: Level
     public let source: Source
-    /// The text, as the engine gives it: for a `console` call, its first
-    /// argument converted to a string (`console.log("a", 1)` gives `a`).
+    /// The text: for a `console` call, its arguments joined by spaces
+    /// (strings as they are, objects as JSON, anything else as `String(_:)`
+    /// gives it: `console.log("a", 1, {b: 2})` gives `a 1 {"b":2}`).
     public let text: String
-    /// The script, page or resource it came from, when the engine says.
+    /// The script, page or resource it came from, when known.
     public let url: URL?
-    /// The line in `url` (1-based), when the engine says.
+    /// The line in `url` (1-based), when known. For a `console` call it is
+    /// read from the JavaScript stack, which JavaScriptCore sometimes leaves
+    /// the calling script's top level out of: such a call has `url` (the
+    /// running script) but no line.
     public let line: Int?
     /// The navigation whose document was shown when the message arrived.
     public let navigation: Navigation?

@@ -46,11 +46,15 @@ extension WebView {
             // The engine also logs each uncaught error and unhandled rejection
             // as a JavaScript error; they are reported once, as page errors.
             guard !(message.source == .javaScript && message.level == .error) else { return }
-            emit(.consoleMessage(ConsoleMessage(level: message.level, source: message.source, text: message.text,
-                                                url: message.url, line: message.line, navigation: tracker.document)))
+            let attributed = ConsoleMessage(level: message.level, source: message.source, text: message.text,
+                                            url: message.url, line: message.line, navigation: tracker.document)
+            if consoleMessages.count < Self.retainedConsoleEntries { consoleMessages.append(attributed) }
+            emit(.consoleMessage(attributed))
         case .pageError(let error):
-            emit(.pageError(PageError(kind: error.kind, message: error.message, url: error.url, line: error.line,
-                                      column: error.column, stack: error.stack, navigation: tracker.document)))
+            let attributed = PageError(kind: error.kind, message: error.message, url: error.url, line: error.line,
+                                       column: error.column, stack: error.stack, navigation: tracker.document)
+            if pageErrors.count < Self.retainedConsoleEntries { pageErrors.append(attributed) }
+            emit(.pageError(attributed))
         case .repeatedConsoleCall, .unknownMessage:
             break
         }

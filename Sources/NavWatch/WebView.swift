@@ -35,6 +35,15 @@ public final class WebView {
     /// Whether pages run their own JavaScript. navwatch's own scripts and
     /// `evaluateJavaScript` run either way.
     public private(set) var javaScriptEnabled: Bool
+    /// The console messages of the document shown now, in order: emptied when
+    /// the next document commits. The first `retainedConsoleEntries` are kept;
+    /// `view.rx.consoleMessages` and the delegate see every one.
+    public internal(set) var consoleMessages: [ConsoleMessage] = []
+    /// The uncaught errors and unhandled rejections of the document shown now,
+    /// kept as `consoleMessages` are.
+    public internal(set) var pageErrors: [PageError] = []
+    /// How many console messages and page errors a view keeps for its document.
+    public static let retainedConsoleEntries = 1000
     /// The navigation that has not ended yet, if any.
     public var activeNavigation: Navigation? { tracker.active?.navigation }
     /// How far WebKit has got with `activeNavigation` (for the package's tests).
@@ -352,6 +361,10 @@ public final class WebView {
             }
             if case .didStartProvisionalNavigation(let navigation) = event, !timeouts.has(navigation) {
                 startTimeout(for: navigation, after: configuration.navigationTimeout)  // the page started it
+            }
+            if case .didCommit = event {
+                consoleMessages = []
+                pageErrors = []
             }
             if signalTime != 0, let probe = Self.signalProbe { probe(event, signalTime) }
             emit(.navigation(event))
