@@ -224,6 +224,7 @@ struct nw_evaluation {
     void (*done)(void *, const nw_js_result *);
     void *context;
     int refs;                   // the caller's handle + the running operation
+    gboolean is_call;           // nw_view_call_async, not nw_view_evaluate
 };
 
 // MARK: - Conversions
@@ -667,7 +668,9 @@ static void evaluation_unref(nw_evaluation *evaluation) {
 static void on_evaluation_finished(GObject *source, GAsyncResult *result, gpointer user_data) {
     nw_evaluation *evaluation = user_data;
     g_autoptr(GError) error = NULL;
-    g_autoptr(JSCValue) value = webkit_web_view_evaluate_javascript_finish(WEBKIT_WEB_VIEW(source), result, &error);
+    g_autoptr(JSCValue) value = evaluation->is_call
+        ? webkit_web_view_call_async_javascript_function_finish(WEBKIT_WEB_VIEW(source), result, &error)
+        : webkit_web_view_evaluate_javascript_finish(WEBKIT_WEB_VIEW(source), result, &error);
     nw_js_result converted = {0};
     g_autofree char *json = NULL;
     if (error) {
@@ -693,8 +696,8 @@ static void on_evaluation_finished(GObject *source, GAsyncResult *result, gpoint
     evaluation_unref(evaluation);
 }
 
-nw_evaluation *nw_view_evaluate(nw_view *view, const char *script,
-                                void (*done)(void *context, const nw_js_result *result), void *context) {
+static nw_evaluation *evaluation_new(nw_view *view, void (*done)(void *context, const nw_js_result *result),
+                                     void *context) {
     nw_evaluation *evaluation = g_new0(nw_evaluation, 1);
     evaluation->cancellable = g_cancellable_new();
     evaluation->view = view;
@@ -702,13 +705,100 @@ nw_evaluation *nw_view_evaluate(nw_view *view, const char *script,
     evaluation->context = context;
     evaluation->refs = 2;
     view->evaluations = g_list_prepend(view->evaluations, evaluation);
+    return evaluation;
+}
+
+nw_evaluation *nw_view_evaluate(nw_view *view, const char *script,
+                                void (*done)(void *context, const nw_js_result *result), void *context) {
+    nw_evaluation *evaluation = evaluation_new(view, done, context);
     webkit_web_view_evaluate_javascript(view->web_view, script, -1, NULL, NULL, evaluation->cancellable,
                                         on_evaluation_finished, evaluation);
     return evaluation;
 }
 
+nw_evaluation *nw_view_call_async(nw_view *view, const char *body, const char *world,
+                                  void (*done)(void *context, const nw_js_result *result), void *context) {
+    nw_evaluation *evaluation = evaluation_new(view, done, context);
+    evaluation->is_call = TRUE;
+    webkit_web_view_call_async_javascript_function(view->web_view, body, -1, NULL, world, NULL,
+                                                   evaluation->cancellable, on_evaluation_finished, evaluation);
+    return evaluation;
+}
+
 void nw_evaluation_cancel(nw_evaluation *evaluation) { g_cancellable_cancel(evaluation->cancellable); }
 void nw_evaluation_free(nw_evaluation *evaluation) { evaluation_unref(evaluation); }
+
+// MARK: - Input
+
+/// Delivers `event` (transfer full) to the view's window as the window system would.
+static void input_deliver(nw_view *view, GdkEvent *event, gboolean keyboard) {
+    GtkWidget *widget = GTK_WIDGET(view->web_view);
+    GdkSeat *seat = gdk_display_get_default_seat(gtk_widget_get_display(widget));
+    gdk_event_set_device(event, keyboard ? gdk_seat_get_keyboard(seat) : gdk_seat_get_pointer(seat));
+    gtk_main_do_event(event);
+    gdk_event_free(event);
+}
+
+static GdkEvent *pointer_event(nw_view *view, GdkEventType type, double x, double y, guint state) {
+    GdkWindow *window = gtk_widget_get_window(GTK_WIDGET(view->web_view));
+    GdkEvent *event = gdk_event_new(type);
+    int root_x = 0, root_y = 0;
+    gdk_window_get_root_coords(window, (int)x, (int)y, &root_x, &root_y);
+    if (type == GDK_MOTION_NOTIFY) {
+        event->motion.window = g_object_ref(window);
+        event->motion.x = x;
+        event->motion.y = y;
+        event->motion.x_root = root_x;
+        event->motion.y_root = root_y;
+        event->motion.time = GDK_CURRENT_TIME;
+        event->motion.state = state;
+    } else {
+        event->button.window = g_object_ref(window);
+        event->button.x = x;
+        event->button.y = y;
+        event->button.x_root = root_x;
+        event->button.y_root = root_y;
+        event->button.button = 1;
+        event->button.time = GDK_CURRENT_TIME;
+        event->button.state = state;
+    }
+    return event;
+}
+
+void nw_view_send_click(nw_view *view, double x, double y) {
+    input_deliver(view, pointer_event(view, GDK_MOTION_NOTIFY, x, y, 0), FALSE);
+    input_deliver(view, pointer_event(view, GDK_BUTTON_PRESS, x, y, 0), FALSE);
+    input_deliver(view, pointer_event(view, GDK_BUTTON_RELEASE, x, y, GDK_BUTTON1_MASK), FALSE);
+}
+
+static GdkEvent *key_event(nw_view *view, GdkEventType type, guint keyval) {
+    GtkWidget *widget = GTK_WIDGET(view->web_view);
+    GdkEvent *event = gdk_event_new(type);
+    event->key.window = g_object_ref(gtk_widget_get_window(widget));
+    event->key.keyval = keyval;
+    event->key.time = GDK_CURRENT_TIME;
+    GdkKeymapKey *keys = NULL;
+    gint count = 0;
+    if (gdk_keymap_get_entries_for_keyval(gdk_keymap_get_for_display(gtk_widget_get_display(widget)), keyval, &keys,
+                                          &count) && count > 0) {
+        event->key.hardware_keycode = (guint16)keys[0].keycode;
+        event->key.group = (guint8)keys[0].group;
+    }
+    g_free(keys);
+    return event;
+}
+
+void nw_view_send_key(nw_view *view, unsigned keyval) {
+    input_deliver(view, key_event(view, GDK_KEY_PRESS, keyval), TRUE);
+    input_deliver(view, key_event(view, GDK_KEY_RELEASE, keyval), TRUE);
+}
+
+unsigned nw_keyval_from_name(const char *name) {
+    guint keyval = gdk_keyval_from_name(name);
+    return keyval == GDK_KEY_VoidSymbol ? 0 : keyval;
+}
+
+unsigned nw_keyval_from_unicode(uint32_t character) { return gdk_unicode_to_keyval(character); }
 
 // MARK: - Screenshots
 

@@ -11,17 +11,32 @@ final class ScriptEvaluation {
     private var handle: OpaquePointer?
     private var cancelled = false
 
-    func start(on shim: OpaquePointer, script: String, continuation: Continuation) {
+    /// How the script runs.
+    enum Kind {
+        /// As a script in the page's own world; its completion value answers.
+        case script
+        /// As the body of an async function in `world` (nil: the page's own);
+        /// the value its promise settles to answers.
+        case asyncFunction(world: String?)
+    }
+
+    func start(on shim: OpaquePointer, script: String, kind: Kind = .script, continuation: Continuation) {
         guard !cancelled else {
             continuation.resume(returning: .failure(.cancelled))
             return
         }
         // Retained until the shim's `done` callback, which it calls exactly once.
         let box = Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
-        handle = nw_view_evaluate(shim, script, { context, result in
+        let done: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<nw_js_result>) -> Void = { context, result in
             let box = Unmanaged<ContinuationBox>.fromOpaque(context!).takeRetainedValue()
             box.continuation.resume(returning: ScriptEvaluation.convert(result.pointee))
-        }, box)
+        }
+        switch kind {
+        case .script:
+            handle = nw_view_evaluate(shim, script, done, box)
+        case .asyncFunction(let world):
+            handle = world.withOptionalCString { nw_view_call_async(shim, script, $0, done, box) }
+        }
     }
 
     func cancel() {
@@ -54,6 +69,14 @@ final class ScriptEvaluation {
             }
             return .success(String(cString: json))
         }
+    }
+}
+
+extension Optional<String> {
+    /// Calls `body` with the string as a C string, or with nil.
+    func withOptionalCString<T>(_ body: (UnsafePointer<CChar>?) -> T) -> T {
+        guard let self else { return body(nil) }
+        return self.withCString { body($0) }
     }
 }
 

@@ -68,6 +68,7 @@ extension WebView {
             // Let it reach `create`, which reports it once and opens nothing.
             decision.use()
         case NW_POLICY_NAVIGATION_ACTION:
+            navigationActionsAsked += 1
             let action = NavigationAction(
                 url: requestURL, httpMethod: policy.method.map { String(cString: $0) },
                 kind: NavigationAction.Kind(rawValue: Int(policy.navigation_type)) ?? .other,
@@ -93,11 +94,14 @@ extension WebView {
     }
 
     private func apply(_ policy: NavigationActionPolicy, to action: NavigationAction, decision: PolicyDecision) {
+        navigationActionsAnswered += 1
+        defer { for watch in inputWatches.values { watch.poke() } }
         switch policy {
         case .allow:
             deliver(tracker.handle(.navigationAllowed(url: action.url)))
             decision.use()
         case .cancel, .download:
+            navigationActionsRefused += 1
             decision.ignore()
             guard let active = tracker.active, active.stage == .requested,
                   active.navigation.url.absoluteString == action.url.absoluteString else { return }

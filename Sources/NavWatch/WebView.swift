@@ -67,6 +67,13 @@ public final class WebView {
     /// failure, a termination) WebKit has sent: a web process that answers a
     /// stop sends one.
     var stopAnswers = 0
+    /// Main-frame navigation actions WebKit asked about, and those refused
+    /// (cancelled or turned into downloads): whether an input started a navigation.
+    var navigationActionsAsked = 0
+    var navigationActionsAnswered = 0
+    var navigationActionsRefused = 0
+    /// The waits of running `click`, `press` and `submit` calls, by id.
+    var inputWatches: [ObjectIdentifier: InputNavigationWatch] = [:]
     /// How many shim callbacks are on the stack: WebKit must not be asked to
     /// load from inside its own signal handlers.
     var callbackDepth = 0
@@ -99,7 +106,7 @@ public final class WebView {
         shim = DocumentScript.source.withCString { script in
             DocumentScript.world.withCString { world in
                 DocumentScript.messageHandler.withCString { handler in
-                    withOptionalCString(configuration.userAgent) { agent in
+                    configuration.userAgent.withOptionalCString { agent in
                         var settings = nw_settings()
                         settings.user_agent = agent
                         settings.javascript_markup_enabled = configuration.javaScriptEnabled ? 1 : 0
@@ -244,12 +251,12 @@ public final class WebView {
         }
     }
 
-    private func evaluateForJSON(_ script: String) async throws(JavaScriptError) -> String? {
+    func evaluateForJSON(_ script: String, kind: ScriptEvaluation.Kind = .script) async throws(JavaScriptError) -> String? {
         guard let shim else { throw .viewClosed }
         let evaluation = ScriptEvaluation()
         let outcome: Result<String?, JavaScriptError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                evaluation.start(on: shim, script: script, continuation: continuation)
+                evaluation.start(on: shim, script: script, kind: kind, continuation: continuation)
             }
         } onCancel: {
             Task { @WebKitActor in evaluation.cancel() }
@@ -371,9 +378,11 @@ public final class WebView {
         }
     }
 
-    /// The one way out of the view: hands `event` to the delegate.
+    /// The one way out of the view: hands `event` to the delegate, then to
+    /// the view's own waits (`InputNavigationWatch`).
     func emit(_ event: WebViewEvent) {
         navigationDelegate?.webView(self, didReceive: event)
+        for watch in inputWatches.values { watch.record(event) }
     }
 
     /// The delegate that answers questions: the view's, or the protocol's defaults.
@@ -391,10 +400,4 @@ private final class ScreenshotBox: Sendable {
     func resume(_ failure: String?) {
         continuation.withLock { $0.take() }?.resume(returning: failure)
     }
-}
-
-/// Calls `body` with `string` as a C string, or with nil.
-private func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
-    guard let string else { return body(nil) }
-    return string.withCString { body($0) }
 }

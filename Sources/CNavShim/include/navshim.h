@@ -280,8 +280,29 @@ typedef struct nw_evaluation nw_evaluation;
 nw_evaluation *nw_view_evaluate(nw_view *view, const char *script,
                                 void (*done)(void *_Nullable context, const nw_js_result *result),
                                 void *_Nullable context);
+/// Runs `body` as the body of an async function in the main frame, in the
+/// script world `world` (NULL: the page's own) and answers with the value its
+/// promise settles to; otherwise as nw_view_evaluate.
+nw_evaluation *nw_view_call_async(nw_view *view, const char *body, const char *_Nullable world,
+                                  void (*done)(void *_Nullable context, const nw_js_result *result),
+                                  void *_Nullable context);
 void nw_evaluation_cancel(nw_evaluation *evaluation);
 void nw_evaluation_free(nw_evaluation *evaluation);
+
+// MARK: - Input
+
+/// Sends a left-button click at (`x`, `y`) in the view's coordinates (CSS
+/// pixels of the viewport): pointer motion, press and release, as the window
+/// system would deliver them, so the page sees trusted events.
+void nw_view_send_click(nw_view *view, double x, double y);
+
+/// Sends a key press and release of `keyval` (a GDK keyval) to the view.
+void nw_view_send_key(nw_view *view, unsigned keyval);
+
+/// The GDK keyval of a key name (`Return`, `Tab`, `Left`...), 0 when unknown.
+unsigned nw_keyval_from_name(const char *name);
+/// The GDK keyval that types the Unicode character `character`.
+unsigned nw_keyval_from_unicode(uint32_t character);
 
 // MARK: - Screenshots
 

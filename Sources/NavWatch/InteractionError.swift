@@ -1,0 +1,30 @@
+import Foundation
+
+/// Why `click`, `fill`, `press`, `submit` or `waitFor` could not do what it was asked.
+public enum InteractionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No element of the page matches the selector.
+    case noMatch(selector: String)
+    /// The selector is not valid CSS.
+    case invalidSelector(selector: String, message: String)
+    /// An element matches, but cannot take the input: `reason` says why
+    /// (hidden, covered by another element, disabled, not a text field, not in a form).
+    case notInteractable(selector: String, reason: String)
+    /// `press` got a key name it does not know.
+    case unknownKey(String)
+    /// What was awaited did not happen within the time allowed.
+    case timedOut(waitingFor: String, after: Duration)
+    /// The script navwatch ran in the page failed (the view closed, the
+    /// predicate threw, the page went away).
+    case script(JavaScriptError)
+
+    public var description: String {
+        switch self {
+        case .noMatch(let selector): return "no element matches \(selector)"
+        case .invalidSelector(let selector, let message): return "\(selector) is not a valid selector: \(message)"
+        case .notInteractable(let selector, let reason): return "\(selector) cannot take input: \(reason)"
+        case .unknownKey(let key): return "unknown key \(key)"
+        case .timedOut(let what, let timeout): return "timed out after \(timeout.seconds) s waiting for \(what)"
+        case .script(let error): return error.description
+        }
+    }
+}
