@@ -108,6 +108,8 @@ let package = Package(
         .target(name: "PageCheckerExample", dependencies: ["NavWatchRx"], path: "Examples/PageChecker"),
         .testTarget(name: "PageCheckerExampleTests", dependencies: ["PageCheckerExample", "NavWatchTestSupport"],
                     path: "Examples/PageCheckerTests"),
+        // The README's "Testing your web app": a small app and its end-to-end tests.
+        .testTarget(name: "WebAppTests", dependencies: ["NavWatchRx", "LoopbackServer"], path: "Examples/WebAppTests"),
         // The README's `for await` example, built so that it keeps compiling.
         .executableTarget(name: "ForAwaitExample", dependencies: ["NavWatchRx", "LoopbackServer"], path: "Examples/ForAwait"),
         // What the tests share and users never install: the fixture site, a

@@ -4,10 +4,13 @@ import Foundation
 /// or a report of the engine (a resource that failed to load, a security
 /// refusal), as the engine's console shows it.
 ///
-/// Reported by the engine itself, so a page cannot suppress or forge one by
-/// replacing `console` (a page that replaces `console.log` only changes what
-/// its own calls do). Uncaught errors and unhandled rejections are not
-/// console messages here: they arrive as `PageError`s.
+/// Console calls are seen by navwatch's web process extension, which wraps
+/// every frame's `console` before any script of the document runs; a page
+/// cannot reach what it reports through, or move where a call came from, and
+/// a page that replaces `console.log` only changes what its own later calls
+/// do. Uncaught errors and unhandled rejections are not console messages
+/// here: they arrive as `PageError`s. Nor is the engine's report of the main
+/// document's own error status or failure: that is the navigation's.
 public struct ConsoleMessage: Sendable, Hashable {
     public enum Level: String, Sendable, Hashable, CaseIterable {
         case debug, log, info, warning = "warn", error

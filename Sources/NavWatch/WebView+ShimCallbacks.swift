@@ -46,6 +46,10 @@ extension WebView {
             // The engine also logs each uncaught error and unhandled rejection
             // as a JavaScript error; they are reported once, as page errors.
             guard !(message.source == .javaScript && message.level == .error) else { return }
+            // The engine logs the main resource's error statuses and failures
+            // too, before the commit or after the failure: they are the
+            // navigation's status or failure, not a document's messages.
+            guard !(message.source == .network && message.url.map(mainResourceURLs.contains) == true) else { return }
             let attributed = ConsoleMessage(level: message.level, source: message.source, text: message.text,
                                             url: message.url, line: message.line, navigation: tracker.document)
             if consoleMessages.count < Self.retainedConsoleEntries { consoleMessages.append(attributed) }

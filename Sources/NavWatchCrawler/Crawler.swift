@@ -92,6 +92,8 @@ public struct CrawlSummary: Sendable {
     public var reports: [PageLoadReport] = []
     public var retries = 0
     public var elapsed: Duration = .zero
+
+    package init() {}
 }
 
 /// Crawls breadth-first from the seeds with a pool of web views, storing

@@ -14,7 +14,8 @@ private func expectEvents(_ lines: [String], base: URL?, _ expected: [String],
 }
 
 /// The keys the README's schema allows.
-private let schemaKeys: Set<String> = ["event", "nav", "url", "t_ms", "status", "mime", "title", "provisional", "error"]
+private let schemaKeys: Set<String> = ["event", "nav", "url", "t_ms", "status", "mime", "title", "provisional", "error",
+                                       "level", "message", "line", "column"]
 
 /// Parses JSON Lines output into one compact string per event:
 /// `event #nav url [status] [mime] [title] [provisional] [error kind]`,

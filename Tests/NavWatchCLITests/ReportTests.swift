@@ -112,6 +112,35 @@ struct ReportTests {
         #expect(try await view.evaluateJavaScript("document.getElementById('figure-failing').textContent", as: String.self) == "100")
     }
 
+    @Test("the pages with JavaScript errors: most page errors first, the first error and where it was thrown")
+    func javaScriptErrors() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func page(_ path: String, pageErrors: [String], consoleErrors: Int) -> PageLoadReport {
+            var report = PageLoadReport(url: "http://h\(path)", depth: 1, parent: nil, outcome: .ok)
+            report.console = .init(errors: consoleErrors, warnings: 1)
+            report.pageErrors = pageErrors.map { .init(message: $0, url: "http://h\(path).js", line: 7) }
+            report.pageErrorCount = pageErrors.count
+            return report
+        }
+        let reports = [page("/clean", pageErrors: [], consoleErrors: 0), page("/logs", pageErrors: [], consoleErrors: 3),
+                       page("/throws", pageErrors: ["TypeError: <x> is null", "Error: later"], consoleErrors: 1)]
+        let out = directory + "/report.html"
+        #expect(FileManager.default.createFile(atPath: out, contents: Data(HTMLReport.html(reports, source: "s", screenshots: nil).utf8)))
+        let view = try WebView()
+        defer { view.close() }
+        _ = try await view.rx.pageLoad(URL(fileURLWithPath: out))
+        let rows = try await view.evaluateJavaScript("""
+            [...document.querySelectorAll('#errors tbody tr')].map(row => [...row.cells].map(cell => cell.textContent))
+            """, as: [[String]].self)
+        #expect(rows == [["http://h/throws", "2", "1", "1", "TypeError: <x> is null http://h/throws.js:7"],
+                         ["http://h/logs", "0", "3", "1", "–"]])
+        var crawl = CrawlSummary()
+        crawl.reports = reports
+        let summary = CrawlSummaryText(crawl).text
+        #expect(summary.contains("  javascript: 1 pages with page errors, 2 with console errors (navwatch report lists them)\n"))
+    }
+
     /// Evaluates a script whose value is a promise, and returns what it resolves to.
     private func evaluateAsync(_ script: String, in view: WebView) async throws -> Int {
         _ = try await view.evaluateJavaScript("window.__result = undefined; Promise.resolve(\(script)).then(v => window.__result = v); null")

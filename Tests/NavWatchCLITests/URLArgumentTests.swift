@@ -37,5 +37,10 @@ struct URLArgumentTests {
         let finished = WatchEvent(kind: .finished, nav: 1, url: "http://h/", milliseconds: 40, status: 200, mime: "text/html",
                                   title: "T", note: "ignored")
         #expect(finished.jsonLine == #"{"event":"finished","nav":1,"url":"http://h/","t_ms":40,"status":200,"mime":"text/html","title":"T"}"#)
+        let console = WatchEvent(kind: .console, nav: 1, url: "http://h/app.js", milliseconds: 5, level: "warn",
+                                 message: "careful", line: 12)
+        #expect(console.jsonLine == #"{"event":"console","nav":1,"url":"http://h/app.js","t_ms":5,"level":"warn","message":"careful","line":12}"#)
+        let unplaced = WatchEvent(kind: .pageError, nav: 1, url: "", milliseconds: 6, message: "42")
+        #expect(unplaced.jsonLine == #"{"event":"page-error","nav":1,"url":null,"t_ms":6,"message":"42","line":null,"column":null}"#)
     }
 }

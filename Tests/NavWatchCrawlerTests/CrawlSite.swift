@@ -14,6 +14,7 @@ import Synchronization
 ///     /flaky       → 500 twice, then a page;  /busy → 429 with Retry-After: 1 once, then a page
 ///     /stall       → commits and never finishes; /hang never answers
 ///     /slow-first  → a page, after 1 s the first time (linked from nowhere)
+///     /noisy       → logs a warning and an error, fails an image, throws six errors (linked from nowhere)
 final class CrawlSite: Sendable {
     let server: LoopbackServer
     private let hits = Mutex<[String: Int]>([:])
@@ -62,6 +63,13 @@ final class CrawlSite: Sendable {
         case "/flaky": return count <= 2 ? .html("<title>Oops</title>", status: 500) : page("Flaky", [])
         case "/busy":
             return count == 1 ? .text("slow down", status: 429, headers: [("Retry-After", "1")]) : page("Busy", [])
+        case "/noisy":  // six uncaught errors, two console errors (one a failed image), a warning
+            return .html("""
+                <!doctype html><html><head><title>Noisy</title></head><body><img src="/missing.png"><script>
+                console.warn("careful"); console.error("broken");
+                for (let i = 1; i <= 6; i++) setTimeout(() => { throw new Error("error " + i); }, 0);
+                </script></body></html>
+                """)
         case "/stall": return .stallAfterHeaders
         case "/hang": return .hang
         default: return .html("<title>Not found</title>", status: 404)

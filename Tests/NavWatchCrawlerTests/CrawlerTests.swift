@@ -74,6 +74,23 @@ struct CrawlerTests {
         }
     }
 
+    @Test("a report counts the page's console errors and warnings and lists its first five page errors")
+    func consoleAndPageErrors() async throws {
+        try await crawl(["/noisy", "/p1-1"], configure: { $0.maxDepth = 0 }) { site, reports, _ in
+            let noisy = try #require(reports.first { $0.url == site.url("/noisy").absoluteString })
+            #expect(noisy.console == .init(errors: 2, warnings: 1))
+            #expect(noisy.pageErrors?.map(\.message) == (1...5).map { "Error: error \($0)" })
+            #expect(noisy.pageErrors?.map(\.line) == Array(repeating: 4, count: 5))
+            #expect(noisy.pageErrors?.allSatisfy { $0.url == site.url("/noisy").absoluteString } == true)
+            #expect(noisy.pageErrorCount == 6)
+            let quiet = try #require(reports.first { $0.url == site.url("/p1-1").absoluteString })
+            #expect(quiet.console == .init(errors: 0, warnings: 0))
+            #expect(quiet.pageErrors == [] && quiet.pageErrorCount == 0)
+            #expect(quiet.jsonLine.contains(#""console":{"errors":0,"warnings":0}"#))
+            #expect(quiet.jsonLine.contains(#""page_error_count":0,"page_errors":[]"#))
+        }
+    }
+
     @Test("breadth first: no page starts loading before every shallower page was taken", arguments: [1, 2])
     func breadthFirst(concurrency: Int) async throws {
         // Reports come in the order pages *finish*, which a slow page can

@@ -151,4 +151,28 @@ struct PageLoadStateTests {
         #expect(state.download?.url == Self.url("/data.csv"))
         #expect(state.outcome == .failed(n, interrupted, response: nil))
     }
+
+    @Test("console messages and page errors count for the navigation whose document they came from, also after the end")
+    func consoleAttribution() {
+        let n = Self.navigation
+        func message(_ text: String, _ navigation: Navigation?) -> WebViewEvent {
+            .consoleMessage(ConsoleMessage(level: .error, source: .consoleAPI, text: text, url: nil, line: nil,
+                                           navigation: navigation))
+        }
+        let thrown = PageError(kind: .uncaughtException, message: "TypeError: x", url: Self.url("/a"), line: 3, column: 9,
+                               stack: nil, navigation: n)
+        let state = fold([
+            message("from the page before", Self.other),
+            .navigation(.didStartProvisionalNavigation(n)),
+            message("the old page, while this one is provisional", Self.other),
+            .navigation(.didCommit(n, Self.response("/a"))),
+            message("mine", n),
+            .pageError(thrown),
+            .navigation(.didFinish(n)),
+            message("mine, after the finish", n),
+            message("unattributed", nil),
+        ])
+        #expect(state.consoleMessages.map(\.text) == ["mine", "mine, after the finish"])
+        #expect(state.pageErrors == [thrown])
+    }
 }

@@ -1,0 +1,32 @@
+import Foundation
+@testable import NavWatch
+import Testing
+
+/// What navwatch's document script posts, decoded.
+@Suite("DocumentScript messages")
+struct DocumentScriptTests {
+    @Test("the load message carries the title; an empty one is kept as the page set it")
+    func load() {
+        #expect(DocumentScript.decode(#"{"event":"load","title":"Home"}"#) == .load(title: "Home"))
+        #expect(DocumentScript.decode(#"{"event":"load","title":""}"#) == .load(title: ""))
+    }
+
+    @Test("page errors: the engine's 0 and empty string are unknowns")
+    func pageErrors() {
+        #expect(DocumentScript.decode(#"""
+            {"event":"page-error","kind":"uncaught-exception","message":"TypeError: x","url":"http://h/a","line":3,"column":9,"stack":"f@http://h/a:3:9"}
+            """#) == .pageError(kind: .uncaughtException, message: "TypeError: x", url: URL(string: "http://h/a"), line: 3,
+                               column: 9, stack: "f@http://h/a:3:9"))
+        #expect(DocumentScript.decode(#"""
+            {"event":"page-error","kind":"unhandled-rejection","message":"42","url":"","line":0,"column":0,"stack":null}
+            """#) == .pageError(kind: .unhandledRejection, message: "42", url: nil, line: nil, column: nil, stack: nil))
+    }
+
+    @Test("anything else is not navwatch's: unknown events, unknown kinds, no JSON")
+    func unknown() {
+        #expect(DocumentScript.decode(#"{"event":"other"}"#) == nil)
+        #expect(DocumentScript.decode(#"{"event":"page-error","kind":"warning","message":"m"}"#) == nil)
+        #expect(DocumentScript.decode("hello") == nil)
+        #expect(DocumentScript.decode(#"{"title":"no event"}"#) == nil)
+    }
+}
