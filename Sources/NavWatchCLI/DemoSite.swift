@@ -23,9 +23,17 @@ public enum DemoSite {
         case "/old-home":
             return .redirect(to: "/", status: 301)
         case "/slow":
-            return .delayed(.milliseconds(800), .html("<!doctype html><title>Slow page</title><p>worth the wait</p>"))
+            return .delayed(.milliseconds(800), .html("""
+                <!doctype html><title>Slow page</title><p>worth the wait</p>
+                <script>
+                addEventListener("load", () => console.warn("slow page: the server took 800 ms"));
+                </script>
+                """))
         default:
-            return .html("<!doctype html><title>Not found</title><p>nothing here</p>", status: 404)
+            return .html("""
+                <!doctype html><title>Not found</title><p>nothing here</p>
+                <script>reportMissingPage(location.pathname)</script>
+                """, status: 404)
         }
     }
 }

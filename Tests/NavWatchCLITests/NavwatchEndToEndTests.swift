@@ -33,6 +33,9 @@ private func summarise(_ lines: [String], base: URL?) throws -> [String] {
         if let status = object["status"] { parts.append("\(status)") }
         if let mime = object["mime"] { parts.append("\(mime)") }
         if let title = object["title"] { parts.append("\"\(title)\"") }
+        if let line = object["line"] { parts[parts.count - 1] += ":\(line)" }
+        if let level = object["level"] { parts.append("\(level)") }
+        if let message = object["message"] { parts.append("\"\(message)\"") }
         if let provisional = object["provisional"] as? Bool { parts.append(provisional ? "provisional" : "committed") }
         if let error = object["error"] as? [String: Any] {
             #expect(Set(error.keys) == ["kind", "domain", "code", "message"])
@@ -221,8 +224,12 @@ struct NavwatchEndToEndTests {
                 "started #1 /", "committed #1 / 200 text/html", "finished #1 / 200 text/html \"navwatch demo\"",
                 "started #2 /old-home", "redirected #2 /", "committed #2 / 200 text/html",
                 "finished #2 / 200 text/html \"navwatch demo\"",
-                "started #3 /missing", "committed #3 /missing 404 text/html", "finished #3 /missing 404 text/html \"Not found\"",
-                "started #4 /slow", "committed #4 /slow 200 text/html", "finished #4 /slow 200 text/html \"Slow page\""])
+                "started #3 /missing", "committed #3 /missing 404 text/html",
+                "page-error #3 /missing:2 \"ReferenceError: Can't find variable: reportMissingPage\"",
+                "finished #3 /missing 404 text/html \"Not found\"",
+                "started #4 /slow", "committed #4 /slow 200 text/html",
+                "console #4 /slow:3 warn \"slow page: the server took 800 ms\"",
+                "finished #4 /slow 200 text/html \"Slow page\""])
             #expect(result.status == 0)
         }
     }

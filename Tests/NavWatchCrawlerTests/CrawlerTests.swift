@@ -80,7 +80,7 @@ struct CrawlerTests {
             let noisy = try #require(reports.first { $0.url == site.url("/noisy").absoluteString })
             #expect(noisy.console == .init(errors: 2, warnings: 1))
             #expect(noisy.pageErrors?.map(\.message) == (1...5).map { "Error: error \($0)" })
-            #expect(noisy.pageErrors?.map(\.line) == Array(repeating: 4, count: 5))
+            #expect(noisy.pageErrors?.map(\.line) == Array(repeating: 3, count: 5))
             #expect(noisy.pageErrors?.allSatisfy { $0.url == site.url("/noisy").absoluteString } == true)
             #expect(noisy.pageErrorCount == 6)
             let quiet = try #require(reports.first { $0.url == site.url("/p1-1").absoluteString })

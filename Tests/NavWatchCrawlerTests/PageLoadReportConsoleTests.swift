@@ -14,7 +14,8 @@ struct PageLoadReportConsoleTests {
 
     @Test("the fields round-trip, snake_case, a page error's unknown place as null")
     func roundTrip() throws {
-        var report = PageLoadReport(url: "http://h/", depth: 0, parent: nil, outcome: .ok)
+        var report = PageLoadReport(url: "http://h/", depth: 0, parent: nil,
+                                    fetchedAt: Date(timeIntervalSince1970: 1_800_000_000.25), outcome: .ok)
         report.console = .init(errors: 2, warnings: 1)
         report.pageErrors = [.init(message: "TypeError: x", url: "http://h/app.js", line: 3), .init(message: "42", url: nil, line: nil)]
         report.pageErrorCount = 2
