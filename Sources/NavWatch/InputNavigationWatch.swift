@@ -56,7 +56,8 @@ final class InputNavigationWatch {
     ///
     /// - Parameter settled: answers once the page has handled the input.
     /// - Throws: `InteractionError.timedOut` when the page did not handle the
-    ///   input, or the navigation it started did not start or end, in time.
+    ///   input, or the navigation it started did not start or end, in time;
+    ///   `.script(.cancelled)` when the task is cancelled (the navigation goes on).
     func follow(timeout: Duration, input what: String,
                 settled: @escaping @WebKitActor () async -> Void) async throws(InteractionError) -> PageLoadOutcome? {
         defer { stop() }
@@ -69,6 +70,7 @@ final class InputNavigationWatch {
         }
         defer { settling.cancel() }
         func wait(for awaited: String, until: ContinuousClock.Instant? = nil) async throws(InteractionError) {
+            if Task.isCancelled { throw .script(.cancelled) }
             guard ContinuousClock.now < deadline else { throw .timedOut(waitingFor: awaited, after: timeout) }
             await waitForChange(until: min(until ?? deadline, deadline))
         }
@@ -113,13 +115,17 @@ final class InputNavigationWatch {
         events.contains { if case .navigation(.sameDocumentNavigation) = $0 { return true } else { return false } }
     }
 
-    /// Returns after the next change, or at `until`.
+    /// Returns after the next change, at `until`, or when the task is cancelled.
     private func waitForChange(until: ContinuousClock.Instant) async {
         let timer = Task { @WebKitActor [weak self] in
             try? await Task.sleep(until: until)
             self?.poke()
         }
-        await withCheckedContinuation { waiter = $0 }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { waiter = $0 }
+        } onCancel: {
+            Task { @WebKitActor [weak self] in self?.poke() }
+        }
         timer.cancel()
     }
 }

@@ -26,7 +26,8 @@ extension WebView {
     ///   `.notInteractable` when the element has no size, lies outside the
     ///   viewport, is covered by another element or is disabled, `.timedOut`
     ///   when the page did not take the click or the navigation did not end
-    ///   within `timeout`.
+    ///   within `timeout`, `.script(.cancelled)` when the awaiting task is
+    ///   cancelled (the click and its navigation are not undone).
     @discardableResult
     public func click(_ selector: String, timeout: Duration = defaultInteractionTimeout)
         async throws(InteractionError) -> PageLoadOutcome?
@@ -36,9 +37,7 @@ extension WebView {
         let answer = try await runInWorld(InteractionScripts.locate(selector, arming: "mouseup"), for: selector)
         guard let x = answer.x, let y = answer.y, let shim else { throw .script(.viewClosed) }
         nw_view_send_click(shim, x, y)
-        return try await watch.follow(timeout: timeout, input: "the click on \(selector)") {
-            _ = try? await self.evaluateForJSON(InteractionScripts.inputHandled, kind: .asyncFunction(world: DocumentScript.world))
-        }
+        return try await watch.follow(timeout: timeout, input: "the click on \(selector)") { await self.inputHandled() }
     }
 
     /// Replaces the text of the first text field (`input`, `textarea`, or an
@@ -82,9 +81,7 @@ extension WebView {
         _ = try await runInWorld(InteractionScripts.arm("keyup"), for: key)
         guard let shim else { throw .script(.viewClosed) }
         nw_view_send_key(shim, keyval)
-        return try await watch.follow(timeout: timeout, input: "the key \(key)") {
-            _ = try? await self.evaluateForJSON(InteractionScripts.inputHandled, kind: .asyncFunction(world: DocumentScript.world))
-        }
+        return try await watch.follow(timeout: timeout, input: "the key \(key)") { await self.inputHandled() }
     }
 
     /// Submits the form matching `selector`, or the form of the element
@@ -103,9 +100,7 @@ extension WebView {
         let watch = InputNavigationWatch(view: self)
         defer { watch.stop() }
         _ = try await runInWorld(InteractionScripts.submit(selector), for: selector)
-        return try await watch.follow(timeout: timeout, input: "the submission of \(selector)") {
-            _ = try? await self.evaluateForJSON(InteractionScripts.inputHandled, kind: .asyncFunction(world: DocumentScript.world))
-        }
+        return try await watch.follow(timeout: timeout, input: "the submission of \(selector)") { await self.inputHandled() }
     }
 
     /// Waits until an element matching `selector` is in the document shown
@@ -113,7 +108,7 @@ extension WebView {
     /// observer checks after every change to the document, nothing polls.
     ///
     /// - Throws: `InteractionError.timedOut` naming the selector, or
-    ///   `.invalidSelector`.
+    ///   `.invalidSelector`; `.script(.cancelled)` when the task is cancelled.
     public func waitFor(selector: String, timeout: Duration = defaultInteractionTimeout) async throws(InteractionError) {
         let answer = try await runInWorld(InteractionScripts.waitForSelector(selector, timeout: timeout), for: selector,
                                           timeout: timeout)
@@ -133,6 +128,12 @@ extension WebView {
                                           world: nil, timeout: timeout)
         if let thrown = answer.thrown { throw .script(.exception(message: thrown, line: nil)) }
         if answer.found != true { throw .timedOut(waitingFor: "\(predicate) to be true", after: timeout) }
+    }
+
+    /// Returns once the page has handled the input armed with `InteractionScripts.arm`
+    /// (or the document went away).
+    private func inputHandled() async {
+        _ = try? await evaluateForJSON(InteractionScripts.inputHandled, kind: .asyncFunction(world: DocumentScript.world))
     }
 
     /// DOM key names and the GDK key names that press them.
