@@ -127,10 +127,15 @@ public struct PageLoadState: Sendable, Hashable {
     public private(set) var resourceCount = 0
     /// Of those, the ones that failed before the end.
     public private(set) var failedResourceCount = 0
-    /// The document's console messages, in order.
+    /// The document's console messages, in order: the first
+    /// `WebView.retainedConsoleEntries`; `consoleCounts` counts them all.
     public private(set) var consoleMessages: [ConsoleMessage] = []
-    /// The document's uncaught errors and unhandled rejections, in order.
+    /// How many console messages the document logged, by level.
+    public private(set) var consoleCounts: [ConsoleMessage.Level: Int] = [:]
+    /// The document's uncaught errors and unhandled rejections, in order: the
+    /// first `WebView.retainedConsoleEntries`; `pageErrorCount` counts them all.
     public private(set) var pageErrors: [PageError] = []
+    public private(set) var pageErrorCount = 0
     /// Every request, in the order they started: also those the page started
     /// after the end.
     public private(set) var requests: [Request] = []
@@ -173,9 +178,13 @@ public struct PageLoadState: Sendable, Hashable {
         case .navigation(let navigationEvent): apply(navigationEvent)
         case .resource(let resourceEvent): apply(resourceEvent, at: time)
         case .consoleMessage(let message):
-            if message.navigation?.id == navigation.id { consoleMessages.append(message) }
+            guard message.navigation?.id == navigation.id else { return }
+            consoleCounts[message.level, default: 0] += 1
+            if consoleMessages.count < WebView.retainedConsoleEntries { consoleMessages.append(message) }
         case .pageError(let error):
-            if error.navigation?.id == navigation.id { pageErrors.append(error) }
+            guard error.navigation?.id == navigation.id else { return }
+            pageErrorCount += 1
+            if pageErrors.count < WebView.retainedConsoleEntries { pageErrors.append(error) }
         case .propertyChange(.title(let value)):
             if stage == .committed { title = value }
         case .closed:

@@ -43,7 +43,7 @@ public final class WebView {
     /// kept as `consoleMessages` are.
     public internal(set) var pageErrors: [PageError] = []
     /// How many console messages and page errors a view keeps for its document.
-    public static let retainedConsoleEntries = 1000
+    public nonisolated static let retainedConsoleEntries = 1000
     /// The navigation that has not ended yet, if any.
     public var activeNavigation: Navigation? { tracker.active?.navigation }
     /// How far WebKit has got with `activeNavigation` (for the package's tests).

@@ -140,10 +140,10 @@ package final class PageLoader {
             result.report.error = .init(.viewClosed(url: navigation.url))
         }
         if state.response != nil {  // a document was shown: its console and errors are known
-            result.report.console = .init(errors: state.consoleMessages.count { $0.level == .error },
-                                          warnings: state.consoleMessages.count { $0.level == .warning })
+            result.report.console = .init(errors: state.consoleCounts[.error] ?? 0,
+                                          warnings: state.consoleCounts[.warning] ?? 0)
             result.report.pageErrors = state.pageErrors.prefix(PageLoadReport.listedPageErrors).map(PageLoadReport.PageErrorInfo.init)
-            result.report.pageErrorCount = state.pageErrors.count
+            result.report.pageErrorCount = state.pageErrorCount
         }
         result.report.requests = RequestRecord.records(of: state, facts: facts, now: clock.now - start)
         Self.summarise(result.report.requests, into: &result.report)

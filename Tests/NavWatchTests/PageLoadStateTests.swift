@@ -173,6 +173,7 @@ struct PageLoadStateTests {
             message("unattributed", nil),
         ])
         #expect(state.consoleMessages.map(\.text) == ["mine", "mine, after the finish"])
-        #expect(state.pageErrors == [thrown])
+        #expect(state.consoleCounts == [.error: 2])
+        #expect(state.pageErrors == [thrown] && state.pageErrorCount == 1)
     }
 }
