@@ -33,10 +33,13 @@ enum InteractionScripts {
     /// window: by then the input's default action has run and a navigation it
     /// scheduled has been asked for.
     static func arm(_ event: String) -> String {
+        armStatement(event) + "\nreturn {};"
+    }
+
+    private static func armStatement(_ event: String) -> String {
         """
         window.navwatchInputHandled = new Promise(resolve => addEventListener(\(literal(event)),
           () => setTimeout(() => setTimeout(resolve, 0), 0), { capture: true, once: true }));
-        return {};
         """
     }
 
@@ -59,7 +62,7 @@ enum InteractionScripts {
           return { error: 'not-interactable', message: 'another element is on top of it (' + name + ')' };
         }
         if (element.disabled) return { error: 'not-interactable', message: 'it is disabled' };
-        \(arm(event).replacingOccurrences(of: "return {};", with: ""))
+        \(armStatement(event))
         return { x, y };
         """
     }
