@@ -43,6 +43,58 @@ def navwatch_crawl(*jsonl):
     return loaded, (loaded / seconds if seconds else 0)
 
 
+def crawl_rows(r, prefix):
+    """Per concurrency: engine-limit, navwatch and Playwright runs (pages/s,
+    CPU s/page, peak RSS MB, pages), and navwatch's ratio to the engine per run."""
+    rows = []
+    for c in (1, 2, 4):
+        engine, navwatch, playwright = [], [], []
+        for name, runs in (("engine", engine), ("playwright", playwright)):
+            for path in sorted(glob.glob(f"{r}/{prefix}{name}-c{c}-r*.json")):
+                if path.endswith(".tree.json"):
+                    continue
+                run = load(path)
+                tree = load(path.replace(".json", ".tree.json"))
+                runs.append((run["pages_per_second"], tree["cpu_seconds"] / max(1, run["pages"]), tree["peak_rss_mb"],
+                             run["pages"]))
+        for path in sorted(glob.glob(f"{r}/{prefix}navwatch-c{c}-r*.jsonl")):
+            pages, rate = navwatch_crawl(path)
+            tree = load(path.replace(".jsonl", ".tree.json"))
+            navwatch.append((rate, tree["cpu_seconds"] / max(1, pages), tree["peak_rss_mb"], pages))
+        ratios = [n[0] / e[0] for n, e in zip(navwatch, engine) if e[0]]
+        if engine and navwatch:
+            rows.append((c, engine, navwatch, playwright, ratios))
+    return rows
+
+
+def median(runs, i):
+    return statistics.median(x[i] for x in runs)
+
+
+def crawl_table(r, prefix, site):
+    """Prints the crawl table of one site; returns its rows."""
+    rows = crawl_rows(r, prefix)
+    if not rows:
+        return rows
+    print(f"Crawls of {site}:")
+    print()
+    print("| concurrency | engine pages/s | navwatch pages/s | ratio | Playwright pages/s | navwatch / Playwright "
+          "| engine CPU ms/page | navwatch CPU ms/page | Playwright CPU ms/page | engine peak RSS MB "
+          "| navwatch peak RSS MB | pages loaded (engine / navwatch / Playwright) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for c, engine, navwatch, playwright, ratios in rows:
+        peer = f"{median(playwright, 0):.1f}" if playwright else "–"
+        versus = f"{median(navwatch, 0) / median(playwright, 0):.2f}" if playwright and median(playwright, 0) else "–"
+        peer_cpu = f"{median(playwright, 1) * 1000:.1f}" if playwright else "–"
+        peer_pages = str(min(x[3] for x in playwright)) if playwright else "–"
+        print(f"| {c} | {median(engine, 0):.1f} | {median(navwatch, 0):.1f} | **{statistics.median(ratios):.2f}** "
+              f"(runs: {', '.join(f'{x:.2f}' for x in ratios)}) | {peer} | {versus} | {median(engine, 1) * 1000:.1f} "
+              f"| {median(navwatch, 1) * 1000:.1f} | {peer_cpu} | {median(engine, 2):.0f} | {median(navwatch, 2):.0f} "
+              f"| {min(x[3] for x in engine)} / {min(x[3] for x in navwatch)} / {peer_pages} |")
+    print()
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("results")
@@ -51,30 +103,8 @@ def main():
     args = parser.parse_args()
     r = args.results
 
-    rows = []
-    for c in (1, 2, 4):
-        engine, navwatch = [], []
-        for path in sorted(glob.glob(f"{r}/engine-c{c}-r*.json")):
-            if path.endswith(".tree.json"):
-                continue
-            run = load(path)
-            tree = load(path.replace(".json", ".tree.json"))
-            engine.append((run["pages_per_second"], tree["cpu_seconds"] / max(1, run["pages"]), tree["peak_rss_mb"], run["pages"]))
-        for path in sorted(glob.glob(f"{r}/navwatch-c{c}-r*.jsonl")):
-            pages, rate = navwatch_crawl(path)
-            tree = load(path.replace(".jsonl", ".tree.json"))
-            navwatch.append((rate, tree["cpu_seconds"] / max(1, pages), tree["peak_rss_mb"], pages))
-        med = lambda runs, i: statistics.median(x[i] for x in runs)
-        ratios = [n[0] / e[0] for n, e in zip(navwatch, engine) if e[0]]
-        rows.append((c, engine, navwatch, ratios, med))
-
-    print(f"| concurrency | engine pages/s | navwatch pages/s | ratio | engine CPU ms/page | navwatch CPU ms/page | engine peak RSS MB | navwatch peak RSS MB | pages loaded (engine / navwatch) |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for c, engine, navwatch, ratios, med in rows:
-        print(f"| {c} | {med(engine, 0):.1f} | {med(navwatch, 0):.1f} | **{statistics.median(ratios):.2f}** "
-              f"(runs: {', '.join(f'{x:.2f}' for x in ratios)}) | {med(engine, 1) * 1000:.1f} | {med(navwatch, 1) * 1000:.1f} | "
-              f"{med(engine, 2):.0f} | {med(navwatch, 2):.0f} | {min(x[3] for x in engine)} / {min(x[3] for x in navwatch)} |")
-    print()
+    rows = crawl_table(r, "", "the generated site")
+    crawl_table(r, "docs-", "the real site (python3.11-doc)")
 
     # What an option costs (or saves) against the default crawl at concurrency 2,
     # whose runs alternate with these.
