@@ -67,8 +67,9 @@ public final class WebView {
     /// failure, a termination) WebKit has sent: a web process that answers a
     /// stop sends one.
     var stopAnswers = 0
-    /// Main-frame navigation actions WebKit asked about, and those refused
-    /// (cancelled or turned into downloads): whether an input started a navigation.
+    /// Navigation actions WebKit asked about (a subframe's too), those answered
+    /// and those refused (cancelled or turned into downloads): whether an
+    /// input started a navigation.
     var navigationActionsAsked = 0
     var navigationActionsAnswered = 0
     var navigationActionsRefused = 0
