@@ -18,7 +18,7 @@ enum WebProcessExtension {
         guard let image = Data(base64Encoded: webProcessExtensionImage) else {
             return .failure(WebKitUnavailableError(reason: "navwatch's web process extension is damaged (rebuild navwatch)"))
         }
-        let name = "web-extension-" + String(fnv1a(image), radix: 16)
+        let name = "web-extension-" + String(FNV1a.hash(image), radix: 16)
         var problems: [String] = []
         for candidate in candidateDirectories(named: name) {
             do {
@@ -61,10 +61,5 @@ enum WebProcessExtension {
         guard rename(partial.path, target.path) == 0 else {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
-    }
-
-    /// FNV-1a, 64 bits: enough to tell images apart, with no dependency.
-    private static func fnv1a(_ data: Data) -> UInt64 {
-        data.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
     }
 }

@@ -146,30 +146,33 @@ extension WebView {
     /// Runs one of `InteractionScripts` as an async function in `world` and
     /// turns its `{error: ...}` answers into errors about `target`. With a
     /// `timeout`, gives up one second after it (the script keeps its own).
+    /// Cancelling the awaiting task cancels the evaluation (`.script(.cancelled)`).
     private func runInWorld(_ script: String, for target: String, world: String? = DocumentScript.world,
                             timeout: Duration? = nil) async throws(InteractionError) -> InteractionScripts.Answer {
-        let result: Result<String?, JavaScriptError>
-        if let timeout {
-            let evaluation = Task { @WebKitActor () -> Result<String?, JavaScriptError> in
-                do throws(JavaScriptError) {
-                    return .success(try await self.evaluateForJSON(script, kind: .asyncFunction(world: world)))
-                } catch {
-                    return .failure(error)
-                }
+        // WebKit answers a cancelled async call only once its promise settles:
+        // a cancellation or the backstop answers first instead.
+        let first = FirstAnswer<Result<String?, JavaScriptError>>()
+        let evaluation = Task { @WebKitActor in
+            do throws(JavaScriptError) {
+                first.answer(.success(try await self.evaluateForJSON(script, kind: .asyncFunction(world: world))))
+            } catch {
+                first.answer(.failure(error))
             }
-            let backstop = Task { @WebKitActor in
-                try? await Task.sleep(for: timeout + .seconds(1))
+        }
+        let backstop = timeout.map { timeout in
+            Task {
+                guard (try? await Task.sleep(for: timeout + .seconds(1))) != nil else { return }
+                first.answer(.failure(.cancelled))
                 evaluation.cancel()
             }
-            result = await evaluation.value
-            backstop.cancel()
-            if case .failure(.cancelled) = result { throw .timedOut(waitingFor: target, after: timeout) }
-        } else {
-            do throws(JavaScriptError) {
-                result = .success(try await evaluateForJSON(script, kind: .asyncFunction(world: world)))
-            } catch {
-                result = .failure(error)
-            }
+        }
+        let result = await withTaskCancellationHandler { await first.wait() } onCancel: {
+            first.answer(.failure(.cancelled))
+            evaluation.cancel()
+        }
+        backstop?.cancel()
+        if let timeout, case .failure(.cancelled) = result, !Task.isCancelled {
+            throw .timedOut(waitingFor: target, after: timeout)
         }
         let json: String?
         switch result {

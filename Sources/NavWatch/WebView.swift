@@ -281,20 +281,18 @@ public final class WebView {
     public func writeScreenshot(to path: String, fullPage: Bool = false,
                                 timeout: Duration = .seconds(30)) async throws(WebViewError) {
         guard let shim else { throw .closed }
-        var timer: Task<Void, Never>?
-        let failure: String? = await withCheckedContinuation { continuation in
-            let box = ScreenshotBox(continuation)
-            timer = Task {
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                box.resume("no snapshot within \(timeout.seconds) s")
-            }
-            // Retained until the shim's `done` callback, which it calls exactly once.
-            nw_view_write_snapshot(shim, path, fullPage ? 1 : 0, { context, error in
-                let box = Unmanaged<ScreenshotBox>.fromOpaque(context!).takeRetainedValue()
-                box.resume(error.map { String(cString: $0) })
-            }, Unmanaged.passRetained(box).toOpaque())
+        let box = FirstAnswer<String?>()
+        let timer = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            box.answer("no snapshot within \(timeout.seconds) s")
         }
-        timer?.cancel()
+        // Retained until the shim's `done` callback, which it calls exactly once.
+        nw_view_write_snapshot(shim, path, fullPage ? 1 : 0, { context, error in
+            let box = Unmanaged<FirstAnswer<String?>>.fromOpaque(context!).takeRetainedValue()
+            box.answer(error.map { String(cString: $0) })
+        }, Unmanaged.passRetained(box).toOpaque())
+        let failure = await box.wait()
+        timer.cancel()
         if let failure { throw .screenshotFailed(failure) }
     }
 
@@ -402,16 +400,5 @@ public final class WebView {
     /// The delegate that answers questions: the view's, or the protocol's defaults.
     var decider: any NavigationDelegate {
         navigationDelegate ?? DefaultNavigationDelegate.shared
-    }
-}
-
-/// Carries a screenshot's continuation through the shim; the first of the
-/// shim's answer and the timeout resumes it, the other is dropped.
-private final class ScreenshotBox: Sendable {
-    private let continuation: Mutex<CheckedContinuation<String?, Never>?>
-    init(_ continuation: CheckedContinuation<String?, Never>) { self.continuation = Mutex(continuation) }
-
-    func resume(_ failure: String?) {
-        continuation.withLock { $0.take() }?.resume(returning: failure)
     }
 }

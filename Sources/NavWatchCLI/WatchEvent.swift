@@ -10,6 +10,9 @@ public struct WatchEvent: Sendable, Equatable {
         case resourceStarted = "resource-started", resourceFinished = "resource-finished", resourceFailed = "resource-failed"
         case console, pageError = "page-error"
 
+        /// Whether this line is about the page's console or errors, not its loading.
+        public var isPageMessage: Bool { self == .console || self == .pageError }
+
         /// Whether this line ends its navigation.
         public var isTerminal: Bool { self == .finished || self == .failed || self == .terminated }
     }
@@ -59,7 +62,7 @@ public struct WatchEvent: Sendable, Equatable {
         var fields: [(String, String)] = [
             ("event", JSON.string(kind.rawValue)),
             ("nav", String(nav)),
-            ("url", url.isEmpty && (kind == .console || kind == .pageError) ? "null" : JSON.string(url)),
+            ("url", url.isEmpty && kind.isPageMessage ? "null" : JSON.string(url)),
             ("t_ms", JSON.number(milliseconds)),
         ]
         if let status { fields.append(("status", String(status))) }
@@ -68,7 +71,7 @@ public struct WatchEvent: Sendable, Equatable {
         if let provisional { fields.append(("provisional", provisional ? "true" : "false")) }
         if let level { fields.append(("level", JSON.string(level))) }
         if let message { fields.append(("message", JSON.string(message))) }
-        if kind == .console || kind == .pageError {
+        if kind.isPageMessage {
             fields.append(("line", line.map(String.init) ?? "null"))
             if kind == .pageError { fields.append(("column", column.map(String.init) ?? "null")) }
         }

@@ -282,9 +282,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     public static func screenshotName(for url: String) -> String {
         let readable = url.replacingOccurrences(of: "^[a-z]+://", with: "", options: .regularExpression)
         let safe = String(readable.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") ? $0 : "_" }.prefix(80))
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return safe + "-" + String(hash, radix: 16).leftPadded(to: 16) + ".png"
+        return safe + "-" + String(FNV1a.hash(url.utf8), radix: 16).leftPadded(to: 16) + ".png"
     }
 
     /// `requests` as JSON, for the store's column beside the line; nil when there are none.

@@ -162,4 +162,21 @@ struct InteractionTests {
             try await view.waitFor(script: "nothing.here", timeout: .seconds(1))
         }
     }
+
+    @Test("cancelling a waitFor ends it at once with a cancelled error, not at its timeout")
+    func cancelledWait() async throws {
+        let view = try await loaded("/later")
+        defer { view.close() }
+        let waiting = Task { @WebKitActor in try await view.waitFor(selector: "#never", timeout: .seconds(30)) }
+        try await Task.sleep(for: .milliseconds(200))
+        let cancelled = ContinuousClock.now
+        waiting.cancel()
+        do {
+            try await waiting.value
+            Issue.record("the cancelled wait returned")
+        } catch {
+            #expect(error as? InteractionError == .script(.cancelled))
+        }
+        #expect(ContinuousClock.now - cancelled < .seconds(5))
+    }
 }
