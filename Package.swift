@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // Layer 0: the system WebKitGTK 4.1 (GTK 3) library.
@@ -73,6 +74,7 @@ let package = Package(
             dependencies: [
                 "NavWatch", "NavWatchRx", "NavWatchHTTP", "NavWatchGuard",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         // Layer 5b: the crawl store on PostgreSQL, shared by workers on many machines.

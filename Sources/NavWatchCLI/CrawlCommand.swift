@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import NavWatch
 import NavWatchCrawler
+import Synchronization
 import WebKitThread
 import LoopbackServer
 
@@ -202,11 +203,14 @@ public struct CrawlCommand: AsyncParsableCommand {
         // Every report is stored in one transaction, so Ctrl-C can end the
         // process at once and --resume continues from there.
         let interruption = InterruptHandler { Glibc.exit(130) }
+        let seedKeys = Set(urls.compactMap { URLCanonicalizer.canonical($0)?.absoluteString })
+        let seedReportsSeen = Mutex<[PageLoadReport]>([])
         let summary: CrawlSummary
         do {
             summary = try await crawler.run { report in
                 output.write(report)
                 progress.record(report)
+                if seedKeys.contains(report.url) { seedReportsSeen.withLock { $0.append(report) } }
             }
         } catch let error as WebKitUnavailableError {
             throw InputError(error.description)
@@ -218,8 +222,7 @@ public struct CrawlCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data(CrawlSummaryText(summary).text.utf8))
         let links = try await LinkCheckResult.of(store)
         FileHandle.standardError.write(Data(LinkSummaryText(links, db: shownDB).text.utf8))
-        let seedKeys = Set(urls.compactMap { URLCanonicalizer.canonical($0)?.absoluteString })
-        let seedReports = summary.reports.filter { seedKeys.contains($0.url) }
+        let seedReports = seedReportsSeen.withLock { $0 }
         if !resume, !worker, !seedReports.isEmpty, seedReports.allSatisfy({ $0.outcome != .ok && $0.outcome != .httpError }) {
             let first = seedReports[0]
             throw InputError("no seed could be loaded: \(first.url): \(first.error?.message ?? first.outcome.rawValue)")

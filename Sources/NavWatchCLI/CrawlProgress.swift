@@ -49,35 +49,25 @@ struct CrawlSummaryText {
     let text: String
 
     init(_ summary: CrawlSummary) {
-        let reports = summary.reports
-        let loaded = reports.filter(\.wasLoaded)
         var lines: [String] = []
-        let outcomes = Dictionary(grouping: reports, by: \.outcome.rawValue).mapValues(\.count)
-        lines.append("crawl: \(loaded.count) pages loaded, \(reports.count - loaded.count) skipped in "
+        lines.append("crawl: \(summary.loaded) pages loaded, \(summary.notLoaded) skipped in "
                      + String(format: "%.1f s", summary.elapsed.seconds))
-        lines.append("  outcomes: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-        let statuses = Dictionary(grouping: loaded.compactMap(\.status), by: { $0 }).mapValues(\.count)
-        if !statuses.isEmpty {
-            lines.append("  status: " + statuses.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        let outcomes = summary.outcomes.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
+        lines.append("  outcomes: " + outcomes.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+        if !summary.statuses.isEmpty {
+            lines.append("  status: " + summary.statuses.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                .joined(separator: ", "))
         }
-        let loadTimes = loaded.compactMap { $0.timings.finish }.sorted()
-        if !loadTimes.isEmpty {
-            lines.append(String(format: "  time to load: p50 %.0f ms, p95 %.0f ms",
-                                Self.percentile(loadTimes, 0.5), Self.percentile(loadTimes, 0.95)))
+        if let p50 = summary.loadTime(percentile: 50), let p95 = summary.loadTime(percentile: 95) {
+            lines.append(String(format: "  time to load: p50 %.0f ms, p95 %.0f ms", p50, p95))
         }
-        let pageErrors = loaded.filter { ($0.pageErrorCount ?? 0) > 0 }.count
-        let consoleErrors = loaded.filter { ($0.console?.errors ?? 0) > 0 }.count
-        if pageErrors + consoleErrors > 0 {
-            lines.append("  javascript: \(pageErrors) pages with page errors, \(consoleErrors) with console errors"
-                         + " (navwatch report lists them)")
+        if summary.pagesWithPageErrors + summary.pagesWithConsoleErrors > 0 {
+            lines.append("  javascript: \(summary.pagesWithPageErrors) pages with page errors, "
+                         + "\(summary.pagesWithConsoleErrors) with console errors (navwatch report lists them)")
         }
         let seconds = max(0.001, summary.elapsed.seconds)
-        lines.append(String(format: "  %.1f pages/s, %d retries", Double(loaded.count) / seconds, summary.retries))
+        lines.append(String(format: "  %.1f pages/s, %d retries", Double(summary.loaded) / seconds, summary.retries))
         text = lines.joined(separator: "\n") + "\n"
-    }
-
-    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
-        sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
     }
 }
 

@@ -23,31 +23,34 @@ public struct ExportCommand: AsyncParsableCommand {
 
     public init() {}
 
+    /// Reads the reports a batch at a time and writes each as it comes, so
+    /// memory stays the same whatever the size of the crawl.
     public func run() async throws {
-        let reports = try await CrawlDatabase.with(db, mustExist: true) { store in
-            do { return try await store.allReports(includingRequests: format == .har) } catch {
+        try await CrawlDatabase.with(db, mustExist: true) { store in
+            let output = try TextOutput(path: out)
+            let har = format == .har ? try HARWriter(output: output) : nil
+            if format == .csv { output.write(ReportExport.csvRow(ReportExport.csvColumns) + "\r\n") }
+            do {
+                for try await report in store.storedReports(includingRequests: format == .har) {
+                    switch format {
+                    case .jsonl: output.write(report.jsonLine + "\n")
+                    case .csv: output.write(ReportExport.csvRow(ReportExport.csvFields(report)) + "\r\n")
+                    case .har: har?.add(report)
+                    }
+                }
+            } catch {
                 throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(CrawlCommand.reason(error))")
             }
+            if let har { try har.finish() } else { try output.finish() }
         }
-        let text: String
-        switch format {
-        case .jsonl: text = reports.map { $0.jsonLine + "\n" }.joined()
-        case .csv: text = ReportExport.csv(reports)
-        case .har: text = ReportExport.har(reports)
-        }
-        try Self.write(text, to: out)
     }
 
     /// Writes a command's output to the file `out` (replacing it), or to
     /// standard output when `out` is nil or `-`.
     static func write(_ text: String, to out: String?) throws(InputError) {
-        if let out, out != "-" {
-            guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
-                throw InputError("cannot write \(out)")
-            }
-        } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
+        let output = try TextOutput(path: out)
+        output.write(text)
+        try output.finish()
     }
 }
 
@@ -59,27 +62,16 @@ public enum ReportExport {
         "finish_ms", "first_contentful_paint_ms", "resources", "failed_resources", "transfer_bytes", "links", "attempts",
     ]
 
-    /// RFC 4180 CSV with a header row.
-    public static func csv(_ reports: [PageLoadReport]) -> String {
-        let formatter = ISO8601DateFormatter()
-        var rows = [csvColumns.joined(separator: ",")]
-        for r in reports {
-            let fields: [String?] = [
-                r.url, r.finalURL, r.outcome.rawValue, r.skipReason?.rawValue, r.status.map(String.init), r.mime, r.title,
-                String(r.depth), r.parent, formatter.string(from: r.fetchedAt), r.error?.kind, r.error?.message,
-                String(r.redirects.count), number(r.timings.commit), number(r.timings.ttfb),
-                number(r.timings.domContentLoaded), number(r.timings.load), number(r.timings.finish),
-                number(r.timings.firstContentfulPaint), String(r.resources.count), String(r.resources.failed),
-                String(r.resources.transferBytes), String(r.links), String(r.attempts),
-            ]
-            rows.append(csvRow(fields))
-        }
-        return rows.joined(separator: "\r\n") + "\r\n"
-    }
-
-    /// HAR 1.2: a page per loaded report, an entry per request (see `HARExport`).
-    public static func har(_ reports: [PageLoadReport]) -> String {
-        HARExport.har(reports)
+    /// A report's CSV fields, in the order of `csvColumns`.
+    static func csvFields(_ r: PageLoadReport) -> [String?] {
+        [
+            r.url, r.finalURL, r.outcome.rawValue, r.skipReason?.rawValue, r.status.map(String.init), r.mime, r.title,
+            String(r.depth), r.parent, r.fetchedAt.formatted(.iso8601), r.error?.kind, r.error?.message,
+            String(r.redirects.count), number(r.timings.commit), number(r.timings.ttfb),
+            number(r.timings.domContentLoaded), number(r.timings.load), number(r.timings.finish),
+            number(r.timings.firstContentfulPaint), String(r.resources.count), String(r.resources.failed),
+            String(r.resources.transferBytes), String(r.links), String(r.attempts),
+        ]
     }
 
     private static func number(_ value: Double?) -> String? {

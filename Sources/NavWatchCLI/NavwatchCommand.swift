@@ -158,10 +158,7 @@ func watch(_ urls: [URL], options: LoadOptions) async throws -> Int32 {
     }
     for summary in summaries { printer.printSummary(summary) }
     if let har = options.har {
-        let text = HARExport.har(summaries.compactMap(\.report))
-        guard FileManager.default.createFile(atPath: har, contents: Data(text.utf8)) else {
-            throw InputError("cannot write \(har)")
-        }
+        try HARWriter.write(summaries.compactMap(\.report), to: har)
     }
     return summaries.allSatisfy(\.succeeded) && summaries.count == urls.count ? 0 : 1
 }

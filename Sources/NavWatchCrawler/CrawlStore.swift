@@ -57,9 +57,11 @@ public protocol CrawlStore: Sendable {
     /// Stores a skipped report for every queued entry (for `--max-pages`).
     func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport]
 
-    /// Every stored report, in the order stored, with its requests when
+    /// Up to `limit` of the reports stored after the one at `position` (0:
+    /// from the first), in the order stored, with their requests when
     /// `includingRequests` (they are most of what a crawl stores).
-    func allReports(includingRequests: Bool) async throws -> [PageLoadReport]
+    /// `storedReports(includingRequests:)` reads them all this way.
+    func reports(after position: Int64, limit: Int, includingRequests: Bool) async throws -> [StoredReport]
 
     /// Every link stored, the redirect targets, and the anchors of the pages
     /// that fragment links point at.
@@ -192,9 +194,28 @@ public struct WorkerCounts: Sendable, Equatable {
     }
 }
 
+/// A report and its place in the order reports were stored.
+public struct StoredReport: Sendable {
+    /// Increases with every report stored; the first is greater than 0.
+    public var position: Int64
+    public var report: PageLoadReport
+
+    public init(position: Int64, report: PageLoadReport) {
+        (self.position, self.report) = (position, report)
+    }
+}
+
 extension CrawlStore {
-    /// Every stored report, in the order stored, with its requests.
-    public func allReports() async throws -> [PageLoadReport] {
-        try await allReports(includingRequests: true)
+    /// Every stored report, in the order stored, read a batch at a time:
+    /// memory holds one batch however many reports there are.
+    public func storedReports(includingRequests: Bool, batchSize: Int = 256) -> StoredReports {
+        StoredReports(store: self, includingRequests: includingRequests, batchSize: batchSize)
+    }
+
+    /// Every stored report, in the order stored, in one array.
+    public func allReports(includingRequests: Bool = true) async throws -> [PageLoadReport] {
+        var reports: [PageLoadReport] = []
+        for try await report in storedReports(includingRequests: includingRequests) { reports.append(report) }
+        return reports
     }
 }

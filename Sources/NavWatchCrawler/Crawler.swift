@@ -87,15 +87,6 @@ public struct CrawlError: Error, CustomStringConvertible, Sendable {
     public var description: String
 }
 
-/// What the crawl did, for its closing summary.
-public struct CrawlSummary: Sendable {
-    public var reports: [PageLoadReport] = []
-    public var retries = 0
-    public var elapsed: Duration = .zero
-
-    package init() {}
-}
-
 /// Crawls breadth-first from the seeds with a pool of web views, storing
 /// the frontier and one report per URL in a `CrawlStore` as it goes.
 ///
@@ -148,7 +139,8 @@ public actor Crawler {
     /// the order reports were stored: the order `CrawlStore.allReports()`
     /// (and so `navwatch export`) gives them. With more than one view that is
     /// the order pages finished, not the order they started; breadth-first
-    /// order is kept in when pages start. `CrawlSummary.reports` has the same order.
+    /// order is kept in when pages start. The summary returned counts the
+    /// reports delivered in this run; it does not keep them.
     ///
     /// A crawl already in the store keeps its own settings (scope, filters,
     /// limits, delay, robots, retries): this run joins it as one more worker,
@@ -375,7 +367,7 @@ public actor Crawler {
 
     private func deliver(_ reports: [PageLoadReport]) {
         for report in reports {
-            summary.reports.append(report)
+            summary.add(report)
             onReport(report)
         }
     }

@@ -230,11 +230,13 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
-    public func allReports(includingRequests: Bool) async throws -> [PageLoadReport] {
+    public func reports(after position: Int64, limit: Int, includingRequests: Bool) async throws -> [StoredReport] {
         let requests = includingRequests ? "requests" : "NULL"
         return try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT json, \(requests) AS requests FROM reports ORDER BY seq").map { row in
-                try PageLoadReport(json: row["json"], requests: row["requests"])
+            try Row.fetchAll(db, sql: """
+                SELECT seq, json, \(requests) AS requests FROM reports WHERE seq > ? ORDER BY seq LIMIT ?
+                """, arguments: [position, limit]).map { row in
+                StoredReport(position: row["seq"], report: try PageLoadReport(json: row["json"], requests: row["requests"]))
             }
         }
     }

@@ -277,15 +277,15 @@ public final class PostgresCrawlStore: CrawlStore {
         }
     }
 
-    public func allReports(includingRequests: Bool) async throws -> [PageLoadReport] {
+    public func reports(after position: Int64, limit: Int, includingRequests: Bool) async throws -> [StoredReport] {
         try await session.transaction { connection in
             let query: PostgresQuery = includingRequests
-                ? "SELECT json, requests FROM navwatch_reports ORDER BY seq"
-                : "SELECT json, NULL::text FROM navwatch_reports ORDER BY seq"
+                ? "SELECT seq, json, requests FROM navwatch_reports WHERE seq > \(position) ORDER BY seq LIMIT \(limit)"
+                : "SELECT seq, json, NULL::text FROM navwatch_reports WHERE seq > \(position) ORDER BY seq LIMIT \(limit)"
             let rows = try await connection.query(query, logger: self.logger).collect()
             return try rows.map { row in
-                let (json, requests) = try row.decode((String, String?).self)
-                return try PageLoadReport(json: json, requests: requests)
+                let (seq, json, requests) = try row.decode((Int64, String, String?).self)
+                return StoredReport(position: seq, report: try PageLoadReport(json: json, requests: requests))
             }
         }
     }

@@ -135,9 +135,7 @@ struct ReportTests {
             """, as: [[String]].self)
         #expect(rows == [["http://h/throws", "2", "1", "1", "TypeError: <x> is null http://h/throws.js:7"],
                          ["http://h/logs", "0", "3", "1", "–"]])
-        var crawl = CrawlSummary()
-        crawl.reports = reports
-        let summary = CrawlSummaryText(crawl).text
+        let summary = CrawlSummaryText(CrawlSummary(reports)).text
         #expect(summary.contains("  javascript: 1 pages with page errors, 2 with console errors (navwatch report lists them)\n"))
     }
 

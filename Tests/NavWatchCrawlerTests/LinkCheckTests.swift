@@ -26,10 +26,11 @@ struct LinkCheckTests {
         configuration.sitemap = .auto
         configuration.backoff = .milliseconds(50)
         let crawler = try Crawler(configuration: configuration, store: store)
-        let summary = try await withDeadline("the crawl to end", within: .seconds(120)) {
+        _ = try await withDeadline("the crawl to end", within: .seconds(120)) {
             try await crawler.run { _ in }
         }
-        let result = LinkCheckResult(graph: try await store.linkGraph(), reports: try await store.allReports())
+        let reports = try await store.allReports()
+        let result = LinkCheckResult(graph: try await store.linkGraph(), reports: reports)
         #expect(rows(result.broken, site) == [
             #"A/a#nowhere missing-fragment no element with id or name "nowhere" [A/ "Missing section"]"#,
             #"A/js-missing http-error 404 Not Found [A/ "Added by script"]"#,
@@ -38,7 +39,7 @@ struct LinkCheckTests {
             #"B/gone http-error 404 Not Found [A/ "Gone elsewhere"]"#,
         ])
         #expect(result.orphans.map(site.relative) == ["A/orphan"])
-        let byURL = Dictionary(summary.reports.map { (site.relative($0.url), $0) }, uniquingKeysWith: { $1 })
+        let byURL = Dictionary(reports.map { (site.relative($0.url), $0) }, uniquingKeysWith: { $1 })
         #expect(byURL["B/gone"]?.checkedWith == "HEAD")
         #expect(byURL["B/head-refused"]?.checkedWith == "GET" && byURL["B/head-refused"]?.status == 200)
         #expect(byURL["B/busy"]?.status == 200 && byURL["B/busy"]?.attempts == 2)

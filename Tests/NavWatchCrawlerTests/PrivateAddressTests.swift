@@ -67,10 +67,14 @@ private struct GuardSite {
         var configuration = CrawlConfiguration(seeds: [site.url("/")])
         configuration.backoff = .milliseconds(50)
         configure(&configuration)
-        let crawler = try Crawler(configuration: configuration, store: try SQLiteCrawlStore(path: path))
-        return try await withDeadline("the crawl to end", within: .seconds(120)) {
-            try await crawler.run { _ in }.reports
+        let store = try SQLiteCrawlStore(path: path)
+        let crawler = try Crawler(configuration: configuration, store: store)
+        _ = try await withDeadline("the crawl to end", within: .seconds(120)) {
+            try await crawler.run { _ in }
         }
+        let reports = try await store.allReports()
+        await store.close()
+        return reports
     }
 }
 

@@ -17,26 +17,69 @@ import NavWatchCrawler
 ///   received, `_transferSize` the bytes on the wire; 0 or -1 where unknown.
 /// - `_resourceType` is navwatch's resource type. A report stored without
 ///   its requests (by an earlier version) gets one entry for its document.
-enum HARExport {
-    static func har(_ reports: [PageLoadReport]) -> String {
-        var pages: [[String: Any]] = [], entries: [[String: Any]] = []
-        for (index, report) in reports.enumerated() where report.wasLoaded {
-            let id = "page_\(index + 1)"
-            let started = report.startedAt ?? report.fetchedAt.addingTimeInterval(-(report.timings.finish ?? 0) / 1000)
-            pages.append([
-                "startedDateTime": PageLoadReport.timestamp(started), "id": id, "title": report.title ?? report.url,
-                "pageTimings": ["onContentLoad": report.timings.domContentLoaded ?? -1, "onLoad": report.timings.load ?? -1],
-            ])
-            let requests = report.requests.isEmpty ? [RequestRecord.document(of: report)] : report.requests
-            for request in requests {
-                entries.append(entry(request, page: id, pageStart: started))
-            }
+///
+/// The document is written as it is made (`HARWriter` is a writer): entries
+/// go to the output as each report comes, pages to a temporary file copied
+/// in at the end, so memory holds one report whatever the crawl's size.
+/// Every page and entry is one line of JSON with sorted keys.
+final class HARWriter {
+    private let output: TextOutput
+    private let pages: TextOutput
+    private let pagesPath: String
+    /// Reports added, loaded or not: a page's id is `page_<its position>`.
+    private var reports = 0
+    private var pageCount = 0
+    private var entryCount = 0
+
+    /// Starts a document on `output`.
+    init(output: TextOutput) throws(InputError) {
+        self.output = output
+        pagesPath = FileManager.default.temporaryDirectory.appendingPathComponent("navwatch-har-\(UUID().uuidString)").path
+        pages = try TextOutput(path: pagesPath)
+        output.write(#"{"log":{"creator":{"name":"navwatch","version":"0.1"},"entries":["#)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: pagesPath)
+    }
+
+    /// Adds the page of `report` (when it was loaded) and an entry per request.
+    func add(_ report: PageLoadReport) {
+        reports += 1
+        guard report.wasLoaded else { return }
+        let id = "page_\(reports)"
+        let started = report.startedAt ?? report.fetchedAt.addingTimeInterval(-(report.timings.finish ?? 0) / 1000)
+        pages.write((pageCount == 0 ? "\n" : ",\n") + Self.json([
+            "startedDateTime": PageLoadReport.timestamp(started), "id": id, "title": report.title ?? report.url,
+            "pageTimings": ["onContentLoad": report.timings.domContentLoaded ?? -1, "onLoad": report.timings.load ?? -1],
+        ]))
+        pageCount += 1
+        let requests = report.requests.isEmpty ? [RequestRecord.document(of: report)] : report.requests
+        for request in requests {
+            output.write((entryCount == 0 ? "\n" : ",\n") + Self.json(Self.entry(request, page: id, pageStart: started)))
+            entryCount += 1
         }
-        let log: [String: Any] = ["log": [
-            "version": "1.2", "creator": ["name": "navwatch", "version": "0.1"], "pages": pages, "entries": entries,
-        ]]
-        let data = (try? JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Ends the document: the pages, the version, and the output's end.
+    func finish() throws(InputError) {
+        output.write("\n],\"pages\":[")
+        try pages.finish()
+        try output.append(contentsOf: pagesPath)
+        output.write("\n],\"version\":\"1.2\"}}\n")
+        try output.finish()
+    }
+
+    /// A HAR file of `reports` at `path`.
+    static func write(_ reports: [PageLoadReport], to path: String) throws(InputError) {
+        let har = try HARWriter(output: TextOutput(path: path))
+        for report in reports { har.add(report) }
+        try har.finish()
+    }
+
+    private static func json(_ object: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     private static func entry(_ request: RequestRecord, page: String, pageStart: Date) -> [String: Any] {

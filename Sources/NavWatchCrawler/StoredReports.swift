@@ -1,0 +1,43 @@
+/// The reports of a `CrawlStore`, in the order stored, read a batch at a
+/// time as the sequence is iterated (`CrawlStore.storedReports`).
+///
+/// Reports stored while the sequence is being read (a crawl still running)
+/// come at its end. An error reading a batch ends the iteration with it.
+public struct StoredReports: AsyncSequence, Sendable {
+    public typealias Element = PageLoadReport
+
+    let store: any CrawlStore
+    let includingRequests: Bool
+    let batchSize: Int
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(sequence: self)
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private let sequence: StoredReports
+        private var batch: [StoredReport] = []
+        private var next = 0
+        /// The position of the last report read.
+        private var position: Int64 = 0
+        private var exhausted = false
+
+        init(sequence: StoredReports) {
+            self.sequence = sequence
+        }
+
+        public mutating func next() async throws -> PageLoadReport? {
+            if next == batch.count {
+                guard !exhausted else { return nil }
+                batch = try await sequence.store.reports(after: position, limit: sequence.batchSize,
+                                                         includingRequests: sequence.includingRequests)
+                next = 0
+                exhausted = batch.count < sequence.batchSize
+                guard let last = batch.last else { return nil }
+                position = last.position
+            }
+            defer { next += 1 }
+            return batch[next].report
+        }
+    }
+}
