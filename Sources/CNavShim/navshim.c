@@ -202,12 +202,49 @@ nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore
     return context;
 }
 
+// MARK: - Content filters
+
+struct nw_content_filter {
+    WebKitUserContentFilter *filter;
+};
+
+typedef struct {
+    void (*done)(void *, nw_content_filter *, const char *);
+    void *user_data;
+} nw_filter_compilation;
+
+static void on_content_filter_saved(GObject *source, GAsyncResult *result, gpointer data) {
+    nw_filter_compilation *compilation = data;
+    g_autoptr(GError) error = NULL;
+    WebKitUserContentFilter *filter =
+        webkit_user_content_filter_store_save_finish(WEBKIT_USER_CONTENT_FILTER_STORE(source), result, &error);
+    if (filter) {
+        nw_content_filter *compiled = g_new0(nw_content_filter, 1);
+        compiled->filter = filter;
+        compilation->done(compilation->user_data, compiled, NULL);
+    } else {
+        compilation->done(compilation->user_data, NULL, error ? error->message : "the rules did not compile");
+    }
+    g_object_unref(source);
+    g_free(compilation);
+}
+
+void nw_content_filter_compile(const char *store_directory, const char *identifier, const char *rules_json,
+                               void (*done)(void *, nw_content_filter *, const char *), void *user_data) {
+    WebKitUserContentFilterStore *store = webkit_user_content_filter_store_new(store_directory);
+    nw_filter_compilation *compilation = g_new0(nw_filter_compilation, 1);
+    compilation->done = done;
+    compilation->user_data = user_data;
+    g_autoptr(GBytes) rules = g_bytes_new(rules_json, strlen(rules_json));
+    webkit_user_content_filter_store_save(store, identifier, rules, NULL, on_content_filter_saved, compilation);
+}
+
 // MARK: - Views: state
 
 struct nw_view {
     GtkWidget *window;          // GtkOffscreenWindow, owns web_view
     WebKitWebView *web_view;    // borrowed from window
-    WebKitUserContentManager *content_manager;  // owned; NULL without a document script
+    WebKitUserContentManager *content_manager;  // owned; NULL without a document script or content filter
     char *message_handler;      // owned; NULL without a document script
     char *script_world;         // owned; NULL without a document script
     gboolean show_error_pages;
@@ -541,8 +578,12 @@ nw_view *nw_view_new(nw_context *context, const nw_settings *settings, nw_callba
     live_user_contexts++;
 
     view->show_error_pages = settings->show_error_pages;
-    if (settings->document_script && settings->script_world && settings->message_handler) {
+    if (settings->content_filter) {
         view->content_manager = webkit_user_content_manager_new();
+        webkit_user_content_manager_add_filter(view->content_manager, settings->content_filter->filter);
+    }
+    if (settings->document_script && settings->script_world && settings->message_handler) {
+        if (!view->content_manager) view->content_manager = webkit_user_content_manager_new();
         view->message_handler = g_strdup(settings->message_handler);
         view->script_world = g_strdup(settings->script_world);
         g_autofree char *detailed = g_strdup_printf("script-message-received::%s", settings->message_handler);
@@ -593,8 +634,10 @@ void nw_view_destroy(nw_view *view) {
     live_handlers -= g_signal_handlers_disconnect_by_data(view->web_view, view);
     if (view->content_manager) {
         live_handlers -= g_signal_handlers_disconnect_by_data(view->content_manager, view);
-        webkit_user_content_manager_unregister_script_message_handler_in_world(
-            view->content_manager, view->message_handler, view->script_world);
+        if (view->message_handler) {
+            webkit_user_content_manager_unregister_script_message_handler_in_world(
+                view->content_manager, view->message_handler, view->script_world);
+        }
     }
 
     GHashTableIter iter;

@@ -32,7 +32,9 @@ enum WebProcessExtension {
             reason: "cannot write navwatch's web process extension (\(problems.joined(separator: "; ")))"))
     }()
 
-    private static func candidateDirectories(named name: String) -> [URL] {
+    /// `name` in navwatch's cache (`$XDG_CACHE_HOME` or `~/.cache`), then a
+    /// fresh private temporary directory.
+    static func candidateDirectories(named name: String) -> [URL] {
         let environment = ProcessInfo.processInfo.environment
         var candidates: [URL] = []
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {

@@ -125,6 +125,7 @@ public final class WebView {
                         settings.document_script = script
                         settings.script_world = world
                         settings.message_handler = handler
+                        settings.content_filter = configuration.contentFilter?.handle
                         return nw_view_new(webContext, &settings, ShimContext.callbacks, retained)
                     }
                 }

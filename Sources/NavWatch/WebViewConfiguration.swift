@@ -43,6 +43,9 @@ public struct WebViewConfiguration: Sendable, Hashable {
     /// through, loopback addresses included; nil connects directly. The
     /// crawler points this at its private-address guard.
     public var networkProxy: URL?
+    /// Subresources the view never requests (`ContentFilter.blocking(_:)`);
+    /// nil blocks nothing.
+    public var contentFilter: ContentFilter?
 
     public init(
         userAgent: String? = nil,
@@ -54,7 +57,8 @@ public struct WebViewConfiguration: Sendable, Hashable {
         viewportWidth: Int = 1280,
         viewportHeight: Int = 800,
         sandboxed: Bool = true,
-        networkProxy: URL? = nil
+        networkProxy: URL? = nil,
+        contentFilter: ContentFilter? = nil
     ) {
         self.userAgent = userAgent
         self.javaScriptEnabled = javaScriptEnabled
@@ -66,5 +70,6 @@ public struct WebViewConfiguration: Sendable, Hashable {
         self.viewportHeight = viewportHeight
         self.sandboxed = sandboxed
         self.networkProxy = networkProxy
+        self.contentFilter = contentFilter
     }
 }

@@ -70,6 +70,19 @@ final class CrawlSite: Sendable {
                 for (let i = 1; i <= 6; i++) setTimeout(() => { throw new Error("error " + i); }, 0);
                 </script></body></html>
                 """)
+        case "/styled":  // a link in the markup, one added by an inline script, one by a script file
+            return .html("""
+                <!doctype html><html><head><title>Styled</title><link rel="stylesheet" href="/style.css">
+                </head><body><a href="/p1">p1</a><img src="/pic.gif"><script src="/app.js"></script>
+                <script>document.body.insertAdjacentHTML("beforeend", '<a href="/p2">p2</a>')</script></body></html>
+                """)
+        case "/style.css": return .text("body { font-family: Nowhere; }", contentType: "text/css")
+        case "/app.js":
+            return .text(#"addEventListener("DOMContentLoaded", () => document.body.insertAdjacentHTML("beforeend", '<a href="/p3">p3</a>'))"#,
+                         contentType: "text/javascript")
+        case "/pic.gif":  // one transparent pixel
+            let gif = Data(base64Encoded: "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7")!
+            return .respond(status: 200, headers: [("Content-Type", "image/gif")], body: Array(gif))
         case "/stall": return .stallAfterHeaders
         case "/hang": return .hang
         default: return .html("<title>Not found</title>", status: 404)

@@ -94,6 +94,20 @@ struct CrawlerTests {
         }
     }
 
+    @Test("the fast profile: no page scripts, no subresources requested, links of the markup only", arguments: [false, true])
+    func fastProfile(fast: Bool) async throws {
+        try await crawl(["/styled"], configure: { ($0.maxDepth, $0.fast) = (0, fast) }) { site, reports, store in
+            let styled = try #require(reports.first { $0.url == site.url("/styled").absoluteString })
+            #expect(styled.outcome == .ok && styled.title == "Styled")
+            #expect(styled.links == (fast ? 1 : 3))
+            #expect(styled.resources.count == (fast ? 1 : 4))
+            #expect(styled.resources.byType.keys.sorted() == (fast ? ["document"] : ["document", "image", "script", "stylesheet"]))
+            for path in ["/style.css", "/app.js", "/pic.gif"] { #expect(site.hitCount(path) == (fast ? 0 : 1), "\(path)") }
+            let linked = try await store.linkGraph().links.map { $0.target.replacingOccurrences(of: site.base, with: "") }
+            #expect(linked == (fast ? ["/p1"] : ["/p1", "/p2", "/p3"]))
+        }
+    }
+
     @Test("breadth first: no page starts loading before every shallower page was taken", arguments: [1, 2])
     func breadthFirst(concurrency: Int) async throws {
         // Reports come in the order pages *finish*, which a slow page can

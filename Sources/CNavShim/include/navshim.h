@@ -200,6 +200,21 @@ typedef struct {
                                                // (allocated with malloc, freed by the shim)
 } nw_dialog_reply;
 
+// MARK: - Content filters
+
+/// An opaque compiled WebKitUserContentFilter.
+typedef struct nw_content_filter nw_content_filter;
+
+/// Compiles `rules_json` (WebKit's content-blocker rules: a JSON array of
+/// trigger/action objects) into the filter store at `store_directory` under
+/// `identifier`, then calls `done` on the WebKit thread with the filter
+/// (transfer full; filters live as long as the process) or NULL and a
+/// message (borrowed for the call). Call on the WebKit thread.
+void nw_content_filter_compile(const char *store_directory, const char *identifier, const char *rules_json,
+                               void (*done)(void *_Nullable user_data, nw_content_filter *_Nullable filter,
+                                            const char *_Nullable error),
+                               void *_Nullable user_data);
+
 // MARK: - Views
 
 typedef struct {
@@ -228,6 +243,8 @@ typedef struct {
     const char *_Nullable document_script;
     const char *_Nullable script_world;
     const char *_Nullable message_handler;
+    /// Applied to every load of the view: requests it blocks are never made.
+    nw_content_filter *_Nullable content_filter;
 } nw_settings;
 
 typedef struct nw_view nw_view;

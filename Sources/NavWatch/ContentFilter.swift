@@ -1,0 +1,90 @@
+import CNavShim
+import Foundation
+import WebKitThread
+
+/// Subresources a `WebView` never requests: a WebKit content filter,
+/// compiled once per process and set with `WebViewConfiguration.contentFilter`.
+///
+/// The web process refuses a blocked subresource before any request is made:
+/// nothing reaches the network, and the view reports no resource event for
+/// it. The page's own document is never blocked.
+public final class ContentFilter: Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of subresource a filter tells apart (WebKit's content-blocker
+    /// resource types).
+    public enum ResourceType: String, Sendable, Hashable, CaseIterable, Comparable {
+        case image, font, media, script
+        case styleSheet = "style-sheet"
+        /// `fetch`, `XMLHttpRequest`, WebSockets, beacons.
+        case raw
+
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// What the filter blocks.
+    public let blocked: Set<ResourceType>
+    /// The compiled WebKitUserContentFilter; never freed, used on the WebKit thread only.
+    nonisolated(unsafe) let handle: OpaquePointer
+
+    private init(blocked: Set<ResourceType>, handle: OpaquePointer) {
+        (self.blocked, self.handle) = (blocked, handle)
+    }
+
+    public var description: String {
+        "blocking " + blocked.sorted().map(\.rawValue).joined(separator: ", ")
+    }
+
+    public static func == (lhs: ContentFilter, rhs: ContentFilter) -> Bool { lhs.blocked == rhs.blocked }
+    public func hash(into hasher: inout Hasher) { hasher.combine(blocked) }
+
+    /// The filter that blocks every subresource of `types`, compiled on
+    /// first use (a few milliseconds) and then shared for the life of the process.
+    ///
+    /// - Throws: `WebKitUnavailableError` when WebKit cannot start, or cannot
+    ///   compile or store the filter.
+    @WebKitActor
+    public static func blocking(_ types: Set<ResourceType>) async throws -> ContentFilter {
+        try WebKitRuntime.checkAvailable()
+        if let filter = compiled[types] { return filter }
+        let types = types.sorted()
+        let rules = #"[{"trigger":{"url-filter":".*","resource-type":["#
+            + types.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + #"]},"action":{"type":"block"}}]"#
+        let identifier = "navwatch-" + (types.isEmpty ? "none" : types.map(\.rawValue).joined(separator: "-"))
+        let directory = try storeDirectory.get()
+        let answer: Result<UInt, WebKitUnavailableError> = await withCheckedContinuation { continuation in
+            let box = Unmanaged.passRetained(Box(continuation)).toOpaque()
+            nw_content_filter_compile(directory, identifier, rules, { box, filter, error in
+                let continuation = Unmanaged<Box>.fromOpaque(box!).takeRetainedValue().continuation
+                if let filter {
+                    continuation.resume(returning: .success(UInt(bitPattern: filter)))
+                } else {
+                    let reason = error.map { String(cString: $0) } ?? "it failed"
+                    continuation.resume(returning: .failure(WebKitUnavailableError(reason: "cannot compile a content filter: \(reason)")))
+                }
+            }, box)
+        }
+        let filter = ContentFilter(blocked: Set(types), handle: OpaquePointer(bitPattern: try answer.get())!)
+        compiled[filter.blocked] = filter
+        return filter
+    }
+
+    @WebKitActor private static var compiled: [Set<ResourceType>: ContentFilter] = [:]
+
+    /// Where WebKit keeps compiled filters: navwatch's cache (or a private
+    /// temporary directory), the same answer for the life of the process.
+    private static let storeDirectory: Result<String, WebKitUnavailableError> = {
+        for candidate in WebProcessExtension.candidateDirectories(named: "content-filters") {
+            if (try? FileManager.default.createDirectory(at: candidate, withIntermediateDirectories: true,
+                                                         attributes: [.posixPermissions: 0o700])) != nil {
+                return .success(candidate.path)
+            }
+        }
+        return .failure(WebKitUnavailableError(reason: "cannot make a directory for content filters"))
+    }()
+
+    private final class Box {
+        let continuation: CheckedContinuation<Result<UInt, WebKitUnavailableError>, Never>
+        init(_ continuation: CheckedContinuation<Result<UInt, WebKitUnavailableError>, Never>) {
+            self.continuation = continuation
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import NavWatch
+import WebKitThread
+
+/// What `CrawlConfiguration.fast` changes in the views of a crawl, and nothing else.
+public enum FastProfile {
+    /// Subresources never requested.
+    public static let blocked: Set<ContentFilter.ResourceType> = [.image, .font, .media, .styleSheet, .script]
+    /// The viewport, in CSS pixels: layout and paint cost grow with it.
+    public static let viewportWidth = 320, viewportHeight = 240
+
+    /// `configuration` with the page's own scripts off, `blocked` filtered
+    /// out and the small viewport; the rest (user agent, storage, TLS, sandbox,
+    /// proxy, timeout) as it was.
+    @WebKitActor
+    public static func applied(to configuration: WebViewConfiguration) async throws -> WebViewConfiguration {
+        var fast = configuration
+        fast.javaScriptEnabled = false
+        fast.imagesEnabled = false
+        fast.contentFilter = try await ContentFilter.blocking(blocked)
+        fast.viewportWidth = viewportWidth
+        fast.viewportHeight = viewportHeight
+        return fast
+    }
+}
