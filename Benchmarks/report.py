@@ -43,6 +43,45 @@ def navwatch_crawl(*jsonl):
     return loaded, (loaded / seconds if seconds else 0)
 
 
+def found(path):
+    """The URLs a crawl loaded, and those of them that were broken (HTTP status 400 or more)."""
+    loaded, broken = set(), set()
+    with open(path) as f:
+        for line in f:
+            report = json.loads(line)
+            if report.get("outcome") in ("skipped", "blocked"):
+                continue
+            loaded.add(report["url"])
+            if report.get("outcome") == "http-error":
+                broken.add(report["url"])
+    return loaded, broken
+
+
+def fast_table(r, sites):
+    """`navwatch crawl --fast` at concurrency 2 against the engine limit and
+    the default crawl of the same run, with what it found."""
+    print("| navwatch crawl --fast, concurrency 2 | engine pages/s | default pages/s | --fast pages/s "
+          "| --fast / engine | --fast CPU ms/page | same pages and broken links as the default crawl |")
+    print("|---|---|---|---|---|---|---|")
+    for prefix, site in sites:
+        for path in sorted(glob.glob(f"{r}/{prefix}fast-c2-r*.jsonl")):
+            run = path.rsplit("-r", 1)[1].split(".")[0]
+            engine_path = f"{r}/{prefix}engine-c2-r{run}.json"
+            default_path = f"{r}/{prefix}navwatch-c2-r{run}.jsonl"
+            if not (os.path.exists(engine_path) and os.path.exists(default_path)):
+                continue
+            engine = load(engine_path)["pages_per_second"]
+            pages, rate = navwatch_crawl(path)
+            _, default_rate = navwatch_crawl(default_path)
+            cpu = load(path.replace(".jsonl", ".tree.json"))["cpu_seconds"] / max(1, pages)
+            (fast_pages, fast_broken), (pages_default, broken_default) = found(path), found(default_path)
+            same = "yes" if (fast_pages, fast_broken) == (pages_default, broken_default) else (
+                f"no: {len(fast_pages ^ pages_default)} pages and {len(fast_broken ^ broken_default)} broken links differ")
+            print(f"| {site}, run {run} | {engine:.1f} | {default_rate:.1f} | {rate:.1f} | **{rate / engine:.2f}** "
+                  f"| {cpu * 1000:.1f} | {same} ({len(fast_pages)} pages, {len(fast_broken)} broken) |")
+    print()
+
+
 def crawl_rows(r, prefix):
     """Per concurrency: engine-limit, navwatch and Playwright runs (pages/s,
     CPU s/page, peak RSS MB, pages), and navwatch's ratio to the engine per run."""
@@ -100,17 +139,19 @@ def main():
     parser.add_argument("results")
     parser.add_argument("--pages", type=int, required=True)
     parser.add_argument("--loads", type=int, required=True)
+    parser.add_argument("--rss-pages", type=int, default=20000)
     args = parser.parse_args()
     r = args.results
 
     rows = crawl_table(r, "", "the generated site")
     crawl_table(r, "docs-", "the real site (python3.11-doc)")
+    fast_table(r, (("", "generated site"), ("docs-", "real site")))
 
     # What an option costs (or saves) against the default crawl at concurrency 2,
     # whose runs alternate with these.
     plain = next((navwatch for c, _, navwatch, _, _ in rows if c == 2), [])
     variants = []
-    for name, label in (("screenshots", "`--screenshots DIR` (a 1280x800 PNG per page)"),
+    for name, label in (("fast", "`--fast` (the fast profile)"), ("screenshots", "`--screenshots DIR` (a 1280x800 PNG per page)"),
                         ("no-sandbox", "`--no-sandbox` (web processes without bubblewrap)"),
                         ("allow-private", "`--allow-private` (no private-address guard)"),
                         ("no-sandbox-allow-private", "`--no-sandbox --allow-private` (neither: before issue 16)")):
@@ -149,6 +190,13 @@ def main():
             growth = f"{(late / early - 1) * 100:+.1f} %" if early and late else "n/a"
             print(f"| RSS of the process tree after 500 / {args.loads} loads, {label} ({m['failed']} failed) "
                   f"| {early} MB / {late} MB ({growth}) | within 15 % |")
+    path = f"{r}/crawl-rss.json"
+    if os.path.exists(path):
+        m = load(path)
+        early, late = m["checkpoints"].get("2000"), m["checkpoints"].get(str(args.rss_pages))
+        growth = f"{(late / early - 1) * 100:+.1f} %" if early and late else "n/a"
+        print(f"| the navwatch process's own RSS after 2000 / {args.rss_pages} pages of one crawl (concurrency 2; "
+              f"{m['loaded']} loaded; peak {m['peak_rss_mb']} MB) | {early} MB / {late} MB ({growth}) | within 10 % |")
     for workers in (1, 2):
         files = sorted(glob.glob(f"{r}/postgres-w{workers}-*.jsonl"))
         if files:
