@@ -11,30 +11,56 @@ import NavWatchCrawler
 /// time, so 10,000 pages do not make a 10,000-row document. Screenshots are
 /// linked from `screenshots`, a path relative to the report. A fragment
 /// `#page=N` opens the N-th page's detail (the order of `navwatch export`).
+///
+/// The report is written as it is made: the figures and tables come from a
+/// `ReportDigest` of every report, then each page's data is written in turn,
+/// so memory holds the digest and one page whatever the crawl's size.
 enum HTMLReport {
+    /// Writes the report of every report in `store` to `output`, reading
+    /// the store twice (the digest, then the pages' data), a batch at a time.
+    /// Returns the number of reports.
+    static func write(from store: any CrawlStore, source: String, screenshots: String?,
+                      to output: TextOutput) async throws -> Int {
+        var digest = ReportDigest()
+        for try await report in store.storedReports(includingRequests: true) { digest.add(report) }
+        output.write(head(digest, source: source))
+        var first = true
+        for try await report in store.storedReports(includingRequests: true) {
+            output.write((first ? "" : ",") + data(report, screenshots: screenshots))
+            first = false
+        }
+        output.write(tail)
+        return digest.summary.reported
+    }
+
+    /// The report of `reports`, in one string.
     static func html(_ reports: [PageLoadReport], source: String, screenshots: String?) -> String {
-        let loaded = reports.filter(\.wasLoaded)
-        let finishTimes = loaded.compactMap(\.timings.finish).sorted()
-        let requests = loaded.reduce(0) { $0 + max($1.requests.count, $1.resources.count) }
-        let bytes = loaded.reduce(0) { $0 + $1.resources.transferBytes }
-        let failing = loaded.filter { $0.outcome != .ok }
-        var figures: [(id: String, label: String, value: String)] = [
-            ("pages", "pages reported", "\(reports.count)"),
-            ("loaded", "loaded", "\(loaded.count)"),
-            ("ok", "ok", "\(loaded.filter { $0.outcome == .ok }.count)"),
-            ("failing", "not ok", "\(failing.count)"),
-            ("skipped", "skipped", "\(reports.count - loaded.count)"),
-            ("requests", "requests", "\(requests)"),
-            ("bytes", "bytes transferred", bytesText(bytes)),
+        let digest = reports.reduce(into: ReportDigest()) { $0.add($1) }
+        return head(digest, source: source) + reports.map { data($0, screenshots: screenshots) }.joined(separator: ",") + tail
+    }
+
+    /// Everything before the pages' data: figures, charts, tables, the
+    /// table of all pages, and the start of the data element.
+    private static func head(_ digest: ReportDigest, source: String) -> String {
+        let summary = digest.summary
+        let median = summary.loadTime(percentile: 50), p95 = summary.loadTime(percentile: 95)
+        let figures: [(id: String, label: String, value: String)] = [
+            ("pages", "pages reported", "\(summary.reported)"),
+            ("loaded", "loaded", "\(summary.loaded)"),
+            ("ok", "ok", "\(summary.outcomes[.ok] ?? 0)"),
+            ("failing", "not ok", "\(digest.failingCount)"),
+            ("skipped", "skipped", "\(summary.notLoaded)"),
+            ("requests", "requests", "\(digest.requests)"),
+            ("bytes", "bytes transferred", bytesText(digest.bytes)),
+            ("median", "median load", median.map(msText) ?? "–"),
+            ("p95", "95th percentile load", p95.map(msText) ?? "–"),
         ]
-        figures.append(("median", "median load", finishTimes.isEmpty ? "–" : msText(percentile(finishTimes, 0.5))))
-        figures.append(("p95", "95th percentile load", finishTimes.isEmpty ? "–" : msText(percentile(finishTimes, 0.95))))
 
         var html = """
             <!doctype html><html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>navwatch report: \(HTML.escape(source))</title><style>\(style)</style></head><body>
-            <header><h1>navwatch report</h1><p class="source">\(HTML.escape(source)) · \(HTML.escape(span(reports)))</p></header>
+            <header><h1>navwatch report</h1><p class="source">\(HTML.escape(source)) · \(HTML.escape(span(digest)))</p></header>
             <section id="summary" class="figures">
             """
         for figure in figures {
@@ -42,22 +68,18 @@ enum HTMLReport {
         }
         html += "</section>"
 
-        html += section("Outcomes", SVGChart.horizontalBars(outcomeBars(reports), id: "chart-outcomes"))
-        html += section("HTTP statuses", SVGChart.horizontalBars(statusBars(loaded), id: "chart-statuses"))
-        html += section("Load time (until the page finished)", SVGChart.columns(loadTimeBars(finishTimes), id: "chart-load-times"))
-        html += section("Weight by resource type", SVGChart.horizontalBars(weightBars(loaded), id: "chart-weight"))
-        html += section("Slowest pages", table(loaded.filter { $0.timings.finish != nil }
-            .sorted { $0.timings.finish! > $1.timings.finish! }.prefix(10), id: "slowest"))
-        html += section("Heaviest pages", table(loaded.sorted { $0.resources.transferBytes > $1.resources.transferBytes }
-            .prefix(10), id: "heaviest"))
-        html += section("Pages that are not ok (\(failing.count))", table(failing.prefix(50), id: "failing")
-            + (failing.count > 50 ? "<p>The first 50; the table of all pages below finds the rest (search for their outcome).</p>" : ""))
-        let withErrors = loaded.filter { ($0.pageErrorCount ?? 0) > 0 || ($0.console?.errors ?? 0) > 0 }
-            .sorted { (($0.pageErrorCount ?? 0), ($0.console?.errors ?? 0)) > (($1.pageErrorCount ?? 0), ($1.console?.errors ?? 0)) }
-        html += section("Pages with JavaScript errors (\(withErrors.count))", errorTable(withErrors.prefix(50))
-            + (withErrors.count > 50 ? "<p>The 50 with the most errors.</p>" : ""))
-        let redirected = loaded.filter { !$0.redirects.isEmpty }
-        html += section("Redirect chains (\(redirected.count))", redirectTable(redirected.prefix(50)))
+        html += section("Outcomes", SVGChart.horizontalBars(outcomeBars(summary), id: "chart-outcomes"))
+        html += section("HTTP statuses", SVGChart.horizontalBars(statusBars(summary), id: "chart-statuses"))
+        html += section("Load time (until the page finished)", SVGChart.columns(loadTimeBars(digest.loadTimeCounts), id: "chart-load-times"))
+        html += section("Weight by resource type", SVGChart.horizontalBars(weightBars(digest.weight), id: "chart-weight"))
+        html += section("Slowest pages", table(digest.slowest.reports, id: "slowest"))
+        html += section("Heaviest pages", table(digest.heaviest.reports, id: "heaviest"))
+        html += section("Pages that are not ok (\(digest.failingCount))", table(digest.failing, id: "failing")
+            + (digest.failingCount > 50 ? "<p>The first 50; the table of all pages below finds the rest (search for their outcome).</p>" : ""))
+        let withErrors = digest.withErrors
+        html += section("Pages with JavaScript errors (\(withErrors.offered))", errorTable(withErrors.reports)
+            + (withErrors.offered > 50 ? "<p>The 50 with the most errors.</p>" : ""))
+        html += section("Redirect chains (\(digest.redirectedCount))", redirectTable(digest.redirected))
         html += """
             <section><h2>All pages</h2>
             <p><input id="search" type="search" placeholder="Search URL, title, outcome or status" size="50">
@@ -68,26 +90,33 @@ enum HTMLReport {
             </section>
             <section id="detail" hidden><h2 id="detail-title"></h2><p id="detail-facts"></p>
             <div id="waterfall"></div><div id="screenshot"></div></section>
-            <script type="application/json" id="data">\(data(reports, screenshots: screenshots))</script>
-            <script>\(script)</script>
-            </body></html>
+            <script type="application/json" id="data">[
             """
         return html
     }
 
+    /// Everything after the pages' data.
+    private static let tail = """
+        ]</script>
+        <script>\(script)</script>
+        </body></html>
+        """
+
     // MARK: Charts
 
-    private static func outcomeBars(_ reports: [PageLoadReport]) -> [SVGChart.Bar] {
+    private static func outcomeBars(_ summary: CrawlSummary) -> [SVGChart.Bar] {
         let colors = ["ok": "#3a8a4f", "http-error": "#c0782a", "failed": "#b83b3b", "timeout": "#8a3bb8",
                       "crashed": "#5a2020", "download": "#4a6fa5", "skipped": "#9a9a9a"]
-        let counts = Dictionary(grouping: reports, by: { $0.outcome.rawValue }).mapValues(\.count)
-        return counts.sorted { $0.value > $1.value }.map {
+        let counts = Dictionary(uniqueKeysWithValues: summary.outcomes.map { ($0.key.rawValue, $0.value) })
+        return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map {
             SVGChart.Bar(label: $0.key, value: Double($0.value), text: "\($0.value)", color: colors[$0.key] ?? "#3b6ea5")
         }
     }
 
-    private static func statusBars(_ reports: [PageLoadReport]) -> [SVGChart.Bar] {
-        let counts = Dictionary(grouping: reports, by: { $0.status.map(String.init) ?? "none" }).mapValues(\.count)
+    private static func statusBars(_ summary: CrawlSummary) -> [SVGChart.Bar] {
+        var counts = Dictionary(uniqueKeysWithValues: summary.statuses.map { (String($0.key), $0.value) })
+        let withoutStatus = summary.loaded - summary.statuses.values.reduce(0, +)
+        if withoutStatus > 0 { counts["none"] = withoutStatus }
         return counts.sorted { $0.key < $1.key }.map { status, count in
             let color = status.hasPrefix("2") ? "#3a8a4f" : status.hasPrefix("3") ? "#4a6fa5" : status == "none" ? "#9a9a9a" : "#c0782a"
             return SVGChart.Bar(label: status, value: Double(count), text: "\(count)", color: color)
@@ -97,11 +126,10 @@ enum HTMLReport {
     /// Upper bounds of the load-time buckets, in milliseconds.
     static let loadTimeBuckets: [Double] = [100, 250, 500, 1000, 2500, 5000, 10000]
 
-    private static func loadTimeBars(_ sorted: [Double]) -> [SVGChart.Bar] {
+    private static func loadTimeBars(_ counts: [Int]) -> [SVGChart.Bar] {
         var bars: [SVGChart.Bar] = []
         var lower = 0.0
-        for upper in loadTimeBuckets + [Double.infinity] {
-            let count = sorted.filter { $0 >= lower && $0 < upper }.count
+        for (upper, count) in zip(loadTimeBuckets + [Double.infinity], counts) {
             let label = upper.isInfinite ? "≥ \(msText(lower))" : "< \(msText(upper))"
             bars.append(SVGChart.Bar(label: label, value: Double(count), text: "\(count)"))
             lower = upper
@@ -109,12 +137,8 @@ enum HTMLReport {
         return bars
     }
 
-    private static func weightBars(_ reports: [PageLoadReport]) -> [SVGChart.Bar] {
-        var bytes: [String: Int] = [:]
-        for report in reports {
-            for (type, weight) in report.resources.byType { bytes[type, default: 0] += weight.bytes }
-        }
-        return bytes.sorted { $0.value > $1.value }.map {
+    private static func weightBars(_ bytes: [String: Int]) -> [SVGChart.Bar] {
+        bytes.sorted { $0.value > $1.value }.map {
             SVGChart.Bar(label: $0.key, value: Double($0.value), text: bytesText($0.value))
         }
     }
@@ -125,7 +149,7 @@ enum HTMLReport {
         "<section><h2>\(HTML.escape(title))</h2>\(body)</section>"
     }
 
-    private static func table(_ reports: ArraySlice<PageLoadReport>, id: String) -> String {
+    private static func table(_ reports: [PageLoadReport], id: String) -> String {
         guard !reports.isEmpty else { return "<p>None.</p>" }
         var html = #"<table id="\#(id)"><thead><tr><th>URL</th><th>outcome</th><th>status</th><th>load</th><th>bytes</th></tr></thead><tbody>"#
         for report in reports {
@@ -137,7 +161,7 @@ enum HTMLReport {
     }
 
     /// Pages with page errors or console errors: the counts and the first page error.
-    private static func errorTable(_ reports: ArraySlice<PageLoadReport>) -> String {
+    private static func errorTable(_ reports: [PageLoadReport]) -> String {
         guard !reports.isEmpty else { return "<p>None.</p>" }
         var html = #"<table id="errors"><thead><tr><th>URL</th><th>page errors</th><th>console errors</th><th>console warnings</th><th>first page error</th></tr></thead><tbody>"#
         for report in reports {
@@ -150,7 +174,7 @@ enum HTMLReport {
         return html + "</tbody></table>"
     }
 
-    private static func redirectTable(_ reports: ArraySlice<PageLoadReport>) -> String {
+    private static func redirectTable(_ reports: [PageLoadReport]) -> String {
         guard !reports.isEmpty else { return "<p>None.</p>" }
         var html = #"<table id="redirects"><thead><tr><th>chain</th><th>hops</th></tr></thead><tbody>"#
         for report in reports {
@@ -166,35 +190,28 @@ enum HTMLReport {
 
     // MARK: Data for the script
 
-    /// The pages as compact JSON for the script: every `<` escaped, so no
+    /// A page as compact JSON for the script: every `<` escaped, so no
     /// text can end the script element early.
-    private static func data(_ reports: [PageLoadReport], screenshots: String?) -> String {
-        let pages: [[String: Any]] = reports.map { report in
-            var page: [String: Any] = [
-                "u": report.url, "o": report.outcome.rawValue, "t": report.title ?? "",
-                "b": report.resources.transferBytes, "n": max(report.requests.count, report.resources.count),
-            ]
-            if let status = report.status { page["s"] = status }
-            if let finish = report.timings.finish { page["f"] = finish }
-            if let error = report.error { page["e"] = error.kind }
-            if let screenshots, let name = report.screenshot { page["sh"] = screenshots + "/" + name }
-            if let reason = report.skipReason { page["k"] = reason.rawValue }
-            // Each request: [type, start, time, status, bytes, url]; the waterfall draws the first 200.
-            page["w"] = report.requests.prefix(200).map { request -> [Any] in
-                [request.type.rawValue, request.startMs, request.timeMs, request.status ?? 0, request.transferBytes ?? 0,
-                 request.url]
-            }
-            return page
+    private static func data(_ report: PageLoadReport, screenshots: String?) -> String {
+        var page: [String: Any] = [
+            "u": report.url, "o": report.outcome.rawValue, "t": report.title ?? "",
+            "b": report.resources.transferBytes, "n": max(report.requests.count, report.resources.count),
+        ]
+        if let status = report.status { page["s"] = status }
+        if let finish = report.timings.finish { page["f"] = finish }
+        if let error = report.error { page["e"] = error.kind }
+        if let screenshots, let name = report.screenshot { page["sh"] = screenshots + "/" + name }
+        if let reason = report.skipReason { page["k"] = reason.rawValue }
+        // Each request: [type, start, time, status, bytes, url]; the waterfall draws the first 200.
+        page["w"] = report.requests.prefix(200).map { request -> [Any] in
+            [request.type.rawValue, request.startMs, request.timeMs, request.status ?? 0, request.transferBytes ?? 0,
+             request.url]
         }
-        let json = (try? JSONSerialization.data(withJSONObject: pages)) ?? Data("[]".utf8)
+        let json = (try? JSONSerialization.data(withJSONObject: page)) ?? Data("{}".utf8)
         return String(decoding: json, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 
     // MARK: Formatting
-
-    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-        sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
-    }
 
     static func msText(_ ms: Double) -> String {
         ms >= 1000 ? String(format: "%.2f s", ms / 1000) : String(format: "%.0f ms", ms)
@@ -207,9 +224,8 @@ enum HTMLReport {
         return "\(bytes) B"
     }
 
-    private static func span(_ reports: [PageLoadReport]) -> String {
-        let dates = reports.map(\.fetchedAt)
-        guard let first = dates.min(), let last = dates.max() else { return "no pages" }
+    private static func span(_ digest: ReportDigest) -> String {
+        guard let first = digest.firstFetched, let last = digest.lastFetched else { return "no pages" }
         let formatter = ISO8601DateFormatter()
         return "\(formatter.string(from: first)) – \(formatter.string(from: last))"
     }

@@ -20,20 +20,24 @@ public struct ReportCommand: AsyncParsableCommand {
 
     public init() {}
 
+    /// Reads the crawl database a batch at a time and writes the report as
+    /// it goes: memory stays the same whatever the size of the crawl.
     public func run() async throws {
-        let reports = try await CrawlDatabase.with(db, mustExist: true) { store in
-            do { return try await store.allReports() } catch {
-                throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(CrawlCommand.reason(error))")
-            }
-        }
         // A postgres:// address shows without its password.
         let source = CrawlDatabase.shown(db)
-        let html = HTMLReport.html(reports, source: source,
-                                   screenshots: screenshots.map { relativePath(of: $0, from: out) })
-        guard FileManager.default.createFile(atPath: out, contents: Data(html.utf8)) else {
-            throw InputError("cannot write \(out)")
+        let screenshots = screenshots.map { relativePath(of: $0, from: out) }
+        let pages = try await CrawlDatabase.with(db, mustExist: true) { store in
+            let output = try TextOutput(path: out)
+            let pages: Int
+            do {
+                pages = try await HTMLReport.write(from: store, source: source, screenshots: screenshots, to: output)
+            } catch {
+                throw InputError("cannot read the crawl database \(source): \(CrawlCommand.reason(error))")
+            }
+            try output.finish()
+            return pages
         }
-        FileHandle.standardError.write(Data("report: \(reports.count) pages in \(out)\n".utf8))
+        FileHandle.standardError.write(Data("report: \(pages) pages in \(out)\n".utf8))
     }
 
     /// `path` as the report at `report` refers to it: relative to the

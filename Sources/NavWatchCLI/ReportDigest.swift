@@ -1,0 +1,77 @@
+import Foundation
+import NavWatchCrawler
+
+/// What `HTMLReport` shows above its table of all pages, folded from the
+/// reports one at a time in the order stored: counters, chart buckets and
+/// the few pages each table lists. Its size does not grow with the crawl.
+struct ReportDigest {
+    /// Outcomes, statuses, loaded pages and load-time percentiles.
+    private(set) var summary = CrawlSummary()
+    /// Requests and bytes of the loaded pages.
+    private(set) var requests = 0
+    private(set) var bytes = 0
+    /// Loaded pages per `HTMLReport.loadTimeBuckets` bucket, and one for the rest.
+    private(set) var loadTimeCounts = [Int](repeating: 0, count: HTMLReport.loadTimeBuckets.count + 1)
+    /// Bytes per resource type, over the loaded pages.
+    private(set) var weight: [String: Int] = [:]
+    private(set) var slowest = Leaders(limit: 10)
+    private(set) var heaviest = Leaders(limit: 10)
+    /// Loaded pages that are not ok: the first 50, and how many.
+    private(set) var failing: [PageLoadReport] = []
+    private(set) var failingCount = 0
+    /// Pages with page errors or console errors: most page errors first, then most console errors.
+    private(set) var withErrors = Leaders(limit: 50)
+    /// Loaded pages that were redirected: the first 50, and how many.
+    private(set) var redirected: [PageLoadReport] = []
+    private(set) var redirectedCount = 0
+    private(set) var firstFetched: Date?
+    private(set) var lastFetched: Date?
+
+    mutating func add(_ report: PageLoadReport) {
+        summary.add(report)
+        firstFetched = min(firstFetched ?? report.fetchedAt, report.fetchedAt)
+        lastFetched = max(lastFetched ?? report.fetchedAt, report.fetchedAt)
+        guard report.wasLoaded else { return }
+        var kept = report
+        kept.requests = []  // the tables show none; the data element reads them again
+        requests += max(report.requests.count, report.resources.count)
+        bytes += report.resources.transferBytes
+        if let finish = report.timings.finish {
+            let bucket = HTMLReport.loadTimeBuckets.firstIndex { finish < $0 } ?? HTMLReport.loadTimeBuckets.count
+            loadTimeCounts[bucket] += 1
+            slowest.offer(kept, rank: [finish])
+        }
+        for (type, resources) in report.resources.byType { weight[type, default: 0] += resources.bytes }
+        heaviest.offer(kept, rank: [Double(report.resources.transferBytes)])
+        if report.outcome != .ok {
+            failingCount += 1
+            if failing.count < 50 { failing.append(kept) }
+        }
+        let pageErrors = report.pageErrorCount ?? 0, consoleErrors = report.console?.errors ?? 0
+        if pageErrors > 0 || consoleErrors > 0 { withErrors.offer(kept, rank: [Double(pageErrors), Double(consoleErrors)]) }
+        if !report.redirects.isEmpty {
+            redirectedCount += 1
+            if redirected.count < 50 { redirected.append(kept) }
+        }
+    }
+
+    /// The `limit` reports of highest rank offered (ranks compared
+    /// lexicographically), highest first; of equal ranks, the first offered.
+    struct Leaders {
+        let limit: Int
+        private(set) var offered = 0
+        private var ranked: [(rank: [Double], report: PageLoadReport)] = []
+
+        init(limit: Int) { self.limit = limit }
+
+        var reports: [PageLoadReport] { ranked.map(\.report) }
+
+        mutating func offer(_ report: PageLoadReport, rank: [Double]) {
+            offered += 1
+            if ranked.count == limit, let last = ranked.last, !last.rank.lexicographicallyPrecedes(rank) { return }
+            let index = ranked.firstIndex { $0.rank.lexicographicallyPrecedes(rank) } ?? ranked.endIndex
+            ranked.insert((rank, report), at: index)
+            if ranked.count > limit { ranked.removeLast() }
+        }
+    }
+}
