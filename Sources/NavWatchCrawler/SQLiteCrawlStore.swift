@@ -82,6 +82,11 @@ public final class SQLiteCrawlStore: CrawlStore {
                 CREATE INDEX links_target ON links (target);
                 """)
         }
+        migrator.registerMigration("v5: counting loaded pages from an index") { db in
+            // `lease` counts the loaded pages for `maxPages` every time: over
+            // the reports' JSON that is a scan of the whole file per page.
+            try db.execute(sql: "CREATE INDEX reports_counted ON reports (outcome, kind)")
+        }
         return migrator
     }
 

@@ -93,6 +93,8 @@ public final class PostgresCrawlStore: CrawlStore {
                 element text NOT NULL)
             """,
             "CREATE INDEX IF NOT EXISTS navwatch_links_target ON navwatch_links (target)",
+            // `lease` counts the loaded pages for `maxPages` every time.
+            "CREATE INDEX IF NOT EXISTS navwatch_reports_counted ON navwatch_reports (outcome, kind)",
             "CREATE TABLE IF NOT EXISTS navwatch_hosts (host text PRIMARY KEY, next_at float8 NOT NULL)",
         ] {
             try await connection.query(statement, logger: logger)

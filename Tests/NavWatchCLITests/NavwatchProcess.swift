@@ -36,6 +36,33 @@ final class NavwatchProcess: Sendable {
         process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
         startReaders()
+        watchExit()
+    }
+
+    /// The exit status when this harness reaped the child itself.
+    private let reapedStatus = Mutex<Int32?>(nil)
+
+    /// Foundation learns of the child's exit when a socket the child
+    /// inherited closes; a process that also inherited it keeps it open. The
+    /// test process's own WebKit starts its network process with every
+    /// descriptor it has that lacks close-on-exec, so one started while
+    /// `run()` spawns the child holds that socket for as long as it lives,
+    /// and the termination handler never comes (the child stays a zombie).
+    /// So the exit is also watched here, by `waitid` without reaping, and
+    /// the child reaped here unless Foundation already did.
+    private func watchExit() {
+        let pid = process.processIdentifier
+        Thread.detachNewThread { [self] in
+            var info = siginfo_t()
+            var result: Int32
+            repeat { result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) } while result == -1 && errno == EINTR
+            guard result == 0 else { return }  // Foundation reaped it: its handler signals
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return }
+            // As Foundation reports it: the exit code, or the signal that ended it.
+            reapedStatus.withLock { $0 = status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f }
+            exited.signal()
+        }
     }
 
     var pid: Int32 { process.processIdentifier }
@@ -91,7 +118,7 @@ final class NavwatchProcess: Sendable {
                 _ = stderrDone.wait(timeout: .now() + 10)
                 continuation.resume(returning: Result(stdout: lines.withLock { $0 },
                                                       stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self),
-                                                      status: process.terminationStatus))
+                                                      status: reapedStatus.withLock { $0 } ?? process.terminationStatus))
             }
         }
     }
