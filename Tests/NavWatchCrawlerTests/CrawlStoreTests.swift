@@ -95,6 +95,30 @@ struct CrawlStoreTests {
         }
     }
 
+    @Test("reports are read a batch at a time, in the order stored, with nothing left out or repeated",
+          arguments: StoreKind.allCases)
+    func readInBatches(_ kind: StoreKind) async throws {
+        try await kind.withStores { stores in
+            let store = stores[0]
+            let paths = (1...7).map { "/p\($0)" }
+            _ = try await store.enqueue(paths.map { entry($0) })
+            for path in paths {
+                guard case .leased(let leased) = try await store.lease(request("w")) else { Issue.record("nothing to lease"); return }
+                _ = try await store.complete(leased, worker: "w", report: loaded(leased), aliases: [], discovered: [],
+                                             skipped: [.skipped(entry("/skipped" + path, depth: 1), .scope)], links: [])
+            }
+            let first = try await store.reports(after: 0, limit: 3, includingRequests: false)
+            let next = try await store.reports(after: try #require(first.last).position, limit: 100, includingRequests: false)
+            #expect(first.count == 3 && next.count == 11)
+            #expect(zip(first + next, (first + next).dropFirst()).allSatisfy { $0.position < $1.position })
+            var read: [String] = []
+            for try await report in store.storedReports(includingRequests: true, batchSize: 3) { read.append(report.url) }
+            #expect(read == (first + next).map(\.report.url))
+            #expect(read.filter { !$0.contains("skipped") } == paths.map { "http://a.test" + $0 })
+            #expect(try await store.allReports().map(\.url) == read)
+        }
+    }
+
     @Test("leases go shallowest and oldest first, and never twice while a lease lasts", arguments: StoreKind.allCases)
     func leaseOrder(_ kind: StoreKind) async throws {
         try await kind.withStores(2) { stores in
