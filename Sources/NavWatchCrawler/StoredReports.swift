@@ -1,8 +1,10 @@
 /// The reports of a `CrawlStore`, in the order stored, read a batch at a
 /// time as the sequence is iterated (`CrawlStore.storedReports`).
 ///
-/// Reports stored while the sequence is being read (a crawl still running)
-/// come at its end. An error reading a batch ends the iteration with it.
+/// Memory holds one batch. Reports stored while the sequence is being read
+/// (a crawl still running) may come at its end; on PostgreSQL one whose
+/// transaction commits after a later report was read is not. An error
+/// reading a batch ends the iteration with it.
 public struct StoredReports: AsyncSequence, Sendable {
     public typealias Element = PageLoadReport
 
