@@ -49,14 +49,14 @@ final class HARWriter {
         guard report.wasLoaded else { return }
         let id = "page_\(reports)"
         let started = report.startedAt ?? report.fetchedAt.addingTimeInterval(-(report.timings.finish ?? 0) / 1000)
-        pages.write((pageCount == 0 ? "\n" : ",\n") + Self.json([
-            "startedDateTime": PageLoadReport.timestamp(started), "id": id, "title": report.title ?? report.url,
-            "pageTimings": ["onContentLoad": report.timings.domContentLoaded ?? -1, "onLoad": report.timings.load ?? -1],
-        ]))
+        let page = Page(startedDateTime: PageLoadReport.timestamp(started), id: id, title: report.title ?? report.url,
+                        pageTimings: .init(onContentLoad: report.timings.domContentLoaded ?? -1,
+                                           onLoad: report.timings.load ?? -1))
+        pages.write((pageCount == 0 ? "\n" : ",\n") + Self.json(page))
         pageCount += 1
         let requests = report.requests.isEmpty ? [RequestRecord.document(of: report)] : report.requests
         for request in requests {
-            output.write((entryCount == 0 ? "\n" : ",\n") + Self.json(Self.entry(request, page: id, pageStart: started)))
+            output.write((entryCount == 0 ? "\n" : ",\n") + Self.json(Entry(request, page: id, pageStart: started)))
             entryCount += 1
         }
     }
@@ -77,47 +77,79 @@ final class HARWriter {
         try har.finish()
     }
 
-    private static func json(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private static func json(_ value: some Encodable) -> String {
+        String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
-    private static func entry(_ request: RequestRecord, page: String, pageStart: Date) -> [String: Any] {
-        let url = URL(string: request.url)
-        let query = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
-        let timings: [String: Any] = [
-            "blocked": request.timings.blocked, "dns": request.timings.dns, "connect": request.timings.connect,
-            "ssl": request.timings.ssl, "send": request.timings.send, "wait": request.timings.wait,
-            "receive": request.timings.receive,
-        ]
-        var entry: [String: Any] = [
-            "pageref": page,
-            "startedDateTime": PageLoadReport.timestamp(pageStart.addingTimeInterval(request.startMs / 1000)),
-            "time": request.timeMs,
-            "request": [
-                "method": request.method, "url": request.url, "httpVersion": "HTTP/1.1", "cookies": [Any](),
-                "headers": headers(request.requestHeaders),
-                "queryString": query.map { ["name": $0.name, "value": $0.value ?? ""] },
-                "headersSize": -1, "bodySize": request.method == "GET" || request.method == "HEAD" ? 0 : -1,
-            ] as [String: Any],
-            "response": [
-                "status": request.status ?? 0, "statusText": request.statusText ?? "",
-                "httpVersion": request.status == nil ? "" : "HTTP/1.1", "cookies": [Any](),
-                "headers": headers(request.responseHeaders),
-                "content": ["size": request.bodyBytes ?? 0, "mimeType": request.mime ?? "x-unknown"] as [String: Any],
-                "redirectURL": request.redirectURL ?? "", "headersSize": -1, "bodySize": request.encodedBytes ?? -1,
-            ] as [String: Any],
-            "cache": [String: Any](),
-            "timings": timings,
-            "_resourceType": request.type.rawValue,
-        ]
-        if let transfer = request.transferBytes { entry["_transferSize"] = transfer }
-        if let error = request.error { entry["_error"] = error }
-        if request.pending { entry["_pending"] = true }
-        return entry
+    // MARK: HAR 1.2 objects
+
+    private struct Page: Encodable {
+        struct Timings: Encodable { var onContentLoad, onLoad: Double }
+        var startedDateTime, id, title: String
+        var pageTimings: Timings
     }
 
-    private static func headers(_ headers: [HTTPHeader]) -> [[String: String]] {
-        headers.map { ["name": $0.name, "value": $0.value] }
+    private struct NameValue: Encodable { var name, value: String }
+    private struct Empty: Encodable {}
+
+    private struct Entry: Encodable {
+        struct Request: Encodable {
+            var method, url, httpVersion: String
+            var cookies: [Empty] = []
+            var headers: [HTTPHeader]
+            var queryString: [NameValue]
+            var headersSize = -1
+            var bodySize: Int
+        }
+        struct Content: Encodable {
+            var size: Int
+            var mimeType: String
+        }
+        struct Response: Encodable {
+            var status: Int
+            var statusText, httpVersion: String
+            var cookies: [Empty] = []
+            var headers: [HTTPHeader]
+            var content: Content
+            var redirectURL: String
+            var headersSize = -1
+            var bodySize: Int
+        }
+        var pageref, startedDateTime: String
+        var time: Double
+        var request: Request
+        var response: Response
+        var cache = Empty()
+        var timings: RequestRecord.Timings
+        var _resourceType: String
+        var _transferSize: Int?
+        var _error: String?
+        var _pending: Bool?
+
+        init(_ request: RequestRecord, page: String, pageStart: Date) {
+            let query = URL(string: request.url).flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
+            pageref = page
+            startedDateTime = PageLoadReport.timestamp(pageStart.addingTimeInterval(request.startMs / 1000))
+            time = request.timeMs
+            self.request = Request(method: request.method, url: request.url, httpVersion: "HTTP/1.1",
+                                   headers: request.requestHeaders,
+                                   queryString: query.map { NameValue(name: $0.name, value: $0.value ?? "") },
+                                   bodySize: request.method == "GET" || request.method == "HEAD" ? 0 : -1)
+            response = Response(status: request.status ?? 0, statusText: request.statusText ?? "",
+                                httpVersion: request.status == nil ? "" : "HTTP/1.1", headers: request.responseHeaders,
+                                content: Content(size: request.bodyBytes ?? 0, mimeType: request.mime ?? "x-unknown"),
+                                redirectURL: request.redirectURL ?? "", bodySize: request.encodedBytes ?? -1)
+            timings = request.timings
+            _resourceType = request.type.rawValue
+            _transferSize = request.transferBytes
+            _error = request.error
+            _pending = request.pending ? true : nil
+        }
     }
 }
