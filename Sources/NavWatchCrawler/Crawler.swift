@@ -163,9 +163,9 @@ public actor Crawler {
         if !store.isShared { try await store.releaseLeases() }
         _ = try await store.enqueue(seeds.map { FrontierEntry(url: $0.absoluteString, depth: 0, parent: nil) })
         seeds = try await store.seeds().compactMap(URL.init(string:))
+        if configuration.fast { configuration.webView = try await FastProfile.applied(to: configuration.webView) }
         // The guard and plain HTTP (robots.txt, sitemaps, links outside the
         // scope) last as long as the crawl runs.
-        if configuration.fast { configuration.webView = try await FastProfile.applied(to: configuration.webView) }
         let seedHosts = Set(seeds.compactMap(\.host))
         if !configuration.allowPrivateAddresses {
             let shared = try await SharedGuard.get()
