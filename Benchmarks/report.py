@@ -106,6 +106,11 @@ def crawl_rows(r, prefix):
     return rows
 
 
+def growth(early, late):
+    """How much memory grew from `early` to `late` MB, as text."""
+    return f"{(late / early - 1) * 100:+.1f} %" if early and late else "n/a"
+
+
 def median(runs, i):
     return statistics.median(x[i] for x in runs)
 
@@ -187,16 +192,14 @@ def main():
         if os.path.exists(path):
             m = load(path)
             early, late = m["rss_mb"].get("500"), m["rss_mb"].get(str(args.loads))
-            growth = f"{(late / early - 1) * 100:+.1f} %" if early and late else "n/a"
             print(f"| RSS of the process tree after 500 / {args.loads} loads, {label} ({m['failed']} failed) "
-                  f"| {early} MB / {late} MB ({growth}) | within 15 % |")
+                  f"| {early} MB / {late} MB ({growth(early, late)}) | within 15 % |")
     path = f"{r}/crawl-rss.json"
     if os.path.exists(path):
         m = load(path)
         early, late = m["checkpoints"].get("2000"), m["checkpoints"].get(str(args.rss_pages))
-        growth = f"{(late / early - 1) * 100:+.1f} %" if early and late else "n/a"
         print(f"| the navwatch process's own RSS after 2000 / {args.rss_pages} pages of one crawl (concurrency 2; "
-              f"{m['loaded']} loaded; peak {m['peak_rss_mb']} MB) | {early} MB / {late} MB ({growth}) | within 10 % |")
+              f"{m['loaded']} loaded; peak {m['peak_rss_mb']} MB) | {early} MB / {late} MB ({growth(early, late)}) | within 10 % |")
     for workers in (1, 2):
         files = sorted(glob.glob(f"{r}/postgres-w{workers}-*.jsonl"))
         if files:

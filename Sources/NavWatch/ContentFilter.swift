@@ -50,19 +50,19 @@ public final class ContentFilter: Sendable, Hashable, CustomStringConvertible {
             + types.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + #"]},"action":{"type":"block"}}]"#
         let identifier = "navwatch-" + (types.isEmpty ? "none" : types.map(\.rawValue).joined(separator: "-"))
         let directory = try storeDirectory.get()
-        let answer: Result<UInt, WebKitUnavailableError> = await withCheckedContinuation { continuation in
-            let box = Unmanaged.passRetained(Box(continuation)).toOpaque()
-            nw_content_filter_compile(directory, identifier, rules, { box, filter, error in
-                let continuation = Unmanaged<Box>.fromOpaque(box!).takeRetainedValue().continuation
-                if let filter {
-                    continuation.resume(returning: .success(UInt(bitPattern: filter)))
-                } else {
-                    let reason = error.map { String(cString: $0) } ?? "it failed"
-                    continuation.resume(returning: .failure(WebKitUnavailableError(reason: "cannot compile a content filter: \(reason)")))
-                }
-            }, box)
-        }
-        let filter = ContentFilter(blocked: Set(types), handle: OpaquePointer(bitPattern: try answer.get())!)
+        // The compiled filter's address, or why there is none.
+        let answer = FirstAnswer<Result<UInt, WebKitUnavailableError>>()
+        // Retained until the shim's `done` callback, which it calls exactly once.
+        nw_content_filter_compile(directory, identifier, rules, { context, filter, error in
+            let answer = Unmanaged<FirstAnswer<Result<UInt, WebKitUnavailableError>>>.fromOpaque(context!).takeRetainedValue()
+            if let filter {
+                answer.answer(.success(UInt(bitPattern: filter)))
+            } else {
+                let reason = error.map { String(cString: $0) } ?? "it failed"
+                answer.answer(.failure(WebKitUnavailableError(reason: "cannot compile a content filter: \(reason)")))
+            }
+        }, Unmanaged.passRetained(answer).toOpaque())
+        let filter = ContentFilter(blocked: Set(types), handle: OpaquePointer(bitPattern: try await answer.wait().get())!)
         compiled[filter.blocked] = filter
         return filter
     }
@@ -80,11 +80,4 @@ public final class ContentFilter: Sendable, Hashable, CustomStringConvertible {
         }
         return .failure(WebKitUnavailableError(reason: "cannot make a directory for content filters"))
     }()
-
-    private final class Box {
-        let continuation: CheckedContinuation<Result<UInt, WebKitUnavailableError>, Never>
-        init(_ continuation: CheckedContinuation<Result<UInt, WebKitUnavailableError>, Never>) {
-            self.continuation = continuation
-        }
-    }
 }

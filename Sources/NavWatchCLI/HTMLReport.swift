@@ -48,7 +48,7 @@ enum HTMLReport {
             ("pages", "pages reported", "\(summary.reported)"),
             ("loaded", "loaded", "\(summary.loaded)"),
             ("ok", "ok", "\(summary.outcomes[.ok] ?? 0)"),
-            ("failing", "not ok", "\(digest.failingCount)"),
+            ("failing", "not ok", "\(digest.failing.offered)"),
             ("skipped", "skipped", "\(summary.notLoaded)"),
             ("requests", "requests", "\(digest.requests)"),
             ("bytes", "bytes transferred", bytesText(digest.bytes)),
@@ -74,12 +74,12 @@ enum HTMLReport {
         html += section("Weight by resource type", SVGChart.horizontalBars(weightBars(digest.weight), id: "chart-weight"))
         html += section("Slowest pages", table(digest.slowest.reports, id: "slowest"))
         html += section("Heaviest pages", table(digest.heaviest.reports, id: "heaviest"))
-        html += section("Pages that are not ok (\(digest.failingCount))", table(digest.failing, id: "failing")
-            + (digest.failingCount > 50 ? "<p>The first 50; the table of all pages below finds the rest (search for their outcome).</p>" : ""))
+        html += section("Pages that are not ok (\(digest.failing.offered))", table(digest.failing.reports, id: "failing")
+            + (digest.failing.offered > 50 ? "<p>The first 50; the table of all pages below finds the rest (search for their outcome).</p>" : ""))
         let withErrors = digest.withErrors
         html += section("Pages with JavaScript errors (\(withErrors.offered))", errorTable(withErrors.reports)
             + (withErrors.offered > 50 ? "<p>The 50 with the most errors.</p>" : ""))
-        html += section("Redirect chains (\(digest.redirectedCount))", redirectTable(digest.redirected))
+        html += section("Redirect chains (\(digest.redirected.offered))", redirectTable(digest.redirected.reports))
         html += """
             <section><h2>All pages</h2>
             <p><input id="search" type="search" placeholder="Search URL, title, outcome or status" size="50">

@@ -16,14 +16,12 @@ struct ReportDigest {
     private(set) var weight: [String: Int] = [:]
     private(set) var slowest = Leaders(limit: 10)
     private(set) var heaviest = Leaders(limit: 10)
-    /// Loaded pages that are not ok: the first 50, and how many.
-    private(set) var failing: [PageLoadReport] = []
-    private(set) var failingCount = 0
+    /// Loaded pages that are not ok: the first 50 (all of equal rank), and how many.
+    private(set) var failing = Leaders(limit: 50)
     /// Pages with page errors or console errors: most page errors first, then most console errors.
     private(set) var withErrors = Leaders(limit: 50)
-    /// Loaded pages that were redirected: the first 50, and how many.
-    private(set) var redirected: [PageLoadReport] = []
-    private(set) var redirectedCount = 0
+    /// Loaded pages that were redirected: the first 50 (all of equal rank), and how many.
+    private(set) var redirected = Leaders(limit: 50)
     private(set) var firstFetched: Date?
     private(set) var lastFetched: Date?
 
@@ -43,20 +41,15 @@ struct ReportDigest {
         }
         for (type, resources) in report.resources.byType { weight[type, default: 0] += resources.bytes }
         heaviest.offer(kept, rank: [Double(report.resources.transferBytes)])
-        if report.outcome != .ok {
-            failingCount += 1
-            if failing.count < 50 { failing.append(kept) }
-        }
+        if report.outcome != .ok { failing.offer(kept, rank: []) }
         let pageErrors = report.pageErrorCount ?? 0, consoleErrors = report.console?.errors ?? 0
         if pageErrors > 0 || consoleErrors > 0 { withErrors.offer(kept, rank: [Double(pageErrors), Double(consoleErrors)]) }
-        if !report.redirects.isEmpty {
-            redirectedCount += 1
-            if redirected.count < 50 { redirected.append(kept) }
-        }
+        if !report.redirects.isEmpty { redirected.offer(kept, rank: []) }
     }
 
     /// The `limit` reports of highest rank offered (ranks compared
     /// lexicographically), highest first; of equal ranks, the first offered.
+    /// `offered` counts them all.
     struct Leaders {
         let limit: Int
         private(set) var offered = 0

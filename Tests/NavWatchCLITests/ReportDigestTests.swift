@@ -23,8 +23,8 @@ struct ReportDigestTests {
         #expect(digest.slowest.reports.map(\.url).prefix(4) == ["http://h/39", "http://h/79", "http://h/119", "http://h/38"])
         #expect(digest.slowest.reports.count == 10)
         #expect(digest.heaviest.reports.map(\.url) == (111...120).reversed().map { "http://h/\($0)" })
-        #expect(digest.failingCount == 60 && digest.failing.map(\.url) == stride(from: 2, through: 100, by: 2).map { "http://h/\($0)" })
-        #expect(digest.redirectedCount == 24 && digest.redirected.count == 24)
+        #expect(digest.failing.offered == 60 && digest.failing.reports.map(\.url) == stride(from: 2, through: 100, by: 2).map { "http://h/\($0)" })
+        #expect(digest.redirected.offered == 24 && digest.redirected.reports.count == 24)
         // Pages with page errors: n divisible by 3 and not by 7; most errors (6) first.
         #expect(digest.withErrors.offered == 35)
         #expect(digest.withErrors.reports.prefix(3).map(\.url) == ["http://h/6", "http://h/27", "http://h/48"])
