@@ -142,19 +142,18 @@ func watch(_ urls: [URL], options: LoadOptions) async throws -> Int32 {
     let privateAddressGuard = options.blockPrivate
         ? try await PrivateAddressGuard.start(allowedHosts: Set(urls.compactMap(\.host))) : nil
     watcherOptions.configuration.networkProxy = privateAddressGuard?.proxyURL
+    watcherOptions.privateAddressGuard = privateAddressGuard
     do {
         defer { Task { await privateAddressGuard?.shutdown() } }
-        watcher = await Watcher(options: watcherOptions) { printer.print($0) }
+        watcher = await Watcher(options: watcherOptions, emit: { printer.print($0) }, onBlocked: { url, blocked in
+            FileHandle.standardError.write(Data(
+                "navwatch: blocked \(url.absoluteString): \(blocked.host) is at \(blocked.address) (\(blocked.kind))\n".utf8))
+        })
         let interruption = InterruptHandler { Task { @WebKitActor in watcher.interrupt() } }
         summaries = try await watcher.run(urls)
         if interruption.fired { return 130 }
     } catch let error as WebKitUnavailableError {
         throw InputError(error.description)
-    }
-    for blocked in privateAddressGuard?.blockedRequests ?? [] {
-        let target = blocked.url?.absoluteString ?? "\(blocked.host):\(blocked.port)"
-        FileHandle.standardError.write(Data(
-            "navwatch: blocked \(target): \(blocked.host) is at \(blocked.address) (\(blocked.kind))\n".utf8))
     }
     for summary in summaries { printer.printSummary(summary) }
     if let har = options.har {

@@ -1,6 +1,7 @@
 import Foundation
 import NavWatch
 import NavWatchCrawler
+import NavWatchGuard
 import NavWatchRx
 
 /// When a navigation counts as done and the next URL may start.
@@ -53,11 +54,20 @@ public final class Watcher {
         /// The whole page in the screenshot, not just the viewport.
         public var fullPageScreenshot = false
         public var configuration = WebViewConfiguration()
+        /// The guard the view's requests go through (`--block-private`), if
+        /// any: each URL it refused is passed to `onBlocked` once, the
+        /// moment WebKit ends the request.
+        public var privateAddressGuard: PrivateAddressGuard?
         public init() {}
     }
 
     private let options: Options
     private let emit: (WatchEvent) -> Void
+    private let onBlocked: (URL, BlockedRequest) -> Void
+    /// The URLs already passed to `onBlocked`.
+    private var blockedURLs: Set<URL> = []
+    /// Where the guard's record stood when this watcher started.
+    private var guardMark: GuardMark?
     private let clock = ContinuousClock()
 
     // The consumer's view of navigations, built from the events it has seen.
@@ -74,9 +84,17 @@ public final class Watcher {
     private var view: WebView?
     private var interrupted = false
 
-    public init(options: Options, emit: @escaping (WatchEvent) -> Void) {
+    /// - Parameters:
+    ///   - emit: every event, in order, on the WebKit thread.
+    ///   - onBlocked: each URL `options.privateAddressGuard` refused, once,
+    ///     with the guard's record of it; on the WebKit thread, in the order
+    ///     WebKit ended the requests.
+    public init(options: Options, emit: @escaping (WatchEvent) -> Void,
+                onBlocked: @escaping (URL, BlockedRequest) -> Void = { _, _ in }) {
         self.options = options
         self.emit = emit
+        self.onBlocked = onBlocked
+        self.guardMark = options.privateAddressGuard?.mark
         self.lastNetworkActivity = clock.now
     }
 
@@ -320,6 +338,7 @@ public final class Watcher {
             }
 
         case .didFailProvisionalNavigation(let navigation, let error), .didFail(let navigation, let error):
+            reportIfBlocked(error.failingURL ?? navigation.url)
             let provisional: Bool
             if case .didFailProvisionalNavigation = event { provisional = true } else { provisional = false }
             // A failure that follows the web process going away is the `terminated` line.
@@ -364,9 +383,21 @@ public final class Watcher {
         }
     }
 
+    /// Passes `url` to `onBlocked` if the guard refused it and it was not passed before.
+    private func reportIfBlocked(_ url: URL) {
+        guard let privateAddressGuard = options.privateAddressGuard,
+              case .blocked(let request) = privateAddressGuard.verdict(for: url, since: guardMark),
+              blockedURLs.insert(url).inserted else { return }
+        onBlocked(url, request)
+    }
+
     private func handle(_ event: ResourceEvent) {
         lastNetworkActivity = clock.now
         defer { if !requestsInFlight || settleCondition?() == false { resumeSettled() } }
+        switch event {
+        case .finished(_, let url, _, _, _), .failed(_, let url, _): reportIfBlocked(url)
+        case .started, .redirected: break
+        }
         guard options.resources else { return }
         let navigation = current?.navigation
         switch event {

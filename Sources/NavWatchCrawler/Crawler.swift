@@ -444,7 +444,7 @@ public actor Crawler {
         case .url(let url):
             sitemaps = [url]
         case .auto:
-            for origin in Set(seeds.compactMap(Self.origin)).sorted() {
+            for origin in Set(seeds.compactMap(URLCanonicalizer.origin)).sorted() {
                 guard let base = URL(string: origin) else { continue }
                 let robots = await http.fetch(base.appendingPathComponent("robots.txt"), maxBytes: 1 << 20)
                 let listed = robots.status == 200
@@ -472,10 +472,6 @@ public actor Crawler {
         return entries
     }
 
-    private static func origin(_ url: URL) -> String? {
-        guard let scheme = url.scheme, let host = url.host else { return nil }
-        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
-    }
 
     /// Whether the crawl loads `url`: inside its scope and through `--include`/`--exclude`.
     private func isInScope(_ url: URL) -> Bool {
@@ -492,7 +488,7 @@ public actor Crawler {
     // MARK: robots.txt
 
     private func robotsAllow(_ url: URL, _ http: HTTPChecker) async -> Bool {
-        guard let origin = Self.origin(url) else { return true }
+        guard let origin = URLCanonicalizer.origin(of: url) else { return true }
         let agent = configuration.robotsAgent
         let fetch = robots[origin] ?? Task { await Self.fetchRobots(origin: origin, agent: agent, http: http) }
         robots[origin] = fetch

@@ -34,7 +34,7 @@ extension PageLoadReport {
             let kind = NavigationError.Kind(rawValue: failure.kind.rawValue) ?? .other
             outcome = kind == .timeout ? .timeout : .failed
             error = .init(NavigationError(kind: kind, domain: "navwatch-guard", code: 0,
-                                          message: "cannot reach \(failure.host):\(failure.port) (\(failure.kind))",
+                                          message: "cannot reach \(HostName.authority(failure.host, port: failure.port)) (\(failure.kind))",
                                           failingURL: url))
         }
         // The rest described the guard's own answer, not the page.

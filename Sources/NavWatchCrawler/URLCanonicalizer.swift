@@ -1,20 +1,24 @@
 import Foundation
+import NavWatchGuard
 
 /// Turns a URL into the key the crawler deduplicates on, following RFC 3986
-/// normalisation: the fragment is dropped, scheme and host are lower-cased,
+/// normalisation: the fragment is dropped, the scheme is lower-cased, the
+/// host is written as WebKit writes it (`HostName.canonical`: lower-cased,
+/// `2130706433` and `0x7f.1` as `127.0.0.1`, `[0:0::1]` as `[::1]`),
 /// the default port is dropped, an empty path becomes `/`, dot segments are
 /// removed, percent-encoded unreserved characters are decoded and the other
 /// escapes use upper-case hex. Equal URLs get equal keys; a key is its own key.
 public enum URLCanonicalizer {
-    /// The canonical form of `url`, or nil when it has no scheme or host.
+    /// The canonical form of `url`, or nil when it has no scheme, an empty
+    /// host, or a host WebKit would refuse (`1.2.3.999`, an invalid IPv6 literal).
     public static func canonical(_ url: URL) -> URL? {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
               let scheme = components.scheme?.lowercased() else { return nil }
         components.scheme = scheme
         components.fragment = nil
         if let host = components.percentEncodedHost {
-            guard !host.isEmpty else { return nil }
-            components.percentEncodedHost = normalisePercentEncoding(host).lowercased()
+            guard let canonicalHost = HostName.canonical(normalisePercentEncoding(host)) else { return nil }
+            components.percentEncodedHost = canonicalHost.contains(":") ? "[\(canonicalHost)]" : canonicalHost
         }
         if components.port == defaultPorts[scheme] { components.port = nil }
         var path = normalisePercentEncoding(components.percentEncodedPath)
@@ -27,6 +31,17 @@ public enum URLCanonicalizer {
             components.percentEncodedQuery = normalisePercentEncoding(query)
         }
         return components.url
+    }
+
+    /// `scheme://host[:port]` of `url`, with an IPv6 host in brackets
+    /// (`http://[::1]:8080`) and the host as `canonical` writes it; nil
+    /// when `url` has no scheme or host. The port is kept as written.
+    public static func origin(of url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+              let scheme = components.scheme?.lowercased(), let rawHost = components.percentEncodedHost,
+              let host = HostName.canonical(normalisePercentEncoding(rawHost)) else { return nil }
+        let authority = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(authority)" + (components.port.map { ":\($0)" } ?? "")
     }
 
     /// The canonical form of `text` as a string, or nil when it is not a URL.

@@ -26,7 +26,9 @@ import NIOCore
 /// | fec0::/10 (deprecated site-local)       | `site-local`        |
 /// | fc00::/7                                | `unique-local`      |
 /// | ff00::/8                                | `multicast`         |
-/// | ::ffff:a.b.c.d (IPv4-mapped), ::a.b.c.d (IPv4-compatible), 64:ff9b::a.b.c.d (NAT64) | as a.b.c.d |
+/// | ::ffff:a.b.c.d (IPv4-mapped), ::a.b.c.d (IPv4-compatible), ::ffff:0:a.b.c.d (SIIT), 64:ff9b::a.b.c.d (NAT64) | as a.b.c.d |
+/// | 64:ff9b:1::/48 (local-use NAT64) | as the address embedded for a /48, /56, /64 or /96 prefix: the first non-public one |
+/// | 2002:a.b.c.d::/48 (6to4)                | as a.b.c.d          |
 ///
 /// Everything else is public, including documentation and benchmarking
 /// ranges (192.0.2.0/24, 198.18.0.0/15, 2001:db8::/32).
@@ -43,6 +45,10 @@ public enum PrivateAddressKind: String, Sendable, Hashable, CaseIterable, Custom
     case reserved
 
     public var description: String { rawValue }
+
+    /// The kind with its indefinite article, for sentences: "a loopback",
+    /// "an unspecified".
+    public var withArticle: String { self == .unspecified ? "an \(rawValue)" : "a \(rawValue)" }
 
     /// The kind of `address`, or nil when it is public. A Unix domain socket
     /// address counts as `loopback`: it never leaves the machine.
@@ -98,9 +104,29 @@ public enum PrivateAddressKind: String, Sendable, Hashable, CaseIterable, Custom
             default: return of(ipv4: embeddedIPv4)  // ::a.b.c.d, IPv4-compatible (deprecated)
             }
         }
+        // ::ffff:0:a.b.c.d, IPv4-translated (SIIT, RFC 7915).
+        if bytes[0..<8].allSatisfy({ $0 == 0 }) && bytes[8] == 0xFF && bytes[9] == 0xFF && bytes[10] == 0 && bytes[11] == 0 {
+            return of(ipv4: embeddedIPv4)
+        }
         // 64:ff9b::a.b.c.d, the NAT64 well-known prefix: a NAT64 gateway
         // connects to a.b.c.d on its own side.
         if bytes[0..<12].elementsEqual([0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0]) { return of(ipv4: embeddedIPv4) }
+        // 64:ff9b:1::/48, the local-use NAT64 prefix (RFC 8215), which a
+        // network may use at any prefix length from /48 to /96: the IPv4
+        // address sits where RFC 6052 puts it for a /48, /56, /64 or /96
+        // prefix, and the first of those places that holds a non-public
+        // address decides. A place in 0.0.0.0/8 is mostly the zero padding
+        // around another place, so it decides only when every place is.
+        if bytes[0..<6].elementsEqual([0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01]) {
+            func ipv4(_ indices: [Int]) -> UInt32 { indices.reduce(0) { $0 << 8 | UInt32(bytes[$1]) } }
+            let kinds = [[6, 7, 9, 10], [7, 9, 10, 11], [9, 10, 11, 12], [12, 13, 14, 15]].map { of(ipv4: ipv4($0)) }
+            if let kind = kinds.first(where: { $0 != nil && $0 != .unspecified }) { return kind }
+            return kinds.allSatisfy { $0 == .unspecified } ? .unspecified : nil
+        }
+        // 2002:a.b.c.d::/48, 6to4 (RFC 3056): a relay forwards to a.b.c.d.
+        if bytes[0] == 0x20 && bytes[1] == 0x02 {
+            return of(ipv4: UInt32(bytes[2]) << 24 | UInt32(bytes[3]) << 16 | UInt32(bytes[4]) << 8 | UInt32(bytes[5]))
+        }
         if bytes[0] == 0xFF { return .multicast }
         if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return .linkLocal }
         if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0xC0 { return .siteLocal }

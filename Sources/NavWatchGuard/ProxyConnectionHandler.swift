@@ -166,6 +166,8 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
         var port: Int
         var url: URL?
         var key: GuardRecordKey
+        /// `host:port`, IPv6 in brackets.
+        var authority: String { HostName.authority(host, port: port) }
 
         init(_ head: ProxyRequestHead) {
             host = HostName.normalized(head.target.host)
@@ -212,7 +214,7 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
                 settings.log.record(.blocked(BlockedRequest(host: subject.host, port: subject.port, address: text, kind: kind,
                                                             url: subject.url, date: Date())), key: subject.key)
                 answer(status: "403 Forbidden", headers: [("X-Navwatch-Blocked", "private-address")],
-                       body: "navwatch blocked a request to \(subject.host):\(subject.port): it resolves to \(text), a \(kind) address",
+                       body: "navwatch blocked a request to \(subject.authority): it resolves to \(text), \(kind.withArticle) address",
                        context: context)
                 return
             }
@@ -296,7 +298,7 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
         settings.log.record(.failed(ProxyFailure(host: subject.host, port: subject.port, url: subject.url, kind: kind,
                                                  date: Date())), key: subject.key)
         answer(status: "502 Bad Gateway", headers: [("X-Navwatch-Proxy-Error", kind.rawValue)],
-               body: "navwatch could not reach \(subject.host):\(subject.port): \(kind)", context: context)
+               body: "navwatch could not reach \(subject.authority): \(kind)", context: context)
     }
 
     /// Answers `status` with a one-line plain-text `body` and ends the

@@ -12,6 +12,8 @@ import NavWatch
 /// singleton event loop group) and its connection pool. It is `Sendable`:
 /// any number of tasks may check and fetch at the same time.
 ///
+/// - Only http and https URLs are asked (`schemes`), whoever calls and
+///   wherever the URL came from (a robots.txt, a sitemap, a redirect).
 /// - Redirects (301, 302, 303, 307 and 308 with a `Location`, relative or
 ///   absolute, to http or https) are followed by the checker itself, at most
 ///   `maximumRedirects` of them, so that every hop is recorded.
@@ -32,6 +34,11 @@ public final class HTTPChecker: Sendable {
     /// they do not route, while their GET works. A real 400 or 403 costs one
     /// more request and is then reported as GET's answer.
     public static let headRefusedStatuses: Set<Int> = [400, 403, 405, 501]
+
+    /// The only schemes the checker asks: a URL of any other scheme (the
+    /// Unix-socket schemes AsyncHTTPClient knows included) fails with the
+    /// kind `policy` and no request is made, redirect targets included.
+    public static let schemes: Set<String> = ["http", "https"]
 
     /// The statuses followed as redirects when they come with a `Location`.
     public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
@@ -181,6 +188,12 @@ public final class HTTPChecker: Sendable {
 
     private func execute(_ method: HTTPMethod, _ url: URL, acceptGzip: Bool,
                          deadline: RequestDeadline) async throws -> HTTPClientResponse {
+        // The one place every request passes: AsyncHTTPClient also speaks
+        // `http+unix`, `https+unix` and `unix`, which reach local sockets
+        // without any proxy, so nothing but http and https leaves here.
+        guard let scheme = url.scheme?.lowercased(), Self.schemes.contains(scheme) else {
+            throw HTTPFailure.unsupportedScheme(url)
+        }
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
         request.headers.add(name: "User-Agent", value: userAgent)
@@ -227,7 +240,7 @@ public final class HTTPChecker: Sendable {
         guard let location = headers.first(name: "Location")?.trimmingCharacters(in: .whitespaces),
               !location.isEmpty,
               let target = URL(string: location, relativeTo: url)?.absoluteURL,
-              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+              let scheme = target.scheme?.lowercased(), schemes.contains(scheme) else { return nil }
         return target
     }
 

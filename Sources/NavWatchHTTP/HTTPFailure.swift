@@ -25,6 +25,11 @@ struct HTTPFailure: Error, Sendable, Equatable {
         HTTPFailure(kind: .tooManyRedirects, message: "more than \(limit) redirects")
     }
 
+    /// A URL whose scheme is neither http nor https: never asked.
+    static func unsupportedScheme(_ url: URL) -> HTTPFailure {
+        HTTPFailure(kind: .policy, message: "\(url.absoluteString): only http and https URLs are fetched, not \(url.scheme ?? "a URL without a scheme")")
+    }
+
     /// The whole request (redirects and body included) took longer than `timeout`.
     static func timedOut(_ timeout: Duration) -> HTTPFailure {
         HTTPFailure(kind: .timeout, message: "no complete answer within \(timeout.secondsDescription)")

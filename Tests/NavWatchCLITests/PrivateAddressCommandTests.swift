@@ -29,6 +29,39 @@ struct PrivateAddressCommandTests {
         #expect(service.receivedRequests == ["/pixel.png"])
     }
 
+    @Test("--block-private names each refusal once, as it happens, with its URL: https tunnels and repeated requests too")
+    func eachRefusalOnce() async throws {
+        let service = try await LoopbackServer.start(host: "127.0.0.2") { _ in .html("<title>Internal</title>") }
+        let port = service.port
+        let page = try await LoopbackServer.start { _ in
+            .html("""
+                <title>Public</title><img src="http://127.0.0.2:\(port)/pixel.png"><img src="http://127.0.0.2:\(port)/pixel.png">
+                <img src="https://127.0.0.2:\(port)/secure.png">
+                <script>fetch("http://127.0.0.2:\(port)/pixel.png").catch(() => {})</script>
+                """)
+        }
+        defer { Task { await page.shutdown(); await service.shutdown() } }
+        let guarded = try await NavwatchProcess.run(["--block-private", "--json", page.url("/").absoluteString])
+        #expect(guarded.status == 0)
+        let refusals = guarded.stderr.split(separator: "\n").filter { $0.hasPrefix("navwatch: blocked") }
+        #expect(refusals.sorted() == [
+            "navwatch: blocked http://127.0.0.2:\(port)/pixel.png: 127.0.0.2 is at 127.0.0.2 (loopback)",
+            "navwatch: blocked https://127.0.0.2:\(port)/secure.png: 127.0.0.2 is at 127.0.0.2 (loopback)",
+        ])
+        #expect(service.receivedRequests == [])
+    }
+
+    @Test("a URL whose host is an IPv4 address in another form is its own host: --block-private lets it through")
+    func otherIPv4Forms() async throws {
+        let page = try await LoopbackServer.start { _ in .html("<title>Public</title>") }
+        defer { Task { await page.shutdown() } }
+        for host in ["2130706433", "0x7f.1", "127.1"] {
+            let result = try await NavwatchProcess.run(["--block-private", "--json", "http://\(host):\(page.port)/"])
+            #expect(result.status == 0, "\(host): \(result.stderr)")
+            #expect(result.stdout.contains { $0.contains(#""event":"finished""#) && $0.contains(#""status":200"#) }, "\(host)")
+        }
+    }
+
     @Test("a crawl blocks the service unless --allow-private")
     func crawl() async throws {
         let (page, service) = try await Self.servers()

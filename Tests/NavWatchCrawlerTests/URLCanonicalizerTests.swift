@@ -75,9 +75,30 @@ struct URLCanonicalizerTests {
         ("https://example.org", "https://example.org/"),
         ("https://example.org:8443/%7Euser/%c3%a9", "https://example.org:8443/~user/%C3%A9"),
         ("http://127.0.0.1:1/x#", "http://127.0.0.1:1/x"),
+        // Hosts as WebKit writes them: IPv4 in any form, IPv6 shortest.
+        ("http://2130706433:8080/x", "http://127.0.0.1:8080/x"),
+        ("http://0x7F.1/", "http://127.0.0.1/"),
+        ("http://0177.0.0.1./", "http://127.0.0.1/"),
+        ("http://[0:0:0:0:0:0:0:1]:80/", "http://[::1]/"),
+        ("http://[::FFFF:127.0.0.1]/", "http://[::ffff:7f00:1]/"),
     ])
     func examples(input: String, expected: String) {
         #expect(URLCanonicalizer.key(input) == expected)
+    }
+
+    @Test("a host WebKit refuses has no key: it ends in a number but is no IPv4 address, or is a bad IPv6 literal",
+          arguments: ["http://1.2.3.999/", "http://1.2.3.4.5/", "http://0x100000000/", "http://example.0x/", "http://[::g]/"])
+    func refusedHosts(input: String) {
+        #expect(URLCanonicalizer.key(input) == nil)
+    }
+
+    @Test("an origin keeps IPv6 brackets and the port as written")
+    func origins() throws {
+        func origin(_ text: String) throws -> String? { URLCanonicalizer.origin(of: try #require(URL(string: text))) }
+        #expect(try origin("http://[::1]:8080/robots.txt") == "http://[::1]:8080")
+        #expect(try origin("HTTPS://Example.ORG/a") == "https://example.org")
+        #expect(try origin("http://2130706433:81/") == "http://127.0.0.1:81")
+        #expect(try origin("mailto:someone@example.org") == nil)
     }
 }
 

@@ -348,10 +348,10 @@ import Testing
     }
 
     @Test func theGuardListensOnLoopbackAndNormalizesItsAllowedHosts() async throws {
-        try await withGuard(allowing: ["Example.COM.", "[::0001]", "10.0.0.1"]) { proxy in
+        try await withGuard(allowing: ["Example.COM.", "[::0001]", "10.0.0.1", "2130706433", "0x7f.0.0.2", "[::FFFF:a00:2]"]) { proxy in
             #expect(proxy.proxyURL == URL(string: "http://127.0.0.1:\(proxy.port)"))
             #expect(proxy.port > 0)
-            #expect(proxy.allowedHosts == ["example.com", "::1", "10.0.0.1"])
+            #expect(proxy.allowedHosts == ["example.com", "::1", "10.0.0.1", "127.0.0.1", "127.0.0.2", "::ffff:a00:2"])
         }
     }
 

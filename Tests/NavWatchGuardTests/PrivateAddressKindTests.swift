@@ -32,6 +32,12 @@ import Testing
         ("::10.0.0.1", .private), ("::8.8.8.8", nil), ("::127.0.0.1", .loopback),
         ("64:ff9b::10.0.0.1", .private), ("64:ff9b::8.8.8.8", nil), ("64:ff9b::169.254.169.254", .linkLocal),
         ("::fffe:10.0.0.1", nil),
+        // SIIT (::ffff:0:0/96), local-use NAT64 (64:ff9b:1::/48, IPv4 at the /96 or the /48 place) and 6to4 (2002::/16).
+        ("::ffff:0:10.0.0.1", .private), ("::ffff:0:127.0.0.1", .loopback), ("::ffff:0:8.8.8.8", nil),
+        ("64:ff9b:1::10.0.0.1", .private), ("64:ff9b:1::169.254.169.254", .linkLocal), ("64:ff9b:1::8.8.8.8", nil),
+        ("64:ff9b:1:7f00:0:100::", .loopback), ("64:ff9b:1:a00:1::", .private), ("64:ff9b:1:808:8:800::", nil),
+        ("2002:7f00:1::", .loopback), ("2002:a00:1::1", .private), ("2002:a9fe:a9fe::", .linkLocal),
+        ("2002:808:808::1", nil), ("2003:7f00:1::", nil),
     ]
 
     @Test("IPv4 addresses classify by range, boundaries included", arguments: ipv4)
@@ -40,7 +46,7 @@ import Testing
         #expect(PrivateAddressKind.of(ipAddress: text) == expected)
     }
 
-    @Test("IPv6 addresses classify by range; mapped, compatible and NAT64 forms as their IPv4 address", arguments: ipv6)
+    @Test("IPv6 addresses classify by range; mapped, compatible, SIIT, NAT64 and 6to4 forms as their IPv4 address", arguments: ipv6)
     func ipv6Address(text: String, expected: PrivateAddressKind?) throws {
         #expect(PrivateAddressKind.of(try SocketAddress(ipAddress: text, port: 443)) == expected)
         #expect(PrivateAddressKind.of(ipAddress: text) == expected)

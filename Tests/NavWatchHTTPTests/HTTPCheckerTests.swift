@@ -98,6 +98,30 @@ import Testing
         #expect(RetryAfter.seconds(from: "soon", now: now) == nil)
     }
 
+    @Test("only http and https are asked: Unix-socket URLs fail as policy and the socket sees no connection, redirects included")
+    func unixSocketSchemes() async throws {
+        let socket = try UnixSocketListener()
+        defer { socket.shutdown() }
+        let unixURLs = ["http+unix://\(socket.encodedPath)/anything", "https+unix://\(socket.encodedPath)/anything",
+                        "unix://\(socket.path)", "HTTP+UNIX://\(socket.encodedPath)/x"]
+        let redirecting = try await LoopbackServer.start { _ in .redirect(to: unixURLs[0], status: 302) }
+        defer { Task { await redirecting.shutdown() } }
+        let checker = HTTPChecker(userAgent: TestSite.userAgent, timeout: .seconds(5))
+        for text in unixURLs {
+            let url = try #require(URL(string: text))
+            let checked = try await withDeadline("the check of \(text)") { await checker.check(url) }
+            #expect(checked.status == nil && checked.errorKind == .policy, "\(text)")
+            #expect(checked.errorMessage?.hasSuffix("only http and https URLs are fetched, not \(url.scheme!)") == true)
+            let fetched = try await withDeadline("the fetch of \(text)") { await checker.get(url, maxBytes: 1000) }
+            #expect(fetched.status == nil && fetched.failure?.kind == .policy, "\(text)")
+        }
+        // A redirect to a Unix socket is not followed: the 302 is the answer.
+        let redirected = try await withDeadline("the check") { await checker.check(redirecting.url("/")) }
+        #expect(redirected.status == 302 && redirected.redirects.isEmpty)
+        await checker.shutdown()
+        #expect(socket.connections == 0)
+    }
+
     @Test("a port nothing listens on: connection-refused, at once")
     func connectionRefused() async throws {
         let port = try RefusingPort()
