@@ -2,6 +2,8 @@ import Foundation
 
 /// A main-frame load signal from WebKit, converted from C.
 package enum LoadSignal: Sendable, Equatable {
+    /// `decide-policy` for a navigation action, as WebKit asks (before any answer).
+    case navigationAsked
     /// `decide-policy` for a main-frame navigation action that was allowed.
     case navigationAllowed(url: URL)
     case started
@@ -19,9 +21,11 @@ package enum LoadSignal: Sendable, Equatable {
 /// terminal event.
 ///
 /// The rules, each from how WebKitGTK 4.1 behaves (see shared/webkitgtk-facts.md):
-/// - A load the caller asks for is `requested` until WebKit's next
-///   `started`; any `failed`, `committed` or `finished` before that belongs to
-///   the cycle it replaced and is dropped.
+/// - A load the caller asks for is `requested` until WebKit's first
+///   `started` after it asked about a navigation action (WebKit asks about
+///   every load before it starts it); any `started`, `failed`, `committed`
+///   or `finished` before that belongs to a cycle the replaced document
+///   began (a script setting `location`, a meta refresh) and is dropped.
 /// - Asking for a load while another navigation is unfinished ends the old
 ///   one at once as `cancelled`: WebKit either reports the old cycle's
 ///   failure late or, when the old load had not started, not at all.
@@ -48,6 +52,8 @@ package struct NavigationTracker {
         package var navigation: Navigation
         package var stage: Stage
         package var sawTLSFailure = false
+        /// WebKit asked about a navigation action since the load was requested.
+        var actionAsked = false
     }
 
     /// The unfinished navigation, if any.
@@ -89,12 +95,17 @@ package struct NavigationTracker {
     /// Feeds one WebKit signal; returns the events it produces, in order.
     package mutating func handle(_ signal: LoadSignal) -> [NavigationEvent] {
         switch signal {
+        case .navigationAsked:
+            if active?.stage == .requested { active?.actionAsked = true }
+            return []
+
         case .navigationAllowed(let url):
             lastAllowedActionURL = url
             return []
 
         case .started:
             if var current = active, current.stage == .requested {
+                guard current.actionAsked else { return [] }  // the replaced document's navigation
                 current.stage = .provisional
                 active = current
                 return [.didStartProvisionalNavigation(current.navigation)]

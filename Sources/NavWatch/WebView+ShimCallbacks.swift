@@ -73,14 +73,19 @@ extension WebView {
             decision.use()
         case NW_POLICY_NAVIGATION_ACTION:
             navigationActionsAsked += 1
+            deliver(tracker.handle(.navigationAsked))
             let action = NavigationAction(
                 url: requestURL, httpMethod: policy.method.map { String(cString: $0) },
                 kind: NavigationAction.Kind(rawValue: Int(policy.navigation_type)) ?? .other,
                 isRedirect: policy.is_redirect != 0, isUserGesture: policy.is_user_gesture != 0,
                 targetFrameName: policy.frame_name.map { String(cString: $0) })
             let decider = self.decider
+            let loadsAskedBefore = loadsAsked
             Task {
-                let answer = await decider.webView(self, decidePolicyFor: action)
+                var answer = await decider.webView(self, decidePolicyFor: action)
+                // A load asked for since came after: WebKit would let this
+                // navigation of the replaced document cancel it.
+                if self.loadsAsked != loadsAskedBefore && !action.isRedirect { answer = .cancel }
                 self.apply(answer, to: action, decision: decision)
             }
         default:

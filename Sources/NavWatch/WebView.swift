@@ -73,6 +73,10 @@ public final class WebView {
     var navigationActionsAsked = 0
     var navigationActionsAnswered = 0
     var navigationActionsRefused = 0
+    /// The loads asked of this view (`load`, `loadHTML`, `reload`) so far: a
+    /// navigation action asked about before the latest one came from the
+    /// document that load replaces.
+    var loadsAsked: UInt64 = 0
     /// The URLs of the last navigation's main resource (its redirects and
     /// failing URL included), until the next navigation starts.
     var mainResourceURLs: Set<URL> = []
@@ -142,7 +146,10 @@ public final class WebView {
     // MARK: Loading
 
     /// Starts loading `url`. A navigation still running on this view ends
-    /// first, as `cancelled`.
+    /// first, as `cancelled`. A navigation the page shown before starts by
+    /// itself (a script setting `location`, a meta refresh) and that WebKit
+    /// asked about before this call is refused, whatever the delegate says,
+    /// so the old page cannot cancel this load.
     ///
     /// - Parameter timeout: overrides `configuration.navigationTimeout` for
     ///   this navigation.
@@ -305,6 +312,7 @@ public final class WebView {
                        issue: @escaping @WebKitActor (OpaquePointer) -> Void) throws -> Navigation {
         guard let shim else { throw WebViewError.closed }
         let (navigation, ended) = tracker.request(url: url, origin: origin)
+        loadsAsked += 1
         deliver(ended)
         startTimeout(for: navigation, after: timeout ?? configuration.navigationTimeout)
         requestedLoad = (navigation.id, issue)

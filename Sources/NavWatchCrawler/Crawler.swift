@@ -386,7 +386,11 @@ public actor Crawler {
     private func isTransient(_ report: PageLoadReport) -> Bool {
         switch report.outcome {
         case .timeout, .crashed: return true
-        case .failed: return report.error?.kind == NavigationError.Kind.connectionReset.rawValue
+        case .failed:
+            // A cancellation navwatch did not ask for (WebKit's own) is never a
+            // page's outcome: the page is loaded again.
+            return [NavigationError.Kind.connectionReset.rawValue, NavigationError.Kind.cancelled.rawValue]
+                .contains(report.error?.kind)
         case .httpError: return (report.status ?? 0) >= 500 || report.status == 429
         default: return false
         }

@@ -93,3 +93,43 @@ struct SeedAndSchemeTests {
         #expect(server.receivedRequests.filter { $0 == "/private/secret" } == [])
     }
 }
+
+@Suite("Pages that navigate by themselves")
+struct SelfNavigatingPageTests {
+    /// `/` links to ten pages that navigate away by themselves once loaded
+    /// (five by script, five by a 0-second meta refresh), each to a service
+    /// on 127.0.0.2 that the guard refuses, and to ten plain pages.
+    static func site(service: LoopbackServer) async throws -> LoopbackServer {
+        let away = service.url("/away").absoluteString
+        return try await LoopbackServer.start { request in
+            let path = request.path
+            switch path {
+            case "/":
+                let links = (1...10).flatMap { ["/script-\($0)", "/meta-\($0)", "/plain-\($0)"] }
+                return .html("<title>Home</title>" + links.map { "<a href=\"\($0)\">\($0)</a>" }.joined())
+            case let script where script.hasPrefix("/script-"):
+                return .html("<title>Script</title><script>addEventListener('load', () => { location.href = '\(away)' })</script>")
+            case let meta where meta.hasPrefix("/meta-"):
+                return .html("<meta http-equiv=\"refresh\" content=\"0; url=\(away)\"><title>Meta</title>")
+            case let plain where plain.hasPrefix("/plain-"):
+                return .html("<title>Plain</title>")
+            default:
+                return .html("<title>Not found</title>", status: 404)
+            }
+        }
+    }
+
+    @Test("the page after one that navigates away is loaded, never cancelled by the previous page's navigation")
+    func nextPageIsNotCancelled() async throws {
+        let service = try await LoopbackServer.start(host: "127.0.0.2") { _ in .html("<title>Internal</title>") }
+        let server = try await Self.site(service: service)
+        defer { Task { await server.shutdown(); await service.shutdown() } }
+        let rows = try await crawlRows([server.url("/")], base: server.baseURL.absoluteString) {
+            $0.concurrency = 1
+            $0.retries = 0
+        }
+        let expected = ["/ ok"] + (1...10).flatMap { ["/meta-\($0) ok", "/plain-\($0) ok", "/script-\($0) ok"] }
+        #expect(rows == expected.sorted())
+        #expect(service.receivedRequests == [])
+    }
+}

@@ -39,7 +39,7 @@ struct NavigationTrackerTests {
         #expect(ended.isEmpty)
         var events: [NavigationEvent] = []
         events += tracker.handle(.uriChanged("http://h/page"))
-        events += tracker.handle(.started)
+        events += tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.committed(uri: "http://h/page", response: Self.response))
         events += tracker.handle(.finished)
         #expect(names(events) == ["#1 start", "#1 commit", "#1 finish"])
@@ -47,11 +47,32 @@ struct NavigationTrackerTests {
         #expect(tracker.active == nil)
     }
 
+    @Test("a cycle the replaced page began after the load was asked for is dropped: its start, failure and finish")
+    func replacedDocumentsCycle() {
+        var tracker = Self.tracker()
+        _ = tracker.request(url: URL(string: "http://h/first")!, origin: .load)
+        var events = tracker.handle(.navigationAsked) + tracker.handle(.started)
+        events += tracker.handle(.committed(uri: "http://h/first", response: nil)) + tracker.handle(.finished)
+        // The page asks to go elsewhere (a meta refresh), then the next load is asked for.
+        events += tracker.handle(.navigationAsked)
+        let (next, ended) = tracker.request(url: Self.page, origin: .load)
+        #expect(ended.isEmpty)
+        events += tracker.handle(.uriChanged("http://h/page"))
+        events += tracker.handle(.started)
+        events += tracker.handle(.uriChanged("http://h/first"))
+        events += tracker.handle(.failed(uri: "http://h/away", domain: "WebKitPolicyError", code: 102, message: "Frame load interrupted"))
+        events += tracker.handle(.finished)
+        #expect(tracker.active?.navigation == next && tracker.active?.stage == .requested)
+        events += tracker.handle(.navigationAsked) + tracker.handle(.started)
+        events += tracker.handle(.committed(uri: "http://h/page", response: Self.response)) + tracker.handle(.finished)
+        #expect(names(events) == ["#1 start", "#1 commit", "#1 finish", "#2 start", "#2 commit", "#2 finish"])
+    }
+
     @Test("load-failed then FINISHED: one provisional failure, never a finish")
     func failureThenFinished() {
         var tracker = Self.tracker()
         _ = tracker.request(url: Self.page, origin: .load)
-        var events = tracker.handle(.started)
+        var events = tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.failed(uri: "http://h/page", domain: "g-resolver-error-quark", code: 0, message: "x"))
         events += tracker.handle(.finished)
         #expect(names(events) == ["#1 start", "#1 fail-provisional dns"])
@@ -61,7 +82,7 @@ struct NavigationTrackerTests {
     func committedFailure() {
         var tracker = Self.tracker()
         _ = tracker.request(url: Self.page, origin: .load)
-        var events = tracker.handle(.started)
+        var events = tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.committed(uri: "http://h/page", response: Self.response))
         events += tracker.handle(.failed(uri: nil, domain: "g-io-error-quark", code: 44, message: "closed"))
         events += tracker.handle(.finished)
@@ -72,12 +93,12 @@ struct NavigationTrackerTests {
     func supersededLoad() {
         var tracker = Self.tracker()
         _ = tracker.request(url: Self.page, origin: .load)
-        var events = tracker.handle(.started)
+        var events = tracker.handle(.navigationAsked) + tracker.handle(.started)
         let (_, ended) = tracker.request(url: URL(string: "http://h/other")!, origin: .load)
         events += ended
         events += tracker.handle(.failed(uri: "http://h/page", domain: "WebKitNetworkError", code: 302, message: "Load request cancelled"))
         events += tracker.handle(.finished)
-        events += tracker.handle(.started)
+        events += tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.committed(uri: "http://h/other", response: Self.response))
         events += tracker.handle(.finished)
         #expect(names(events) == ["#1 start", "#1 fail-provisional cancelled", "#2 start", "#2 commit", "#2 finish"])
@@ -87,7 +108,7 @@ struct NavigationTrackerTests {
     func pageInitiated() {
         var tracker = Self.tracker()
         _ = tracker.handle(.navigationAllowed(url: URL(string: "http://h/next")!))
-        let events = tracker.handle(.started)
+        let events = tracker.handle(.navigationAsked) + tracker.handle(.started)
         #expect(names(events) == ["#1 start"])
         #expect(events.first?.navigation?.url.absoluteString == "http://h/next")
         #expect(events.first?.navigation?.origin == .page)
@@ -97,7 +118,7 @@ struct NavigationTrackerTests {
     func blockedPort() {
         var tracker = Self.tracker()
         _ = tracker.request(url: URL(string: "http://127.0.0.1:1/")!, origin: .load)
-        var events = tracker.handle(.started)
+        var events = tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.uriChanged(""))
         events += tracker.handle(.uriChanged("about:blank"))
         events += tracker.handle(.committed(uri: "about:blank", response: nil))
@@ -109,7 +130,7 @@ struct NavigationTrackerTests {
     func terminated() {
         var tracker = Self.tracker()
         _ = tracker.request(url: Self.page, origin: .load)
-        var events = tracker.handle(.started)
+        var events = tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.webProcessTerminated(.crashed))
         events += tracker.handle(.finished)
         #expect(names(events) == ["#1 start", "terminated", "#1 fail-provisional web-process-crashed"])
@@ -120,7 +141,7 @@ struct NavigationTrackerTests {
         var tracker = Self.tracker()
         _ = tracker.request(url: Self.page, origin: .load)
         var events = tracker.handle(.webProcessTerminated(.terminatedByAPI))
-        events += tracker.handle(.started)
+        events += tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.committed(uri: Self.page.absoluteString, response: Self.response))
         events += tracker.handle(.finished)
         #expect(names(events) == ["terminated", "#1 start", "#1 commit", "#1 finish"])
@@ -130,7 +151,7 @@ struct NavigationTrackerTests {
     func tls() {
         var tracker = Self.tracker()
         _ = tracker.request(url: Self.page, origin: .load)
-        var events = tracker.handle(.started)
+        var events = tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.failedWithTLSErrors)
         events += tracker.handle(.failed(uri: nil, domain: "WebKitNetworkError", code: 399, message: "Unacceptable TLS certificate"))
         #expect(names(events) == ["#1 start", "#1 fail-provisional tls"])
@@ -141,7 +162,7 @@ struct NavigationTrackerTests {
         var tracker = Self.tracker()
         _ = tracker.request(url: Self.page, origin: .load)
         var events = tracker.handle(.uriChanged("http://h/page"))
-        events += tracker.handle(.started)
+        events += tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.committed(uri: "http://h/page", response: Self.response))
         events += tracker.handle(.finished)
         events += tracker.handle(.uriChanged("http://h/pushed"))
@@ -155,11 +176,11 @@ struct NavigationTrackerTests {
     func uriRevertAfterProvisionalFailure() {
         var tracker = Self.tracker()
         _ = tracker.request(url: Self.page, origin: .load)
-        var events = tracker.handle(.started)
+        var events = tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.committed(uri: "http://h/page", response: Self.response))
         events += tracker.handle(.finished)
         let (hang, _) = tracker.request(url: URL(string: "http://h/hang")!, origin: .load)
-        events += tracker.handle(.started)
+        events += tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.uriChanged("http://h/hang"))
         events += tracker.fail(navigationID: hang.id, with: .navwatch(.timeout, .timeout, "timed out", url: hang.url))
         events += tracker.handle(.uriChanged("http://h/page"))  // WebKit puts the shown page's URI back
