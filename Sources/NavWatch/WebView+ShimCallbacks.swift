@@ -69,7 +69,8 @@ extension WebView {
         let requestURL = parseURL(policy.uri.map { String(cString: $0) })
         switch policy.kind {
         case NW_POLICY_NEW_WINDOW_ACTION:
-            // Let it reach `create`, which reports it once and opens nothing.
+            // Let it reach `create` (on_view_create in view.c), which reports
+            // it once and opens nothing: the other half of the new-window rule.
             decision.use()
         case NW_POLICY_NAVIGATION_ACTION:
             navigationActionsAsked += 1

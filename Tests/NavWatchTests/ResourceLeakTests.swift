@@ -28,6 +28,8 @@ struct ResourceLeakTests {
         #expect(after.signal_handlers == before.signal_handlers)
         #expect(after.user_contexts == before.user_contexts)
         #expect(after.tracked_resources == before.tracked_resources)
+        #expect(after.evaluations == before.evaluations)
+        #expect(after.decisions == before.decisions)
     }
 
     @Test("a view dropped without close() is torn down on the WebKit thread")
@@ -48,6 +50,7 @@ struct ResourceLeakTests {
         #expect(after.views == before.views)
         #expect(after.signal_handlers == before.signal_handlers)
         #expect(after.user_contexts == before.user_contexts)
+        #expect(after.evaluations == before.evaluations)
+        #expect(after.decisions == before.decisions)
     }
-
 }

@@ -338,6 +338,8 @@ typedef struct {
     long signal_handlers;   // handlers connected by the shim and not yet disconnected
     long user_contexts;     // user contexts not yet released
     long tracked_resources; // resources whose signals are still connected
+    long evaluations;       // JavaScript evaluations and calls not yet freed
+    long decisions;         // policy decisions handed to Swift and not yet answered
 } nw_stats;
 
 nw_stats nw_stats_get(void);

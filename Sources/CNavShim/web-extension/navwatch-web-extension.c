@@ -1,6 +1,6 @@
 // navwatch's web process extension: runs inside every web process of a
 // navwatch web context and reports the page's console to the page's view,
-// as user messages the shim receives (`user-message-received`, navshim.c).
+// as user messages the shim receives (`user-message-received`, view.c).
 //
 // Two sources, because WebKit gives the client no console call of a page in
 // an ephemeral session (navwatch's default):

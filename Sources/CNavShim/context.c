@@ -1,0 +1,69 @@
+// context.c: web contexts (one per configuration: data manager, cache model,
+// sandbox, proxy, web extensions) and content filters compiled into a store.
+// See include/navshim.h for the contract.
+#define _GNU_SOURCE
+#include "navshim-private.h"
+
+#include <string.h>
+
+// MARK: - Contexts
+
+nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore_tls_errors,
+                           nw_cache_model cache_model, int sandboxed, const char *proxy_uri,
+                           const char *extensions_directory) {
+    g_autoptr(WebKitWebsiteDataManager) manager = NULL;
+    if (ephemeral || data_directory == NULL) {
+        manager = webkit_website_data_manager_new_ephemeral();
+    } else {
+        manager = webkit_website_data_manager_new("base-data-directory", data_directory,
+                                                  "base-cache-directory", data_directory, NULL);
+    }
+    webkit_website_data_manager_set_tls_errors_policy(
+        manager, ignore_tls_errors ? WEBKIT_TLS_ERRORS_POLICY_IGNORE : WEBKIT_TLS_ERRORS_POLICY_FAIL);
+    if (proxy_uri != NULL) {
+        // No host bypasses the proxy: loopback names and addresses included.
+        g_autoptr(WebKitNetworkProxySettings) proxy = webkit_network_proxy_settings_new(proxy_uri, NULL);
+        webkit_website_data_manager_set_network_proxy_settings(manager, WEBKIT_NETWORK_PROXY_MODE_CUSTOM, proxy);
+    }
+    nw_context *context = g_new0(nw_context, 1);
+    context->web_context = webkit_web_context_new_with_website_data_manager(manager);
+    webkit_web_context_set_cache_model(context->web_context, (WebKitCacheModel)cache_model);
+    // Must precede the context's first web process.
+    webkit_web_context_set_sandbox_enabled(context->web_context, sandboxed ? TRUE : FALSE);
+    // Also before the first web process; the sandbox lets it read the directory.
+    if (extensions_directory) webkit_web_context_set_web_extensions_directory(context->web_context, extensions_directory);
+    return context;
+}
+
+// MARK: - Content filters
+
+typedef struct {
+    void (*done)(void *, nw_content_filter *, const char *);
+    void *user_data;
+} nw_filter_compilation;
+
+static void on_content_filter_saved(GObject *source, GAsyncResult *result, gpointer data) {
+    nw_filter_compilation *compilation = data;
+    g_autoptr(GError) error = NULL;
+    WebKitUserContentFilter *filter =
+        webkit_user_content_filter_store_save_finish(WEBKIT_USER_CONTENT_FILTER_STORE(source), result, &error);
+    if (filter) {
+        nw_content_filter *compiled = g_new0(nw_content_filter, 1);
+        compiled->filter = filter;
+        compilation->done(compilation->user_data, compiled, NULL);
+    } else {
+        compilation->done(compilation->user_data, NULL, error ? error->message : "the rules did not compile");
+    }
+    g_object_unref(source);
+    g_free(compilation);
+}
+
+void nw_content_filter_compile(const char *store_directory, const char *identifier, const char *rules_json,
+                               void (*done)(void *, nw_content_filter *, const char *), void *user_data) {
+    WebKitUserContentFilterStore *store = webkit_user_content_filter_store_new(store_directory);
+    nw_filter_compilation *compilation = g_new0(nw_filter_compilation, 1);
+    compilation->done = done;
+    compilation->user_data = user_data;
+    g_autoptr(GBytes) rules = g_bytes_new(rules_json, strlen(rules_json));
+    webkit_user_content_filter_store_save(store, identifier, rules, NULL, on_content_filter_saved, compilation);
+}

@@ -1,0 +1,448 @@
+// view.c: the web view: its conversions, every signal handler (on_view_*,
+// on_resource_*), its public functions and its policy decisions.
+// Every signal is connected in nw_view_new and every handler is disconnected
+// in nw_view_destroy; nw_live_handlers counts them so tests can prove it.
+// See include/navshim.h for the contract.
+#define _GNU_SOURCE
+#include "navshim-private.h"
+#include "navshim-messages.h"
+
+#include <string.h>
+#include <time.h>
+
+// MARK: - Conversions
+
+/// Appends every header of `headers` (nullable) to `names` and `values`; the
+/// strings stay owned by `headers`.
+void nw_headers_convert(SoupMessageHeaders *headers, GPtrArray *names, GPtrArray *values) {
+    if (!headers) return;
+    SoupMessageHeadersIter iter;
+    const char *name, *value;
+    soup_message_headers_iter_init(&iter, headers);
+    while (soup_message_headers_iter_next(&iter, &name, &value)) {
+        g_ptr_array_add(names, (gpointer)name);
+        g_ptr_array_add(values, (gpointer)value);
+    }
+}
+
+/// Fills `out` from `response`; the strings stay owned by `response` and the
+/// header arrays by `names`/`values`, which the caller frees.
+void nw_response_convert(WebKitURIResponse *response, nw_response *out, GPtrArray *names, GPtrArray *values) {
+    memset(out, 0, sizeof *out);
+    out->uri = webkit_uri_response_get_uri(response);
+    out->status = webkit_uri_response_get_status_code(response);
+    out->mime = webkit_uri_response_get_mime_type(response);
+    guint64 length = webkit_uri_response_get_content_length(response);
+    out->content_length = length > 0 ? (int64_t)length : -1;
+    out->suggested_filename = webkit_uri_response_get_suggested_filename(response);
+    nw_headers_convert(webkit_uri_response_get_http_headers(response), names, values);
+    out->header_names = (const char *const *)names->pdata;
+    out->header_values = (const char *const *)values->pdata;
+    out->header_count = names->len;
+}
+
+// Stamps the event as the shim hands it on (before converting a response), so
+// the time a Swift subscriber receives it can be compared with the signal's.
+void nw_emit(nw_view *view, nw_event *event) {
+    if (!event->signal_time_ns) event->signal_time_ns = nw_monotonic_ns();
+    view->callbacks.event(view->user_context, event);
+}
+
+void nw_emit_with_response(nw_view *view, nw_event *event, WebKitURIResponse *response) {
+    event->signal_time_ns = nw_monotonic_ns();
+    if (!response) {
+        nw_emit(view, event);
+        return;
+    }
+    g_autoptr(GPtrArray) names = g_ptr_array_new();
+    g_autoptr(GPtrArray) values = g_ptr_array_new();
+    nw_response converted;
+    nw_response_convert(response, &converted, names, values);
+    event->response = &converted;
+    nw_emit(view, event);
+}
+
+// MARK: - Resource signal handlers
+
+static void resource_forget(nw_view *view, WebKitWebResource *resource);
+
+static uint64_t resource_id(WebKitWebResource *resource) {
+    return (uint64_t)(uintptr_t)g_object_get_data(G_OBJECT(resource), "nw-resource-id");
+}
+
+static void on_resource_sent_request(WebKitWebResource *resource, WebKitURIRequest *request,
+                                     WebKitURIResponse *redirected_response, gpointer user_data) {
+    nw_view *view = user_data;
+    if (!redirected_response) return;  // the first request was reported by resource-load-started
+    nw_event event = {.kind = NW_EVENT_RESOURCE_REDIRECTED,
+                      .resource_id = resource_id(resource),
+                      .uri = webkit_uri_request_get_uri(request),
+                      .method = webkit_uri_request_get_http_method(request)};
+    nw_emit_with_response(view, &event, redirected_response);
+}
+
+static void on_resource_failed(WebKitWebResource *resource, GError *error, gpointer user_data) {
+    nw_view *view = user_data;
+    nw_event event = {.kind = NW_EVENT_RESOURCE_FAILED,
+                      .resource_id = resource_id(resource),
+                      .uri = webkit_web_resource_get_uri(resource),
+                      .error_domain = g_quark_to_string(error->domain),
+                      .error_code = error->code,
+                      .error_message = error->message};
+    nw_emit(view, &event);
+}
+
+static void on_resource_finished(WebKitWebResource *resource, gpointer user_data) {
+    nw_view *view = user_data;
+    nw_event event = {.kind = NW_EVENT_RESOURCE_FINISHED,
+                      .resource_id = resource_id(resource),
+                      .uri = webkit_web_resource_get_uri(resource)};
+    nw_emit_with_response(view, &event, webkit_web_resource_get_response(resource));
+    resource_forget(view, resource);
+}
+
+static void on_resource_finalized(gpointer user_data, GObject *where_the_object_was) {
+    nw_view *view = user_data;
+    // The handlers died with the object; only the bookkeeping is left.
+    if (g_hash_table_remove(view->resources, where_the_object_was)) {
+        nw_live_handlers -= 3;
+        nw_live_resources--;
+    }
+}
+
+static void resource_forget(nw_view *view, WebKitWebResource *resource) {
+    if (!g_hash_table_remove(view->resources, resource)) return;
+    nw_live_handlers -= g_signal_handlers_disconnect_by_data(resource, view);
+    g_object_weak_unref(G_OBJECT(resource), on_resource_finalized, view);
+    nw_live_resources--;
+}
+
+// MARK: - View signal handlers
+
+static void on_view_load_changed(WebKitWebView *web_view, WebKitLoadEvent load_event, gpointer user_data) {
+    nw_view *view = user_data;
+    nw_event event = {.uri = webkit_web_view_get_uri(web_view)};
+    switch (load_event) {
+    case WEBKIT_LOAD_STARTED: event.kind = NW_EVENT_LOAD_STARTED; break;
+    case WEBKIT_LOAD_REDIRECTED: event.kind = NW_EVENT_LOAD_REDIRECTED; break;
+    case WEBKIT_LOAD_COMMITTED: {
+        event.kind = NW_EVENT_LOAD_COMMITTED;
+        WebKitWebResource *main = webkit_web_view_get_main_resource(web_view);
+        nw_emit_with_response(view, &event, main ? webkit_web_resource_get_response(main) : NULL);
+        return;
+    }
+    case WEBKIT_LOAD_FINISHED: event.kind = NW_EVENT_LOAD_FINISHED; break;
+    }
+    nw_emit(view, &event);
+}
+
+static gboolean on_view_load_failed(WebKitWebView *web_view, WebKitLoadEvent load_event, gchar *failing_uri,
+                                    GError *error, gpointer user_data) {
+    nw_view *view = user_data;
+    nw_event event = {.kind = NW_EVENT_LOAD_FAILED,
+                      .uri = failing_uri,
+                      .error_domain = g_quark_to_string(error->domain),
+                      .error_code = error->code,
+                      .error_message = error->message};
+    nw_emit(view, &event);
+    return !view->show_error_pages;  // TRUE: handled, WebKit loads no error page of its own
+}
+
+static gboolean on_view_load_failed_tls(WebKitWebView *web_view, gchar *failing_uri, GTlsCertificate *certificate,
+                                        GTlsCertificateFlags errors, gpointer user_data) {
+    nw_view *view = user_data;
+    nw_event event = {.kind = NW_EVENT_LOAD_FAILED_TLS, .uri = failing_uri};
+    nw_emit(view, &event);
+    return FALSE;  // let load-failed follow
+}
+
+static void on_view_web_process_terminated(WebKitWebView *web_view, WebKitWebProcessTerminationReason reason,
+                                           gpointer user_data) {
+    nw_view *view = user_data;
+    nw_event event = {.kind = NW_EVENT_WEB_PROCESS_TERMINATED, .termination_reason = reason};
+    nw_emit(view, &event);
+}
+
+static void on_view_notify_uri(WebKitWebView *web_view, GParamSpec *pspec, gpointer user_data) {
+    nw_event event = {.kind = NW_EVENT_URI_CHANGED, .uri = webkit_web_view_get_uri(web_view)};
+    nw_emit(user_data, &event);
+}
+
+static void on_view_notify_title(WebKitWebView *web_view, GParamSpec *pspec, gpointer user_data) {
+    nw_event event = {.kind = NW_EVENT_TITLE_CHANGED, .title = webkit_web_view_get_title(web_view)};
+    nw_emit(user_data, &event);
+}
+
+static void on_view_notify_progress(WebKitWebView *web_view, GParamSpec *pspec, gpointer user_data) {
+    nw_event event = {.kind = NW_EVENT_PROGRESS_CHANGED,
+                      .progress = webkit_web_view_get_estimated_load_progress(web_view)};
+    nw_emit(user_data, &event);
+}
+
+static void on_view_notify_is_loading(WebKitWebView *web_view, GParamSpec *pspec, gpointer user_data) {
+    nw_event event = {.kind = NW_EVENT_LOADING_CHANGED, .is_loading = webkit_web_view_is_loading(web_view)};
+    nw_emit(user_data, &event);
+}
+
+static void on_script_message(WebKitUserContentManager *manager, WebKitJavascriptResult *result, gpointer user_data) {
+    g_autofree char *message = jsc_value_to_string(webkit_javascript_result_get_js_value(result));
+    nw_event event = {.kind = NW_EVENT_SCRIPT_MESSAGE, .message = message};
+    nw_emit(user_data, &event);
+}
+
+static gboolean on_view_user_message(WebKitWebView *web_view, WebKitUserMessage *message, gpointer user_data) {
+    GVariant *parameters = webkit_user_message_get_parameters(message);
+    if (g_strcmp0(webkit_user_message_get_name(message), NW_CONSOLE_MESSAGE_NAME) != 0 || !parameters ||
+        !g_variant_is_of_type(parameters, G_VARIANT_TYPE(NW_CONSOLE_MESSAGE_FORMAT))) {
+        return FALSE;
+    }
+    guint32 source, level, line;
+    const char *text, *source_id;
+    g_variant_get(parameters, "(uu&s&su)", &source, &level, &text, &source_id, &line);
+    nw_event event = {.kind = NW_EVENT_CONSOLE_MESSAGE, .console_source = (int)source, .console_level = (int)level,
+                      .message = text, .uri = source_id, .line = line};
+    nw_emit(user_data, &event);
+    return TRUE;
+}
+
+static void on_view_resource_load_started(WebKitWebView *web_view, WebKitWebResource *resource,
+                                          WebKitURIRequest *request, gpointer user_data) {
+    nw_view *view = user_data;
+    uint64_t id = ++view->next_resource_id;
+    g_object_set_data(G_OBJECT(resource), "nw-resource-id", (gpointer)(uintptr_t)id);
+    g_hash_table_add(view->resources, resource);
+    g_object_weak_ref(G_OBJECT(resource), on_resource_finalized, view);
+    g_signal_connect(resource, "sent-request", G_CALLBACK(on_resource_sent_request), view);
+    g_signal_connect(resource, "failed", G_CALLBACK(on_resource_failed), view);
+    g_signal_connect(resource, "finished", G_CALLBACK(on_resource_finished), view);
+    nw_live_handlers += 3;
+    nw_live_resources++;
+    WebKitWebResource *main = webkit_web_view_get_main_resource(web_view);
+    g_autoptr(GPtrArray) names = g_ptr_array_new();
+    g_autoptr(GPtrArray) values = g_ptr_array_new();
+    nw_headers_convert(webkit_uri_request_get_http_headers(request), names, values);
+    nw_event event = {.kind = NW_EVENT_RESOURCE_STARTED,
+                      .resource_id = id,
+                      .uri = webkit_uri_request_get_uri(request),
+                      .method = webkit_uri_request_get_http_method(request),
+                      .is_main_resource = main == resource,
+                      .request_header_names = (const char *const *)names->pdata,
+                      .request_header_values = (const char *const *)values->pdata,
+                      .request_header_count = names->len};
+    nw_emit(view, &event);
+}
+
+static gboolean on_view_decide_policy(WebKitWebView *web_view, WebKitPolicyDecision *decision,
+                                      WebKitPolicyDecisionType type, gpointer user_data) {
+    nw_view *view = user_data;
+    nw_policy policy = {.decision = (nw_decision *)g_object_ref(decision)};
+    nw_live_decisions++;
+    g_autoptr(GPtrArray) names = g_ptr_array_new();
+    g_autoptr(GPtrArray) values = g_ptr_array_new();
+    nw_response response;
+    switch (type) {
+    case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
+    case WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION: {
+        policy.kind = type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION ? NW_POLICY_NAVIGATION_ACTION
+                                                                            : NW_POLICY_NEW_WINDOW_ACTION;
+        WebKitNavigationAction *action =
+            webkit_navigation_policy_decision_get_navigation_action(WEBKIT_NAVIGATION_POLICY_DECISION(decision));
+        WebKitURIRequest *request = webkit_navigation_action_get_request(action);
+        policy.uri = webkit_uri_request_get_uri(request);
+        policy.method = webkit_uri_request_get_http_method(request);
+        policy.navigation_type = webkit_navigation_action_get_navigation_type(action);
+        policy.is_redirect = webkit_navigation_action_is_redirect(action);
+        policy.is_user_gesture = webkit_navigation_action_is_user_gesture(action);
+        policy.frame_name = webkit_navigation_action_get_frame_name(action);
+        break;
+    }
+    case WEBKIT_POLICY_DECISION_TYPE_RESPONSE: {
+        policy.kind = NW_POLICY_RESPONSE;
+        WebKitResponsePolicyDecision *response_decision = WEBKIT_RESPONSE_POLICY_DECISION(decision);
+        policy.uri = webkit_uri_request_get_uri(webkit_response_policy_decision_get_request(response_decision));
+        nw_response_convert(webkit_response_policy_decision_get_response(response_decision), &response, names, values);
+        policy.response = &response;
+        policy.is_mime_type_supported = webkit_response_policy_decision_is_mime_type_supported(response_decision);
+        policy.is_main_frame_main_resource =
+            webkit_response_policy_decision_is_main_frame_main_resource(response_decision);
+        break;
+    }
+    default:
+        g_object_unref(decision);
+        nw_live_decisions--;
+        return FALSE;
+    }
+    view->callbacks.policy(view->user_context, &policy);
+    return TRUE;
+}
+
+static gboolean on_view_script_dialog(WebKitWebView *web_view, WebKitScriptDialog *dialog, gpointer user_data) {
+    nw_view *view = user_data;
+    WebKitScriptDialogType type = webkit_script_dialog_get_dialog_type(dialog);
+    nw_dialog request = {.type = type, .message = webkit_script_dialog_get_message(dialog)};
+    if (type == WEBKIT_SCRIPT_DIALOG_PROMPT) request.default_text = webkit_script_dialog_prompt_get_default_text(dialog);
+    nw_dialog_reply reply = {0};
+    view->callbacks.dialog(view->user_context, &request, &reply);
+    if (type == WEBKIT_SCRIPT_DIALOG_CONFIRM || type == WEBKIT_SCRIPT_DIALOG_BEFORE_UNLOAD_CONFIRM) {
+        webkit_script_dialog_confirm_set_confirmed(dialog, reply.confirmed);
+    } else if (type == WEBKIT_SCRIPT_DIALOG_PROMPT) {
+        // A NULL text is how a prompt is cancelled.
+        webkit_script_dialog_prompt_set_text(dialog, reply.confirmed ? (reply.text ? reply.text : "") : NULL);
+    }
+    free(reply.text);
+    return TRUE;  // answered: no GTK dialog is built
+}
+
+// The new-window rule has two halves: Swift answers every NEW_WINDOW_ACTION
+// decision with "use" (WebView.handle(_: nw_policy)), so that each request
+// for a window reaches this handler exactly once, and this handler reports it
+// and opens nothing. A "window.open" without a user gesture comes here directly.
+static GtkWidget *on_view_create(WebKitWebView *web_view, WebKitNavigationAction *action, gpointer user_data) {
+    WebKitURIRequest *request = webkit_navigation_action_get_request(action);
+    nw_event event = {.kind = NW_EVENT_NEW_WINDOW,
+                      .uri = webkit_uri_request_get_uri(request),
+                      .frame_name = webkit_navigation_action_get_frame_name(action),
+                      .is_user_gesture = webkit_navigation_action_is_user_gesture(action)};
+    nw_emit(user_data, &event);
+    return NULL;  // never open a window
+}
+
+// MARK: - Views: public functions
+
+#define CONNECT(signal, handler)                                                   \
+    do {                                                                           \
+        g_signal_connect(view->web_view, signal, G_CALLBACK(handler), view);       \
+        nw_live_handlers++;                                                           \
+    } while (0)
+
+nw_view *nw_view_new(nw_context *context, const nw_settings *settings, nw_callbacks callbacks, void *user_context) {
+    nw_view *view = g_new0(nw_view, 1);
+    view->callbacks = callbacks;
+    view->user_context = user_context;
+    view->resources = g_hash_table_new(g_direct_hash, g_direct_equal);
+    nw_live_views++;
+    nw_live_user_contexts++;
+
+    view->show_error_pages = settings->show_error_pages;
+    if (settings->content_filter) {
+        view->content_manager = webkit_user_content_manager_new();
+        webkit_user_content_manager_add_filter(view->content_manager, settings->content_filter->filter);
+    }
+    if (settings->document_script && settings->script_world && settings->message_handler) {
+        if (!view->content_manager) view->content_manager = webkit_user_content_manager_new();
+        view->message_handler = g_strdup(settings->message_handler);
+        view->script_world = g_strdup(settings->script_world);
+        g_autofree char *detailed = g_strdup_printf("script-message-received::%s", settings->message_handler);
+        g_signal_connect(view->content_manager, detailed, G_CALLBACK(on_script_message), view);
+        nw_live_handlers++;
+        webkit_user_content_manager_register_script_message_handler_in_world(
+            view->content_manager, settings->message_handler, settings->script_world);
+        g_autoptr(WebKitUserScript) script = webkit_user_script_new_for_world(
+            settings->document_script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
+            settings->script_world, NULL, NULL);
+        webkit_user_content_manager_add_script(view->content_manager, script);
+    }
+    view->web_view = WEBKIT_WEB_VIEW(g_object_new(
+        WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
+        "is-ephemeral", webkit_web_context_is_ephemeral(context->web_context),
+        view->content_manager ? "user-content-manager" : NULL, view->content_manager, NULL));
+    WebKitSettings *web_settings = webkit_web_view_get_settings(view->web_view);
+    if (settings->user_agent) webkit_settings_set_user_agent(web_settings, settings->user_agent);
+    webkit_settings_set_enable_javascript_markup(web_settings, settings->javascript_markup_enabled);
+    webkit_settings_set_auto_load_images(web_settings, settings->images_enabled);
+    webkit_settings_set_javascript_can_open_windows_automatically(web_settings,
+                                                                  settings->can_open_windows_automatically);
+
+    view->window = gtk_offscreen_window_new();
+    gtk_window_set_default_size(GTK_WINDOW(view->window), settings->width, settings->height);
+    gtk_widget_set_size_request(GTK_WIDGET(view->web_view), settings->width, settings->height);
+    gtk_container_add(GTK_CONTAINER(view->window), GTK_WIDGET(view->web_view));
+    gtk_widget_show_all(view->window);
+
+    CONNECT("load-changed", on_view_load_changed);
+    CONNECT("load-failed", on_view_load_failed);
+    CONNECT("load-failed-with-tls-errors", on_view_load_failed_tls);
+    CONNECT("web-process-terminated", on_view_web_process_terminated);
+    CONNECT("notify::uri", on_view_notify_uri);
+    CONNECT("notify::title", on_view_notify_title);
+    CONNECT("notify::estimated-load-progress", on_view_notify_progress);
+    CONNECT("notify::is-loading", on_view_notify_is_loading);
+    CONNECT("resource-load-started", on_view_resource_load_started);
+    CONNECT("decide-policy", on_view_decide_policy);
+    CONNECT("script-dialog", on_view_script_dialog);
+    CONNECT("create", on_view_create);
+    CONNECT("user-message-received", on_view_user_message);
+    return view;
+}
+
+void nw_view_destroy(nw_view *view) {
+    if (!view) return;
+    nw_live_handlers -= g_signal_handlers_disconnect_by_data(view->web_view, view);
+    if (view->content_manager) {
+        nw_live_handlers -= g_signal_handlers_disconnect_by_data(view->content_manager, view);
+        if (view->message_handler) {
+            webkit_user_content_manager_unregister_script_message_handler_in_world(
+                view->content_manager, view->message_handler, view->script_world);
+        }
+    }
+
+    GHashTableIter iter;
+    gpointer resource;
+    g_hash_table_iter_init(&iter, view->resources);
+    while (g_hash_table_iter_next(&iter, &resource, NULL)) {
+        nw_live_handlers -= g_signal_handlers_disconnect_by_data(resource, view);
+        g_object_weak_unref(G_OBJECT(resource), on_resource_finalized, view);
+        nw_live_resources--;
+        g_hash_table_iter_remove(&iter);
+    }
+    g_hash_table_unref(view->resources);
+
+    for (GList *item = view->evaluations; item; item = item->next) {
+        nw_evaluation *evaluation = item->data;
+        evaluation->view = NULL;
+        g_cancellable_cancel(evaluation->cancellable);
+    }
+    g_list_free(view->evaluations);
+
+    webkit_web_view_stop_loading(view->web_view);
+    gtk_widget_destroy(view->window);  // destroys the web view with it
+    g_clear_object(&view->content_manager);
+    g_clear_pointer(&view->message_handler, g_free);
+    g_clear_pointer(&view->script_world, g_free);
+    view->callbacks.release(view->user_context);
+    nw_live_user_contexts--;
+    nw_live_views--;
+    g_free(view);
+}
+
+void nw_view_load_uri(nw_view *view, const char *uri) { webkit_web_view_load_uri(view->web_view, uri); }
+
+void nw_view_load_html(nw_view *view, const char *html, const char *base_uri) {
+    webkit_web_view_load_html(view->web_view, html, base_uri);
+}
+
+void nw_view_stop(nw_view *view) { webkit_web_view_stop_loading(view->web_view); }
+void nw_view_reload(nw_view *view) { webkit_web_view_reload(view->web_view); }
+void nw_view_terminate_web_process(nw_view *view) { webkit_web_view_terminate_web_process(view->web_view); }
+
+void nw_view_set_user_agent(nw_view *view, const char *user_agent) {
+    webkit_settings_set_user_agent(webkit_web_view_get_settings(view->web_view), user_agent);
+}
+
+void nw_view_set_javascript_markup_enabled(nw_view *view, int enabled) {
+    webkit_settings_set_enable_javascript_markup(webkit_web_view_get_settings(view->web_view), enabled);
+}
+
+// MARK: - Policy decisions
+
+void nw_decision_use(nw_decision *decision) {
+    webkit_policy_decision_use(WEBKIT_POLICY_DECISION(decision));
+    g_object_unref(decision);
+    nw_live_decisions--;
+}
+
+void nw_decision_ignore(nw_decision *decision) {
+    webkit_policy_decision_ignore(WEBKIT_POLICY_DECISION(decision));
+    g_object_unref(decision);
+    nw_live_decisions--;
+}
