@@ -59,10 +59,10 @@ public final class WebView {
     /// The shim's view; nil once closed.
     var shim: OpaquePointer?
     var tracker = NavigationTracker(makeID: { WebView.navigationCounter.add(1, ordering: .relaxed).newValue })
-    private let timeouts = NavigationTimeouts()
+    let timeouts = NavigationTimeouts()
     /// How to issue the last load asked for, kept until WebKit starts it: a
     /// web process that goes away first takes the request with it.
-    private var requestedLoad: (navigationID: UInt64, issue: @WebKitActor (OpaquePointer) -> Void)?
+    var requestedLoad: (navigationID: UInt64, issue: @WebKitActor (OpaquePointer) -> Void)?
     /// How many load signals that can answer a stop (a start, finish or
     /// failure, a termination) WebKit has sent: a web process that answers a
     /// stop sends one.
@@ -111,29 +111,8 @@ public final class WebView {
         let context = ShimContext()
         // The shim keeps `context` retained until it calls `release` from nw_view_destroy.
         let retained = Unmanaged.passRetained(context).toOpaque()
-        shim = DocumentScript.source.withCString { script in
-            DocumentScript.world.withCString { world in
-                DocumentScript.messageHandler.withCString { handler in
-                    configuration.userAgent.withOptionalCString { agent in
-                        var settings = nw_settings()
-                        settings.user_agent = agent
-                        settings.javascript_markup_enabled = configuration.javaScriptEnabled ? 1 : 0
-                        settings.images_enabled = configuration.imagesEnabled ? 1 : 0
-                        // window.open without a user gesture must reach decide-policy (as a
-                        // new-window request) instead of being dropped; no window is ever opened.
-                        settings.can_open_windows_automatically = 1
-                        // A failure is reported, not replaced by WebKit's error page (a second load cycle).
-                        settings.show_error_pages = 0
-                        settings.width = Int32(configuration.viewportWidth)
-                        settings.height = Int32(configuration.viewportHeight)
-                        settings.document_script = script
-                        settings.script_world = world
-                        settings.message_handler = handler
-                        settings.content_filter = configuration.contentFilter?.handle
-                        return nw_view_new(webContext, &settings, ShimContext.callbacks, retained)
-                    }
-                }
-            }
+        shim = configuration.withShimSettings { settings in
+            nw_view_new(webContext, &settings, ShimContext.callbacks, retained)
         }
         context.view = self
     }
@@ -232,79 +211,7 @@ public final class WebView {
         emit(.propertyChange(.javaScriptEnabled(enabled)))
     }
 
-    // MARK: JavaScript
-
-    /// Evaluates `script` in the page's main frame and returns its value.
-    ///
-    /// The value goes through `JSON.stringify`: DOM nodes, functions and
-    /// cyclic objects throw `unserializableResult`. Cancelling the awaiting
-    /// task cancels the evaluation.
-    public func evaluateJavaScript(_ script: String) async throws(JavaScriptError) -> JavaScriptValue {
-        let json = try await evaluateForJSON(script)
-        guard let json else { return .undefined }
-        do {
-            return try JavaScriptValue(json: json)
-        } catch {
-            throw .unserializableResult("\(error)")
-        }
-    }
-
-    /// Evaluates `script` and decodes its `JSON.stringify`-ed value as `T`.
-    public func evaluateJavaScript<T: Decodable>(_ script: String, as type: T.Type) async throws(JavaScriptError) -> T {
-        guard let json = try await evaluateForJSON(script) else {
-            throw .decodingFailed(path: "(root)", message: "the script returned undefined")
-        }
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(json.utf8))
-        } catch let error as DecodingError {
-            throw .decodingFailed(path: error.codingPathDescription, message: error.failureDescription)
-        } catch {
-            throw .decodingFailed(path: "(root)", message: "\(error)")
-        }
-    }
-
-    func evaluateForJSON(_ script: String, kind: ScriptEvaluation.Kind = .script) async throws(JavaScriptError) -> String? {
-        guard let shim else { throw .viewClosed }
-        let evaluation = ScriptEvaluation()
-        let outcome: Result<String?, JavaScriptError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                evaluation.start(on: shim, script: script, kind: kind, continuation: continuation)
-            }
-        } onCancel: {
-            Task { @WebKitActor in evaluation.cancel() }
-        }
-        if case .failure(.cancelled) = outcome, self.shim == nil { throw .viewClosed }
-        return try outcome.get()
-    }
-
-    // MARK: Screenshots
-
-    /// Writes a PNG of the viewport (`configuration.viewportWidth` by
-    /// `viewportHeight`), or of the whole document with `fullPage`, as the
-    /// page shows it now to `path`, replacing the file.
-    ///
-    /// - Throws: `WebViewError.closed` after `close()`, `screenshotFailed` when
-    ///   WebKit has nothing to draw, the file cannot be written, or nothing
-    ///   came within `timeout` (a web process that does not answer).
-    public func writeScreenshot(to path: String, fullPage: Bool = false,
-                                timeout: Duration = .seconds(30)) async throws(WebViewError) {
-        guard let shim else { throw .closed }
-        let box = FirstAnswer<String?>()
-        let timer = Task {
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            box.answer("no snapshot within \(timeout.seconds) s")
-        }
-        // Retained until the shim's `done` callback, which it calls exactly once.
-        nw_view_write_snapshot(shim, path, fullPage ? 1 : 0, { context, error in
-            let box = Unmanaged<FirstAnswer<String?>>.fromOpaque(context!).takeRetainedValue()
-            box.answer(error.map { String(cString: $0) })
-        }, Unmanaged.passRetained(box).toOpaque())
-        let failure = await box.wait()
-        timer.cancel()
-        if let failure { throw .screenshotFailed(failure) }
-    }
-
-    // MARK: Navigations and their deadlines
+    // MARK: Navigations
 
     private static let loadableSchemes: Set<String> = ["http", "https", "file", "about", "data"]
 
@@ -327,43 +234,6 @@ public final class WebView {
             issue(shim)
         }
         return navigation
-    }
-
-    private func startTimeout(for navigation: Navigation, after timeout: Duration) {
-        timeouts.start(navigation, after: timeout) { [weak self] navigation, timeout in
-            self?.navigationTimedOut(navigation, after: timeout)
-        }
-    }
-
-    private func navigationTimedOut(_ navigation: Navigation, after timeout: Duration) {
-        guard let shim, tracker.active?.navigation.id == navigation.id else { return }
-        end(navigationID: navigation.id, with: .navwatch(.timeout, .timeout,
-            "the navigation did not finish within \(timeout.seconds) s", url: navigation.url))
-        nw_view_stop(shim)
-        // A web process that answers a stop reports the stopped load's end or
-        // starts the next load. One that reports neither for the grace period
-        // while the view is still loading is hung (a script that never
-        // returns; a commit it sent before it hung is no answer): replace it.
-        // A load asked for meanwhile is issued again in the new process (see
-        // `webProcessTerminated()`).
-        let answersAtStop = stopAnswers
-        timeouts.checkStalledCycle { [weak self] in
-            guard let self, let shim = self.shim, self.isLoading, self.stopAnswers == answersAtStop else { return }
-            nw_view_terminate_web_process(shim)
-        }
-    }
-
-    /// After the web process went away: a load that WebKit had not started
-    /// yet went with it, so it is issued again, in a new process, as the
-    /// same navigation with the same deadline.
-    func webProcessTerminated() {
-        guard let active = tracker.active, active.stage == .requested,
-              let requested = requestedLoad, requested.navigationID == active.navigation.id else { return }
-        Task { [weak self] in  // not from inside WebKit's signal handler
-            guard let self, let shim = self.shim, self.tracker.active?.navigation.id == requested.navigationID,
-                  self.tracker.active?.stage == .requested else { return }
-            requested.issue(shim)
-        }
     }
 
     func end(navigationID: UInt64, with error: NavigationError) {

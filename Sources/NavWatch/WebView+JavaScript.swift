@@ -1,0 +1,49 @@
+import CNavShim
+import Foundation
+
+extension WebView {
+    // MARK: JavaScript
+
+    /// Evaluates `script` in the page's main frame and returns its value.
+    ///
+    /// The value goes through `JSON.stringify`: DOM nodes, functions and
+    /// cyclic objects throw `unserializableResult`. Cancelling the awaiting
+    /// task cancels the evaluation.
+    public func evaluateJavaScript(_ script: String) async throws(JavaScriptError) -> JavaScriptValue {
+        let json = try await evaluateForJSON(script)
+        guard let json else { return .undefined }
+        do {
+            return try JavaScriptValue(json: json)
+        } catch {
+            throw .unserializableResult("\(error)")
+        }
+    }
+
+    /// Evaluates `script` and decodes its `JSON.stringify`-ed value as `T`.
+    public func evaluateJavaScript<T: Decodable>(_ script: String, as type: T.Type) async throws(JavaScriptError) -> T {
+        guard let json = try await evaluateForJSON(script) else {
+            throw .decodingFailed(path: "(root)", message: "the script returned undefined")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(json.utf8))
+        } catch let error as DecodingError {
+            throw .decodingFailed(path: error.codingPathDescription, message: error.failureDescription)
+        } catch {
+            throw .decodingFailed(path: "(root)", message: "\(error)")
+        }
+    }
+
+    func evaluateForJSON(_ script: String, kind: ScriptEvaluation.Kind = .script) async throws(JavaScriptError) -> String? {
+        guard let shim else { throw .viewClosed }
+        let evaluation = ScriptEvaluation()
+        let outcome: Result<String?, JavaScriptError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                evaluation.start(on: shim, script: script, kind: kind, continuation: continuation)
+            }
+        } onCancel: {
+            Task { @WebKitActor in evaluation.cancel() }
+        }
+        if case .failure(.cancelled) = outcome, self.shim == nil { throw .viewClosed }
+        return try outcome.get()
+    }
+}
