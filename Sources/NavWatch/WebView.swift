@@ -213,7 +213,8 @@ public final class WebView {
 
     // MARK: Navigations
 
-    private static let loadableSchemes: Set<String> = ["http", "https", "file", "about", "data"]
+    /// The schemes `load(_:timeout:)` accepts.
+    public nonisolated static let loadableSchemes: Set<String> = ["http", "https", "file", "about", "data"]
 
     private func begin(url: URL, origin: Navigation.Origin, timeout: Duration? = nil,
                        issue: @escaping @WebKitActor (OpaquePointer) -> Void) throws -> Navigation {

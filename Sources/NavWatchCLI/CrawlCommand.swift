@@ -155,7 +155,7 @@ public struct CrawlCommand: AsyncParsableCommand {
     private func crawl(_ urls: [URL], in store: any CrawlStore) async throws {
         let counts = try await store.counts()
         let shownDB = CrawlDatabase.shown(db)
-        let holdsCrawl = try await store.settings() != nil || counts.reported + counts.queued + counts.leased > 0
+        let holdsCrawl = try await store.holdsCrawl()
         if worker {
             guard store.isShared else { throw InputError("--worker needs a shared database: --db postgres://...") }
             guard holdsCrawl else {
@@ -167,13 +167,13 @@ public struct CrawlCommand: AsyncParsableCommand {
         }
         let output: ReportOutput
         do { output = try ReportOutput(path: out) } catch {
-            throw InputError("cannot write \(out ?? "-"): \(Self.reason(error))")
+            throw InputError("cannot write \(out ?? "-"): \(InputError.reason(error))")
         }
         let screenshotDirectory = try screenshots.map { path throws(InputError) in
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             } catch {
-                throw InputError("cannot create the screenshot directory \(path): \(Self.reason(error))")
+                throw InputError("cannot create the screenshot directory \(path): \(InputError.reason(error))")
             }
             guard FileManager.default.isWritableFile(atPath: path) else {
                 throw InputError("cannot write screenshots in \(path)")
@@ -230,7 +230,7 @@ public struct CrawlCommand: AsyncParsableCommand {
         let links = try await LinkCheckResult.of(store)
         FileHandle.standardError.write(Data(LinkSummaryText(links, db: shownDB).text.utf8))
         let seedReports = seedReportsSeen.withLock { $0 }
-        if !resume, !worker, !seedReports.isEmpty, seedReports.allSatisfy({ $0.outcome != .ok && $0.outcome != .httpError }) {
+        if !resume, !worker, !seedReports.isEmpty, !seedReports.contains(where: \.wasAnswered) {
             let first = seedReports[0]
             throw InputError("no seed could be loaded: \(first.url): \(first.error?.message ?? first.outcome.rawValue)")
         }
@@ -239,85 +239,4 @@ public struct CrawlCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
     }
-
-    static func reason(_ error: any Error) -> String {
-        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
-            return underlying.localizedDescription
-        }
-        return "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
-    }
 }
-
-/// `--fail-on`: which findings of the link check fail a crawl.
-public struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible {
-    public enum Finding: String, CaseIterable, Sendable {
-        /// Broken links inside the scope.
-        case broken
-        /// Broken links outside it (with --check-external).
-        case external
-        /// Links to a fragment that their page does not have.
-        case fragments
-        /// Pages only the sitemap leads to.
-        case orphans
-    }
-
-    let findings: [Finding]
-
-    public init?(argument: String) {
-        let parts = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let findings = parts.compactMap(Finding.init(rawValue:))
-        guard !parts.isEmpty, findings.count == parts.count else { return nil }
-        self.findings = findings
-    }
-
-    public static var allValueStrings: [String] { Finding.allCases.map(\.rawValue) }
-    public var description: String { findings.map(\.rawValue).joined(separator: ",") }
-
-    /// Whether the link check found any of the findings.
-    func isMet(by result: LinkCheckResult) -> Bool {
-        findings.contains { finding in
-            switch finding {
-            case .broken: return !result.brokenInScope.isEmpty
-            case .external: return !result.brokenExternal.isEmpty
-            case .fragments: return !result.missingFragments.isEmpty
-            case .orphans: return !result.orphans.isEmpty
-            }
-        }
-    }
-}
-
-public struct ScopeArgument: ExpressibleByArgument, Sendable {
-    let value: CrawlScope
-
-    public init?(argument: String) {
-        guard let value = CrawlScope(rawValue: argument) else { return nil }
-        self.value = value
-    }
-
-    public static var allValueStrings: [String] { CrawlScope.allCases.map(\.rawValue) }
-    public var defaultValueDescription: String { value.rawValue }
-}
-
-/// Where reports go: standard output, or a file opened for appending.
-final class ReportOutput: Sendable {
-    private let handle: FileHandle
-
-    init(path: String?) throws {
-        guard let path, path != "-" else {
-            handle = .standardOutput
-            return
-        }
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw CocoaError(.fileWriteNoPermission)
-            }
-        }
-        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seekToEnd()
-    }
-
-    func write(_ report: PageLoadReport) {
-        handle.write(Data((report.jsonLine + "\n").utf8))
-    }
-}
-

@@ -37,7 +37,7 @@ enum CrawlDatabase {
         do {
             return try SQLiteCrawlStore(path: db)
         } catch {
-            throw InputError("cannot open the crawl database \(shown(db)): \(CrawlCommand.reason(error))")
+            throw InputError("cannot open the crawl database \(shown(db)): \(InputError.reason(error))")
         }
     }
 }

@@ -39,7 +39,7 @@ public struct ExportCommand: AsyncParsableCommand {
                     }
                 }
             } catch {
-                throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(CrawlCommand.reason(error))")
+                throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(InputError.reason(error))")
             }
             if let har { try har.finish() } else { try output.finish() }
         }

@@ -36,7 +36,7 @@ public struct LinksCommand: AsyncParsableCommand {
     public func run() async throws {
         let result = try await CrawlDatabase.with(db, mustExist: true) { store in
             do { return try await LinkCheckResult.of(store) } catch {
-                throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(CrawlCommand.reason(error))")
+                throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(InputError.reason(error))")
             }
         }
         try ExportCommand.write(LinkListing(result, brokenOnly: broken).render(format), to: out)

@@ -32,7 +32,7 @@ public struct ReportCommand: AsyncParsableCommand {
             do {
                 pages = try await HTMLReport.write(from: store, source: source, screenshots: screenshots, to: output)
             } catch {
-                throw InputError("cannot read the crawl database \(source): \(CrawlCommand.reason(error))")
+                throw InputError("cannot read the crawl database \(source): \(InputError.reason(error))")
             }
             try output.finish()
             return pages

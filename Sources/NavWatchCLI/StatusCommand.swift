@@ -19,7 +19,7 @@ public struct StatusCommand: AsyncParsableCommand {
     public func run() async throws {
         let counts = try await CrawlDatabase.with(db, mustExist: true) { store in
             do { return try await store.counts() } catch {
-                throw InputError("cannot read the crawl in \(CrawlDatabase.shown(db)): \(CrawlCommand.reason(error))")
+                throw InputError("cannot read the crawl in \(CrawlDatabase.shown(db)): \(InputError.reason(error))")
             }
         }
         print(json ? Self.json(counts) : Self.text(counts), terminator: "")

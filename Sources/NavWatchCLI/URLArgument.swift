@@ -1,9 +1,8 @@
 import Foundation
+import NavWatch
 
 /// Turns what a person typed into a URL WebKit can load, or says why not.
 public enum URLArgument {
-    public static let loadableSchemes: Set<String> = ["http", "https", "file", "about", "data"]
-
     /// `example.org` becomes `https://example.org`; anything that is not a
     /// URL, or has a scheme WebKit cannot load, throws a one-line reason.
     public static func parse(_ text: String) throws(InputError) -> URL {
@@ -18,7 +17,7 @@ public enum URLArgument {
         guard let url = URL(string: candidate), let scheme = url.scheme?.lowercased() else {
             throw InputError("\"\(text)\" is not a URL")
         }
-        guard loadableSchemes.contains(scheme) else {
+        guard WebView.loadableSchemes.contains(scheme) else {
             throw InputError("cannot load \"\(text)\": the \(scheme): scheme is not supported (use http or https)")
         }
         if scheme == "http" || scheme == "https" {
@@ -28,10 +27,4 @@ public enum URLArgument {
         }
         return url
     }
-}
-
-/// Bad input from the command line: one sentence, exit code 2.
-public struct InputError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import LoopbackServer
+import NavWatch
+import NavWatchGuard
+import WebKitThread
 
 /// `navwatch URL...`: the default command.
 public struct WatchCommand: AsyncParsableCommand {
@@ -54,3 +57,32 @@ public struct DemoCommand: AsyncParsableCommand {
     }
 }
 
+/// Runs a `Watcher` over `urls`, printing as it goes; Ctrl-C stops it cleanly.
+/// Returns the exit status.
+func watch(_ urls: [URL], options: LoadOptions) async throws -> Int32 {
+    let printer = EventPrinter(format: options.json ? .jsonLines : .text)
+    let watcher: Watcher
+    let summaries: [PageSummary]
+    var watcherOptions = options.watcherOptions
+    let privateAddressGuard = options.blockPrivate
+        ? try await PrivateAddressGuard.start(allowedHosts: Set(urls.compactMap(\.host))) : nil
+    watcherOptions.configuration.networkProxy = privateAddressGuard?.proxyURL
+    watcherOptions.privateAddressGuard = privateAddressGuard
+    do {
+        defer { Task { await privateAddressGuard?.shutdown() } }
+        watcher = await Watcher(options: watcherOptions, emit: { printer.print($0) }, onBlocked: { url, blocked in
+            FileHandle.standardError.write(Data(
+                "navwatch: blocked \(url.absoluteString): \(blocked.host) is at \(blocked.address) (\(blocked.kind))\n".utf8))
+        })
+        let interruption = InterruptHandler { Task { @WebKitActor in watcher.interrupt() } }
+        summaries = try await watcher.run(urls)
+        if interruption.fired { return 130 }
+    } catch let error as WebKitUnavailableError {
+        throw InputError(error.description)
+    }
+    for summary in summaries { printer.printSummary(summary) }
+    if let har = options.har {
+        try HARWriter.write(summaries.compactMap(\.report), to: har)
+    }
+    return summaries.allSatisfy(\.succeeded) && summaries.count == urls.count ? 0 : 1
+}

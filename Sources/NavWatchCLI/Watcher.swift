@@ -4,16 +4,6 @@ import NavWatchCrawler
 import NavWatchGuard
 import NavWatchRx
 
-/// When a navigation counts as done and the next URL may start.
-public enum WaitUntil: String, Sendable, CaseIterable {
-    /// The main response committed.
-    case commit
-    /// The page finished (or failed).
-    case finish
-    /// Finished, then no network activity for 500 ms (capped by the timeout).
-    case idle
-}
-
 /// How one requested URL went, for the summary line and the exit code.
 public struct PageSummary: Sendable, Equatable {
     public var requested: URL

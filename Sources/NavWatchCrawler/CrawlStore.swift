@@ -212,6 +212,14 @@ extension CrawlStore {
         StoredReports(store: self, includingRequests: includingRequests, batchSize: batchSize)
     }
 
+    /// Whether the store holds a crawl already: its settings, or any page
+    /// reported, queued or leased. A new crawl may start only in a store
+    /// that holds none; one that does is resumed or joined.
+    public func holdsCrawl() async throws -> Bool {
+        let counts = try await counts()
+        return try await settings() != nil || counts.reported + counts.queued + counts.leased > 0
+    }
+
     /// Every stored report, in the order stored, in one array.
     public func allReports(includingRequests: Bool = true) async throws -> [PageLoadReport] {
         var reports: [PageLoadReport] = []

@@ -30,6 +30,9 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
 
     /// Whether the page was loaded (or checked) at all: not skipped, not blocked.
     public var wasLoaded: Bool { outcome != .skipped && outcome != .blocked }
+    /// Whether a server answered with the page, whatever its status (`ok`
+    /// or `http-error`): a crawl whose seeds all lack an answer never started.
+    public var wasAnswered: Bool { outcome == .ok || outcome == .httpError }
 
     public struct Hop: Codable, Sendable, Equatable {
         public var url: String

@@ -1,0 +1,40 @@
+import ArgumentParser
+import NavWatchCrawler
+
+/// `--fail-on`: which findings of the link check fail a crawl.
+public struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    public enum Finding: String, CaseIterable, Sendable {
+        /// Broken links inside the scope.
+        case broken
+        /// Broken links outside it (with --check-external).
+        case external
+        /// Links to a fragment that their page does not have.
+        case fragments
+        /// Pages only the sitemap leads to.
+        case orphans
+    }
+
+    let findings: [Finding]
+
+    public init?(argument: String) {
+        let parts = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let findings = parts.compactMap(Finding.init(rawValue:))
+        guard !parts.isEmpty, findings.count == parts.count else { return nil }
+        self.findings = findings
+    }
+
+    public static var allValueStrings: [String] { Finding.allCases.map(\.rawValue) }
+    public var description: String { findings.map(\.rawValue).joined(separator: ",") }
+
+    /// Whether the link check found any of the findings.
+    func isMet(by result: LinkCheckResult) -> Bool {
+        findings.contains { finding in
+            switch finding {
+            case .broken: return !result.brokenInScope.isEmpty
+            case .external: return !result.brokenExternal.isEmpty
+            case .fragments: return !result.missingFragments.isEmpty
+            case .orphans: return !result.orphans.isEmpty
+            }
+        }
+    }
+}

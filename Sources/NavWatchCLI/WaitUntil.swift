@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// When a navigation counts as done and the next URL may start.
+public enum WaitUntil: String, Sendable, CaseIterable {
+    /// The main response committed.
+    case commit
+    /// The page finished (or failed).
+    case finish
+    /// Finished, then no network activity for 500 ms (capped by the timeout).
+    case idle
+}
+
+/// `--wait-until`: a `WaitUntil` by its name.
+public struct WaitUntilArgument: ExpressibleByArgument, Sendable {
+    let value: WaitUntil
+
+    public init?(argument: String) {
+        guard let value = WaitUntil(rawValue: argument) else { return nil }
+        self.value = value
+    }
+
+    public static let finish = WaitUntilArgument(argument: "finish")!
+    public static var allValueStrings: [String] { WaitUntil.allCases.map(\.rawValue) }
+    public var defaultValueDescription: String { value.rawValue }
+}
