@@ -96,7 +96,7 @@ public struct PageLoadState: Sendable, Hashable {
 
         /// Takes `response` (a navigation's committed one) as this request's
         /// answer when its own end has not been reported yet.
-        public mutating func complete(with response: NavigationResponse) {
+        package mutating func complete(with response: NavigationResponse) {
             guard !isEnded else { return }
             status = response.statusCode
             mimeType = response.mimeType

@@ -51,10 +51,9 @@ public final class WebView {
     public var isClosed: Bool { shim == nil }
 
     /// Objects other layers attach to the view, keyed by their type, that live
-    /// as long as it does. Public because `WebView` conforms to NavWatchRx's
-    /// `HasAssociatedObjects`, where every `DelegateProxyType` keeps its proxy:
-    /// a proxy of your own for `WebView` is kept here too.
-    public var associatedObjects: [ObjectIdentifier: AnyObject] = [:]
+    /// as long as it does: NavWatchRx's `associatedObjects` (where every
+    /// `DelegateProxyType` keeps its proxy) is stored here.
+    package var attachments: [ObjectIdentifier: AnyObject] = [:]
 
     /// The shim's view; nil once closed.
     var shim: OpaquePointer?

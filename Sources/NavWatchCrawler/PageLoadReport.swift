@@ -271,7 +271,9 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         timestampFormatter.string(from: date)
     }
 
-    /// ISO 8601 with milliseconds, in UTC.
+    /// ISO 8601 with milliseconds, in UTC. Shared across threads without a
+    /// lock: ISO8601DateFormatter is thread-safe once configured (it is
+    /// never changed after this initialiser), though not marked Sendable.
     nonisolated(unsafe) private static let timestampFormatter: ISO8601DateFormatter = {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -329,43 +331,5 @@ extension Double {
     /// Milliseconds as reports keep them: to a tenth.
     package var tenths: Double {
         (self * 10).rounded() / 10
-    }
-}
-
-/// A URL waiting in (or taken from) the crawl frontier.
-public struct FrontierEntry: Sendable, Equatable {
-    /// What the crawl does with an entry.
-    public enum Kind: String, Sendable {
-        /// A page to load in a web view, found from a seed or a link.
-        case page
-        /// A page to load in a web view, found first in a sitemap.
-        case sitemapPage = "sitemap-page"
-        /// A link outside the crawl's scope, checked with a plain HTTP request.
-        case external
-    }
-
-    /// The canonical URL, also the deduplication key.
-    public var url: String
-    public var depth: Int
-    public var parent: String?
-    /// Attempts made so far.
-    public var attempts: Int
-    public var kind: Kind
-
-    public init(url: String, depth: Int, parent: String?, attempts: Int = 0, kind: Kind = .page) {
-        self.url = url
-        self.depth = depth
-        self.parent = parent
-        self.attempts = attempts
-        self.kind = kind
-    }
-
-    /// The host that politeness is kept for, lower-cased; empty when none.
-    /// Checks of links outside the scope keep their own pace (`external host`),
-    /// so that they never hold up the pages of a host the crawl loads too.
-    package var host: String { kind == .external ? "external " + Self.host(of: url) : Self.host(of: url) }
-
-    package static func host(of url: String) -> String {
-        URL(string: url)?.host?.lowercased() ?? ""
     }
 }

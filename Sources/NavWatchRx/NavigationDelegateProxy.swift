@@ -90,4 +90,11 @@ public final class NavigationDelegateProxy:
     }
 }
 
-extension WebView: HasAssociatedObjects {}
+extension WebView: HasAssociatedObjects {
+    /// Where `DelegateProxyType`s keep their proxies for this view: a proxy of
+    /// your own for `WebView` is kept here too. Lives as long as the view.
+    public var associatedObjects: [ObjectIdentifier: AnyObject] {
+        get { attachments }
+        set { attachments = newValue }
+    }
+}
