@@ -81,7 +81,7 @@ package struct NavigationTracker {
                 "cancelled by a new load on the same view", url: previous.navigation.url)))
         }
         active = Active(navigation: navigation, stage: .requested)
-        return (navigation, events)
+        return (navigation, noting(events))
     }
 
     /// Ends the unfinished navigation `id` with `error`, if it is still
@@ -89,11 +89,34 @@ package struct NavigationTracker {
     package mutating func fail(navigationID id: UInt64, with error: NavigationError) -> [NavigationEvent] {
         guard let current = active, current.navigation.id == id else { return [] }
         active = nil
-        return [Self.failure(current, error)]
+        return noting([Self.failure(current, error)])
     }
 
     /// Feeds one WebKit signal; returns the events it produces, in order.
     package mutating func handle(_ signal: LoadSignal) -> [NavigationEvent] {
+        noting(attribute(signal))
+    }
+
+    /// The URLs of the last navigation's main resource (its redirects and
+    /// failing URL included), from its start until the next one starts.
+    package private(set) var mainResourceURLs: Set<URL> = []
+
+    /// Keeps `mainResourceURLs` up to date with `events`; returns them.
+    private mutating func noting(_ events: [NavigationEvent]) -> [NavigationEvent] {
+        for event in events {
+            switch event {
+            case .didStartProvisionalNavigation(let navigation): mainResourceURLs = [navigation.url]
+            case .didReceiveServerRedirect(_, let url): mainResourceURLs.insert(url)
+            case .didCommit(_, let response): mainResourceURLs.insert(response.url)
+            case .didFailProvisionalNavigation(_, let error), .didFail(_, let error):
+                if let url = error.failingURL { mainResourceURLs.insert(url) }
+            default: break
+            }
+        }
+        return events
+    }
+
+    private mutating func attribute(_ signal: LoadSignal) -> [NavigationEvent] {
         switch signal {
         case .navigationAsked:
             if active?.stage == .requested { active?.actionAsked = true }

@@ -96,7 +96,7 @@ public struct PageLoadState: Sendable, Hashable {
 
         /// Takes `response` (a navigation's committed one) as this request's
         /// answer when its own end has not been reported yet.
-        package mutating func complete(with response: NavigationResponse) {
+        mutating func complete(with response: NavigationResponse) {
             guard !isEnded else { return }
             status = response.statusCode
             mimeType = response.mimeType
@@ -107,6 +107,18 @@ public struct PageLoadState: Sendable, Hashable {
 
     public let navigation: Navigation
     public private(set) var stage: Stage = .requested
+    /// When it committed and when it ended, as given to `apply(_:at:)`.
+    public private(set) var committedAt: Duration?
+    public private(set) var endedAt: Duration?
+    /// The state as the terminal event left it, before anything applied
+    /// after it (late request ends, requests the finished page started);
+    /// nil until it has ended.
+    public var atEnd: PageLoadState? {
+        if case .state(let state)? = endSnapshot { return state }
+        return nil
+    }
+    private var endSnapshot: Snapshot?
+    private indirect enum Snapshot: Sendable, Hashable { case state(PageLoadState) }
     /// The stage reached before the end (the stage a timed-out navigation was
     /// stuck in); `.requested` until it has ended.
     public private(set) var lastStageBeforeEnd: Stage = .requested
@@ -156,6 +168,39 @@ public struct PageLoadState: Sendable, Hashable {
     /// Whether any request is still on the network.
     public var hasPendingRequests: Bool { !pendingIDs.isEmpty }
 
+    /// The state a report describes: this one when the page finished (late
+    /// request ends included), `atEnd` when it did not (what was pending
+    /// when it failed included), this one while it runs.
+    public var reportedState: PageLoadState {
+        if case .finished = stage { return self }
+        return atEnd ?? self
+    }
+
+    /// The main response's HTTP status; nil before the commit and for a
+    /// response without one (a file, `about:blank`).
+    public var httpStatus: Int? {
+        response.flatMap { $0.statusCode > 0 ? $0.statusCode : nil }
+    }
+
+    /// The last URL the navigation reached: its response's, else the URL it
+    /// failed at, else the one it was asked for.
+    public var lastURL: URL {
+        response?.url ?? error?.failingURL ?? navigation.url
+    }
+
+    /// The requests that started before the end, in order, as a report lists
+    /// them: the main resource's answer is the committed response when
+    /// WebKit has not reported the document's own end yet (it often reports
+    /// it after the page's).
+    public var requestsBeforeEnd: [Request] {
+        requests.filter { !$0.startedAfterEnd }.map { request in
+            guard request.id == mainResourceID, let response else { return request }
+            var completed = request
+            completed.complete(with: response)
+            return completed
+        }
+    }
+
     public init(navigation: Navigation) {
         self.navigation = navigation
     }
@@ -174,8 +219,17 @@ public struct PageLoadState: Sendable, Hashable {
     /// Applies the next event of the view. `time`, when given, is when it
     /// happened (on any clock the caller keeps); requests record it.
     public mutating func apply(_ event: WebViewEvent, at time: Duration? = nil) {
+        let wasEnded = isEnded
+        defer {
+            if !wasEnded && isEnded {
+                endedAt = time
+                endSnapshot = .state(self)
+            }
+        }
         switch event {
-        case .navigation(let navigationEvent): apply(navigationEvent)
+        case .navigation(let navigationEvent):
+            apply(navigationEvent)
+            if committedAt == nil && stage == .committed { committedAt = time }
         case .resource(let resourceEvent): apply(resourceEvent, at: time)
         case .consoleMessage(let message):
             guard message.navigation?.id == navigation.id else { return }

@@ -49,7 +49,7 @@ extension WebView {
             // The engine logs the main resource's error statuses and failures
             // too, before the commit or after the failure: they are the
             // navigation's status or failure, not a document's messages.
-            guard !(message.source == .network && message.url.map(mainResourceURLs.contains) == true) else { return }
+            guard !(message.source == .network && message.url.map(tracker.mainResourceURLs.contains) == true) else { return }
             let attributed = ConsoleMessage(level: message.level, source: message.source, text: message.text,
                                             url: message.url, line: message.line, navigation: tracker.document)
             if consoleMessages.count < Self.retainedConsoleEntries { consoleMessages.append(attributed) }

@@ -76,9 +76,6 @@ public final class WebView {
     /// navigation action asked about before the latest one came from the
     /// document that load replaces.
     var loadsAsked: UInt64 = 0
-    /// The URLs of the last navigation's main resource (its redirects and
-    /// failing URL included), until the next navigation starts.
-    var mainResourceURLs: Set<URL> = []
     /// The waits of running `click`, `press` and `submit` calls, by id.
     var inputWatches: [ObjectIdentifier: InputNavigationWatch] = [:]
     /// How many shim callbacks are on the stack: WebKit must not be asked to
@@ -250,19 +247,9 @@ public final class WebView {
             if case .didStartProvisionalNavigation(let navigation) = event, !timeouts.has(navigation) {
                 startTimeout(for: navigation, after: configuration.navigationTimeout)  // the page started it
             }
-            switch event {
-            case .didStartProvisionalNavigation(let navigation):
-                mainResourceURLs = [navigation.url]
-            case .didReceiveServerRedirect(_, let url):
-                mainResourceURLs.insert(url)
-            case .didCommit(_, let response):
-                mainResourceURLs.insert(response.url)
+            if case .didCommit = event {
                 consoleMessages = []
                 pageErrors = []
-            case .didFailProvisionalNavigation(_, let error), .didFail(_, let error):
-                if let url = error.failingURL { mainResourceURLs.insert(url) }
-            default:
-                break
             }
             if signalTime != 0, let probe = Self.signalProbe { probe(event, signalTime) }
             emit(.navigation(event))

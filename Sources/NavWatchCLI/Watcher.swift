@@ -67,8 +67,6 @@ public final class Watcher {
     private var loads: [UInt64: PageLoadState] = [:]
     private var lastNumber = 0
     private var current: (navigation: Navigation, summary: PageSummary, done: Bool)?
-    /// The current navigation's fold as it ended: what its report says.
-    private var currentAtEnd: PageLoadState?
     private var doneWaiter: CheckedContinuation<Void, Never>?
     private var lastNetworkActivity: ContinuousClock.Instant
     private var view: WebView?
@@ -122,7 +120,6 @@ public final class Watcher {
             summaries.append(current!.summary)
             if loads[navigation.id]?.isEnded == true { loads[navigation.id] = nil }
             current = nil
-            currentAtEnd = nil
         }
         view.close()  // ends a navigation still running as cancelled, then completes `events`
         await consumer.value
@@ -147,23 +144,12 @@ public final class Watcher {
             // WebKit reports some requests' ends after the page's: let them arrive.
             await settle(until: clock.now + .milliseconds(500)) { self.requestsBeforeEndInFlight }
         }
-        // A page that did not finish is reported as it was when it ended (its pending requests included).
-        guard let state = finished ? loads[navigation.id] : currentAtEnd ?? loads[navigation.id] else { return }
+        guard let state = loads[navigation.id] else { return }
         let now = clock.now - (startTimes[navigation.id] ?? clock.now)
         var report = PageLoadReport(url: summary.requested.absoluteString, depth: 0, parent: nil, outcome: .failed)
         report.startedAt = Date().addingTimeInterval(-now.seconds)
-        report.finalURL = summary.finalURL
-        report.status = summary.status
-        report.mime = state.response?.mimeType
-        report.title = summary.title
-        report.timings.commit = summary.commitMilliseconds
-        report.timings.finish = summary.finishMilliseconds
-        report.timings.domContentLoaded = facts?.domContentLoaded?.tenths
-        report.timings.load = facts?.load?.tenths
-        report.error = summary.error.map(PageLoadReport.ErrorInfo.init)
-        if finished { report.outcome = (summary.status ?? 0) >= 400 ? .httpError : .ok }
-        else if summary.error?.kind == .timeout { report.outcome = .timeout }
-        report.requests = RequestRecord.records(of: state, facts: facts, now: now)
+        report.attempts = 1
+        report.record(state, facts: facts, now: now)
         summary.report = report
         current?.summary = summary
     }
@@ -254,9 +240,6 @@ public final class Watcher {
         }
         let now = clock.now
         for id in loads.keys { loads[id]!.apply(event, at: now - (startTimes[id] ?? now)) }
-        if let navigation = event.navigationEvent?.navigation, isCurrent(navigation), event.navigationEvent?.isTerminal == true {
-            currentAtEnd = loads[navigation.id]
-        }
         switch event {
         case .navigation(let navigationEvent): handle(navigationEvent)
         case .resource(let resourceEvent): handle(resourceEvent)

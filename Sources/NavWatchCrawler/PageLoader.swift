@@ -96,61 +96,16 @@ package final class PageLoader {
             // WebKit reports some requests' ends after the page's: let them arrive.
             await fold.wait(until: { $0.pendingBeforeEnd == 0 }, deadline: clock.now + Self.settleTime)
         }
-        // A finished page is reported with its requests' late ends; one that
-        // failed as it was when it failed (what was pending then included).
         let live = fold.stop()
-        var finished = false
-        if case .finished? = live.outcome { finished = true }
-        let state = finished ? live : fold.stateAtEnd ?? live
-        result.report.timings.commit = fold.committedAt?.milliseconds.tenths
-
-        result.report.fetchedAt = Date()
-        result.report.resources.count = state.resourceCount
-        result.report.resources.failed = state.failedResourceCount
-        result.report.redirects = state.redirects.map { .init(url: $0.url.absoluteString, status: $0.status) }
-        result.crashed = state.webProcessTermination != nil
-        if let response = state.response {
-            result.report.status = response.statusCode > 0 ? response.statusCode : nil
-            result.report.mime = response.mimeType
-            result.report.finalURL = URLCanonicalizer.canonical(response.url)?.absoluteString ?? response.url.absoluteString
-            if let retryAfter = response.value(forHeader: "Retry-After") { result.retryAfter = RetryAfter.seconds(from: retryAfter) }
+        result.report.record(live, facts: facts, now: clock.now - start)
+        result.links = facts?.links ?? []
+        let state = live.reportedState
+        result.crashed = state.webProcessTermination != nil || result.report.outcome == .crashed
+        if let retryAfter = state.response?.value(forHeader: "Retry-After") {
+            result.retryAfter = RetryAfter.seconds(from: retryAfter)
         }
-        switch state.outcome {
-        case .finished?:
-            result.report.timings.finish = fold.endedAt?.milliseconds.tenths
-            let status = result.report.status ?? 0
-            result.report.outcome = status >= 400 ? .httpError : .ok
-            result.report.title = state.title
-            if let facts { apply(facts, to: &result) }
-        case .failed(_, let error, _)?:
-            result.report.error = .init(error)
-            switch error.kind {
-            case .timeout:
-                result.report.outcome = .timeout
-                result.report.timeout = .init(stage: Self.name(of: state.lastStageBeforeEnd),
-                                              pendingRequests: state.pendingRequests.values.map(\.absoluteString).sorted())
-            case .webProcessCrashed:
-                result.report.outcome = .crashed
-                result.crashed = true
-            default:
-                result.report.outcome = state.download != nil ? .download : .failed
-            }
-        case nil:
-            // The events ended without a `.closed` (the view went away).
-            result.report.error = .init(.viewClosed(url: navigation.url))
-        }
-        if state.response != nil {  // a document was shown: its console and errors are known
-            result.report.console = .init(errors: state.consoleCounts[.error] ?? 0,
-                                          warnings: state.consoleCounts[.warning] ?? 0)
-            result.report.pageErrors = state.pageErrors.prefix(PageLoadReport.listedPageErrors).map(PageLoadReport.PageErrorInfo.init)
-            result.report.pageErrorCount = state.pageErrorCount
-        }
-        result.report.requests = RequestRecord.records(of: state, facts: facts, now: clock.now - start)
-        Self.summarise(result.report.requests, into: &result.report)
         if let privateAddressGuard {
-            var lastURL = navigation.url
-            if case .failed(_, let error, _)? = state.outcome, let failing = error.failingURL { lastURL = failing }
-            if let response = state.response { lastURL = response.url }
+            let lastURL = state.lastURL
             result.report.applyGuard(privateAddressGuard.verdict(for: lastURL, since: guardMark), at: lastURL)
             if !result.report.wasLoaded { result.links = [] }
             result.report.resources.blocked = result.report.requests.filter { request in
@@ -165,48 +120,6 @@ package final class PageLoader {
         return result
     }
 
-    /// A report's name for the stage a navigation reached.
-    private static func name(of stage: PageLoadState.Stage) -> String {
-        switch stage {
-        case .requested: return "requested"
-        case .provisional: return "provisional"
-        case .committed, .finished, .failed: return "committed"
-        }
-    }
-
     /// How long a finished page's requests may take to report their end.
     static let settleTime: Duration = .milliseconds(500)
-
-    private func apply(_ facts: PageFacts, to result: inout PageResult) {
-        result.links = facts.links
-        result.report.links = facts.links.count
-        result.report.anchors = facts.anchors
-        result.report.timings.ttfb = facts.ttfb?.tenths
-        result.report.timings.domContentLoaded = facts.domContentLoaded?.tenths
-        result.report.timings.load = facts.load?.tenths
-        result.report.timings.redirect = facts.redirect?.tenths
-        result.report.timings.firstContentfulPaint = facts.firstContentfulPaint?.tenths
-        result.report.resources.transferBytes = facts.transferBytes
-    }
-
-    /// Per-type weights and third-party hosts from a page's requests. A
-    /// redirect counts as a request of the type it led to.
-    nonisolated static func summarise(_ requests: [RequestRecord], into report: inout PageLoadReport) {
-        var byType: [String: PageLoadReport.Resources.Weight] = [:]
-        for request in requests {
-            byType[request.type.rawValue, default: .init()].count += 1
-            byType[request.type.rawValue, default: .init()].bytes += request.transferBytes ?? 0
-        }
-        report.resources.byType = byType
-        let site = URL(string: report.url).flatMap(\.host).map(Self.site)
-        let others = Set(requests.compactMap { URL(string: $0.url)?.host?.lowercased() }.filter { Self.site($0) != site })
-        report.thirdPartyHosts = others.isEmpty ? nil : others.sorted()
-    }
-
-    /// The site a host belongs to: its last two labels (the host itself for an IP address).
-    private nonisolated static func site(_ host: String) -> String {
-        let host = host.lowercased()
-        guard host.contains(where: \.isLetter) else { return host }
-        return host.split(separator: ".").suffix(2).joined(separator: ".")
-    }
 }

@@ -75,8 +75,7 @@ extension RequestRecord {
     /// with the page's Resource Timing (phases and sizes) by URL. Requests
     /// Resource Timing does not know (failed, pending, or not yet over) are
     /// timed by `loadStart`-relative event times, and `now` for pending ones.
-    /// The main resource's response is the committed one: WebKit often
-    /// reports the document's own end after the page's.
+    /// The requests are `state.requestsBeforeEnd`.
     package static func records(of state: PageLoadState, facts: PageFacts?, now: Duration) -> [RequestRecord] {
         // Resource Timing entries by name, each name's in the order they started.
         var unmatched: [String: ArraySlice<PageFacts.Timing>] = [:]
@@ -85,15 +84,10 @@ extension RequestRecord {
             unmatched[name]?.popFirst()
         }
         var records: [RequestRecord] = []
-        for request in state.requests where !request.startedAfterEnd {
-            var request = request
-            let timing: PageFacts.Timing?
-            if request.id == state.mainResourceID {
-                timing = facts?.navigation
-                if let response = state.response { request.complete(with: response) }
-            } else {
-                timing = take(request.requestedURL.absoluteString) ?? take(request.url.absoluteString)
-            }
+        for request in state.requestsBeforeEnd {
+            let timing = request.id == state.mainResourceID
+                ? facts?.navigation
+                : take(request.requestedURL.absoluteString) ?? take(request.url.absoluteString)
             records += Self.records(of: request, timing: timing, now: now)
         }
         return records

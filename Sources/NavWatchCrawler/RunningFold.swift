@@ -13,12 +13,6 @@ import NavWatchRx
 @WebKitActor
 final class RunningFold {
     private(set) var state: PageLoadState
-    /// When the navigation committed, since `start`.
-    private(set) var committedAt: Duration?
-    /// When the navigation ended, since `start`.
-    private(set) var endedAt: Duration?
-    /// The state as the navigation's terminal event left it, before anything after it.
-    private(set) var stateAtEnd: PageLoadState?
     private var task: Task<Void, Never>?
     private var eventsEnded = false
     private var waiter: (condition: (PageLoadState) -> Bool, continuation: CheckedContinuation<Void, Never>)?
@@ -61,11 +55,6 @@ final class RunningFold {
 
     private func apply(_ event: WebViewEvent, at time: Duration) {
         state.apply(event, at: time)
-        if committedAt == nil && state.stage >= .committed && state.stage != .failed { committedAt = time }
-        if endedAt == nil && state.isEnded {
-            endedAt = time
-            stateAtEnd = state
-        }
         if let waiter, waiter.condition(state) { resume() }
     }
 

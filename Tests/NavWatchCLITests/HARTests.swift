@@ -76,6 +76,36 @@ struct HARTests {
                                                      "http://127.0.0.1:1/ 0 document error:blocked-port"])
     }
 
+    @Test("navwatch URL --har and navwatch crawl report the same loads the same way: a page and a timeout")
+    func sameLoadSameReport() async throws {
+        let server = try await LoopbackServer.start(route: FixtureSite.route)  // its /hang holds a connection
+        defer { Task { await server.shutdown() } }
+        let watched = temporaryPath("watched.har"), db = temporaryPath("same.db"), crawled = temporaryPath("crawled.har")
+        defer { for path in [watched, db, db + "-wal", db + "-shm", crawled] { try? FileManager.default.removeItem(atPath: path) } }
+        let urls = [server.url("/page").absoluteString, server.url("/hang").absoluteString]
+        let watch = try await NavwatchProcess.run(urls + ["--timeout", "4", "--har", watched])
+        #expect(watch.status == 1)
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-depth", "0", "--retries", "0",
+                                                   "--timeout", "4"] + urls)
+        #expect(crawl.status == 0)
+        let export = try await NavwatchProcess.run(["export", "--db", db, "--format", "har", "--out", crawled])
+        #expect(export.status == 0)
+        func pages(_ path: String) throws -> [String] {
+            let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+            let pages = (root?["log"] as? [String: Any])?["pages"] as? [[String: Any]] ?? []
+            return pages.map { page in
+                let timings = page["pageTimings"] as? [String: Any] ?? [:]
+                let loaded = (timings["onLoad"] as? Double ?? -1) >= 0 ? "loaded" : "not loaded"
+                return "\((page["title"] as? String ?? "").replacingOccurrences(of: server.baseURL.absoluteString, with: "")) \(loaded)"
+            }.sorted()
+        }
+        #expect(try pages(watched) == ["/hang not loaded", "Plain loaded"])
+        #expect(try pages(crawled) == pages(watched))
+        let watchedEntries = shape(try entries(ofHARAt: watched), base: server.baseURL).sorted()
+        #expect(watchedEntries == ["/hang 0 document pending", "/page 200 document"])
+        #expect(shape(try entries(ofHARAt: crawled), base: server.baseURL).sorted() == watchedEntries)
+    }
+
     @Test("navwatch export --format har: every request of every page of a crawl")
     func crawlHAR() async throws {
         let server = try await site.value

@@ -86,7 +86,8 @@ struct RequestRecordTests {
         records[4].url = "https://example.org/a.js"
         records[3].url = "http://images.other.net/new.png"
         records[5].url = "http://10.0.0.1/api"
-        PageLoader.summarise(records, into: &report)
+        report.requests = records
+        report.summariseRequests()
         #expect(report.resources.byType == [
             "document": .init(count: 1, bytes: 600), "stylesheet": .init(count: 1, bytes: 0),
             "image": .init(count: 2, bytes: 0), "script": .init(count: 1, bytes: 0), "fetch": .init(count: 1, bytes: 0),

@@ -1,0 +1,108 @@
+import Foundation
+import NavWatch
+
+extension PageLoadReport {
+    /// Fills the report from one page load: how it ended, its status, final
+    /// URL and title, its timings, requests, resources, console and page
+    /// errors, and what the page's facts say. The one way a load becomes a
+    /// report: `navwatch crawl` and `navwatch URL --har` report the same load
+    /// the same way.
+    ///
+    /// - A finished page is reported as `live` is now, with its requests'
+    ///   late ends; one that did not finish as it was when it ended
+    ///   (`atEnd`, what was pending then included).
+    /// - The outcome: finished below 400 `ok`, from 400 `http-error`; a
+    ///   failure `timeout` (with the stage it was stuck in and its pending
+    ///   requests), `crashed`, `download` or `failed`; `failed` with a
+    ///   `view-closed` error when the events ended without an end.
+    /// - `facts` (read from a finished page) give the links' count, anchors,
+    ///   Navigation Timing and the bytes transferred.
+    /// - `now` is the time on the load's clock, for requests still pending.
+    ///
+    /// The URL, depth, parent, attempts and start time are the caller's.
+    package mutating func record(_ live: PageLoadState, facts: PageFacts?, now: Duration) {
+        let state = live.reportedState
+        fetchedAt = Date()
+        timings.commit = state.committedAt?.milliseconds.tenths
+        resources.count = state.resourceCount
+        resources.failed = state.failedResourceCount
+        redirects = state.redirects.map { .init(url: $0.url.absoluteString, status: $0.status) }
+        if let response = state.response {
+            status = state.httpStatus
+            mime = response.mimeType
+            finalURL = URLCanonicalizer.canonical(response.url)?.absoluteString ?? response.url.absoluteString
+        }
+        switch state.outcome {
+        case .finished?:
+            timings.finish = state.endedAt?.milliseconds.tenths
+            outcome = (status ?? 0) >= 400 ? .httpError : .ok
+            title = state.title
+            if let facts { record(facts) }
+        case .failed(_, let failure, _)?:
+            error = .init(failure)
+            switch failure.kind {
+            case .timeout:
+                outcome = .timeout
+                timeout = .init(stage: Self.name(of: state.lastStageBeforeEnd),
+                                pendingRequests: state.pendingRequests.values.map(\.absoluteString).sorted())
+            case .webProcessCrashed:
+                outcome = .crashed
+            default:
+                outcome = state.download != nil ? .download : .failed
+            }
+        case nil:
+            // The events ended without a `.closed` (the view went away).
+            outcome = .failed
+            error = .init(.viewClosed(url: state.navigation.url))
+        }
+        if state.response != nil {  // a document was shown: its console and errors are known
+            console = .init(errors: state.consoleCounts[.error] ?? 0, warnings: state.consoleCounts[.warning] ?? 0)
+            pageErrors = state.pageErrors.prefix(Self.listedPageErrors).map(PageErrorInfo.init)
+            pageErrorCount = state.pageErrorCount
+        }
+        requests = RequestRecord.records(of: state, facts: facts, now: now)
+        summariseRequests()
+    }
+
+    /// What a finished page's facts say.
+    private mutating func record(_ facts: PageFacts) {
+        links = facts.links.count
+        anchors = facts.anchors
+        timings.ttfb = facts.ttfb?.tenths
+        timings.domContentLoaded = facts.domContentLoaded?.tenths
+        timings.load = facts.load?.tenths
+        timings.redirect = facts.redirect?.tenths
+        timings.firstContentfulPaint = facts.firstContentfulPaint?.tenths
+        resources.transferBytes = facts.transferBytes
+    }
+
+    /// Per-type weights and third-party hosts from `requests`. A redirect
+    /// counts as a request of the type it led to.
+    mutating func summariseRequests() {
+        var byType: [String: Resources.Weight] = [:]
+        for request in requests {
+            byType[request.type.rawValue, default: .init()].count += 1
+            byType[request.type.rawValue, default: .init()].bytes += request.transferBytes ?? 0
+        }
+        resources.byType = byType
+        let site = URL(string: url).flatMap(\.host).map(Self.site)
+        let others = Set(requests.compactMap { URL(string: $0.url)?.host?.lowercased() }.filter { Self.site($0) != site })
+        thirdPartyHosts = others.isEmpty ? nil : others.sorted()
+    }
+
+    /// The site a host belongs to: its last two labels (the host itself for an IP address).
+    private static func site(_ host: String) -> String {
+        let host = host.lowercased()
+        guard host.contains(where: \.isLetter) else { return host }
+        return host.split(separator: ".").suffix(2).joined(separator: ".")
+    }
+
+    /// A report's name for the stage a navigation reached.
+    private static func name(of stage: PageLoadState.Stage) -> String {
+        switch stage {
+        case .requested: return "requested"
+        case .provisional: return "provisional"
+        case .committed, .finished, .failed: return "committed"
+        }
+    }
+}
