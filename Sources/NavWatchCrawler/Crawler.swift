@@ -335,21 +335,7 @@ public actor Crawler {
         var report = PageLoadReport(entry, outcome: .ok)
         report.startedAt = startedAt
         report.attempts = entry.attempts + 1
-        report.checkedWith = check.method
-        report.status = check.status
-        report.mime = check.mimeType
-        report.redirects = check.redirects.map { .init(url: $0.url.absoluteString, status: $0.status) }
-        if check.finalURL != url {
-            report.finalURL = URLCanonicalizer.canonical(check.finalURL)?.absoluteString ?? check.finalURL.absoluteString
-        }
-        if let status = check.status {
-            report.outcome = status >= 400 ? .httpError : .ok
-        } else {
-            let kind = check.errorKind ?? .other
-            report.outcome = kind == .timeout ? .timeout : .failed
-            report.error = .init(NavigationError(kind: kind, domain: "navwatch-http", code: 0,
-                                                 message: check.errorMessage ?? kind.rawValue, failingURL: url))
-        }
+        report.record(check)
         if let privateAddressGuard {
             // The check stops at the hop the guard answered: the last one asked for.
             let asked = check.finalURL
