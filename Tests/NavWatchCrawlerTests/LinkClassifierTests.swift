@@ -1,0 +1,77 @@
+import Foundation
+@testable import NavWatchCrawler
+import NavWatch
+import Testing
+
+@Suite("LinkClassifier and RetryPolicy")
+struct LinkClassifierTests {
+    private static func links(_ rows: [[String]]) throws -> [PageFacts.Link] {
+        try JSONDecoder().decode([PageFacts.Link].self, from: JSONSerialization.data(withJSONObject: rows))
+    }
+
+    private static func classifier(_ configure: (inout CrawlConfiguration) -> Void = { _ in }) throws -> LinkClassifier {
+        var configuration = CrawlConfiguration(seeds: [URL(string: "http://site.test/")!])
+        configure(&configuration)
+        return try LinkClassifier(configuration, seeds: configuration.seeds)
+    }
+
+    static let page = FrontierEntry(url: "http://site.test/a", depth: 1, parent: "http://site.test/")
+    static let found = [
+        ["http://site.test/b", "b", "B", "", "a"],
+        ["http://SITE.test:80/b#part", "/b#part", "B again", "", "a"],
+        ["http://site.test/a", "a", "myself", "", "a"],
+        ["mailto:x@site.test", "mailto:x@site.test", "mail", "", "a"],
+        ["ftp://site.test/f", "ftp://site.test/f", "file", "", "a"],
+        ["http://other.test/x", "http://other.test/x", "away", "nofollow", "a"],
+        ["http://site.test/private/p", "/private/p", "private", "", "iframe"],
+    ]
+
+    @Test("a page's links: followed, skipped by reason, checked outside; every document link in the graph once")
+    func classify() throws {
+        let result = try Self.classifier { $0.exclude = ["/private/"] }
+            .classify(try Self.links(Self.found), from: Self.page, shownAt: "http://site.test/a")
+        #expect(result.discovered.map { "\($0.url) \($0.depth) \($0.kind.rawValue)" } == ["http://site.test/b 2 page"])
+        #expect(result.skipped.map { "\($0.url) \($0.skipReason?.rawValue ?? "-")" } == [
+            "ftp://site.test/f non-http", "http://other.test/x scope", "http://site.test/private/p scope",
+        ])
+        #expect(result.graph.map { "\($0.target) \($0.fragment ?? "-") \($0.text) \($0.element)" } == [
+            "http://site.test/b - B a", "http://site.test/b part B again a", "http://site.test/a - myself a",
+            "ftp://site.test/f - file a", "http://other.test/x - away a", "http://site.test/private/p - private iframe",
+        ])
+    }
+
+    @Test("with checkExternal a link outside is checked; beyond maxDepth nothing is followed or checked")
+    func externalAndDepth() throws {
+        let links = try Self.links(Array(Self.found[0...0] + Self.found[5...5]))
+        let external = try Self.classifier { $0.checkExternal = true }.classify(links, from: Self.page, shownAt: Self.page.url)
+        #expect(external.discovered.map { "\($0.url) \($0.kind.rawValue)" } == ["http://site.test/b page", "http://other.test/x external"])
+        let shallow = try Self.classifier { $0.checkExternal = true; $0.maxDepth = 1 }
+            .classify(links, from: Self.page, shownAt: Self.page.url)
+        #expect(shallow.discovered.isEmpty)
+        #expect(shallow.skipped.map { "\($0.url) \($0.skipReason?.rawValue ?? "-")" } == [
+            "http://site.test/b max-depth", "http://other.test/x scope",
+        ])
+    }
+
+    @Test("transient failures are retried while attempts remain; others never")
+    func retryPolicy() {
+        let policy = RetryPolicy(retries: 2, backoff: .milliseconds(500))
+        func report(_ outcome: PageLoadReport.Outcome, status: Int? = nil, kind: NavigationError.Kind? = nil,
+                    attempts: Int = 1) -> PageLoadReport {
+            var report = PageLoadReport(url: "http://site.test/", depth: 0, parent: nil, outcome: outcome)
+            report.status = status
+            report.attempts = attempts
+            report.error = kind.map { .init(NavigationError(kind: $0, domain: "test", code: 0, message: "", failingURL: nil)) }
+            return report
+        }
+        #expect(policy.retries(report(.timeout)) && policy.retries(report(.crashed)))
+        #expect(policy.retries(report(.failed, kind: .connectionReset)) && policy.retries(report(.failed, kind: .cancelled)))
+        #expect(policy.retries(report(.httpError, status: 503)) && policy.retries(report(.httpError, status: 429)))
+        #expect(!policy.retries(report(.httpError, status: 404)) && !policy.retries(report(.failed, kind: .dns)))
+        #expect(!policy.retries(report(.ok)) && !policy.retries(report(.timeout, attempts: 3)))
+        #expect(policy.delay(attempt: 1, retryAfter: 7) == 7)
+        #expect((0.5..<0.75).contains(policy.delay(attempt: 1, retryAfter: nil)))
+        #expect((1.0..<1.5).contains(policy.delay(attempt: 2, retryAfter: nil)))
+        #expect(policy.delay(attempt: 1, retryAfter: 3600) == 300)
+    }
+}
