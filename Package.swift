@@ -50,7 +50,6 @@ let package = Package(
         .target(
             name: "NavWatchHTTP",
             dependencies: [
-                "NavWatch",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -21,7 +21,7 @@ extension PageLoadReport {
         if let status = check.status {
             outcome = status >= 400 ? .httpError : .ok
         } else {
-            let kind = check.errorKind ?? .other
+            let kind = NavigationError.Kind(rawValue: (check.errorKind ?? .other).rawValue) ?? .other
             outcome = kind == .timeout ? .timeout : .failed
             error = .init(NavigationError(kind: kind, domain: "navwatch-http", code: 0,
                                           message: check.errorMessage ?? kind.rawValue, failingURL: check.url))

@@ -1,5 +1,4 @@
 import Foundation
-import NavWatch
 
 /// What a plain HTTP check of one URL found.
 ///
@@ -37,7 +36,7 @@ public struct HTTPCheckResult: Sendable, Equatable {
     /// Why the check failed: `dns`, `connection-refused`, `connection-reset`,
     /// `tls`, `timeout`, `too-many-redirects`, `cancelled` (the calling task
     /// was cancelled) or `other`.
-    public var errorKind: NavigationError.Kind?
+    public var errorKind: HTTPFailureKind?
     /// The failure in one human-readable line.
     public var errorMessage: String?
 

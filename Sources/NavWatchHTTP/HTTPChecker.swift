@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NavWatch
 
 /// Plain HTTP requests for what the crawler asks without a web view: whether
 /// a link answers (`check`), and the bodies of robots.txt and sitemaps

@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NavWatch
 
 #if canImport(Glibc)
 import Glibc
@@ -9,13 +8,32 @@ import Glibc
 import Darwin
 #endif
 
+/// Why a plain HTTP request got no usable answer. The raw values are the
+/// names navwatch's reports use for the same failures of a page load.
+public enum HTTPFailureKind: String, Sendable, Hashable, CaseIterable {
+    /// The host name did not resolve.
+    case dns
+    case connectionRefused = "connection-refused"
+    /// The connection closed before the answer was complete.
+    case connectionReset = "connection-reset"
+    case tls
+    /// No complete answer within the checker's timeout.
+    case timeout
+    /// The calling task was cancelled.
+    case cancelled
+    case tooManyRedirects = "too-many-redirects"
+    /// Never asked: the URL's scheme is neither http nor https.
+    case policy
+    case other
+}
+
 /// Why a request got no usable answer: a kind to switch over and one
 /// human-readable line.
 struct HTTPFailure: Error, Sendable, Equatable {
-    var kind: NavigationError.Kind
+    var kind: HTTPFailureKind
     var message: String
 
-    init(kind: NavigationError.Kind, message: String) {
+    init(kind: HTTPFailureKind, message: String) {
         self.kind = kind
         self.message = message
     }

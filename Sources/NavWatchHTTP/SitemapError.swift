@@ -1,5 +1,4 @@
 import Foundation
-import NavWatch
 
 /// Why a sitemap could not be read; its description is one line naming the URL.
 public struct SitemapError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -7,7 +6,7 @@ public struct SitemapError: Error, Sendable, Equatable, CustomStringConvertible 
         /// The server answered with this status (not 2xx).
         case status(Int)
         /// No answer came: the failure's kind and message.
-        case noAnswer(NavigationError.Kind, String)
+        case noAnswer(HTTPFailureKind, String)
         /// The content is not a sitemap: why, in a few words.
         case notASitemap(String)
     }

@@ -1,6 +1,5 @@
 import Foundation
 import LoopbackServer
-import NavWatch
 import NavWatchTestSupport
 import Testing
 @testable import NavWatchHTTP
