@@ -144,6 +144,7 @@ let package = Package(
             dependencies: [
                 "NavWatchCrawler", "NavWatchPostgres", "NavWatchTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

@@ -3,7 +3,7 @@ import Synchronization
 /// One answer awaited from several sources (WebKit's callback, a timer, a
 /// cancellation): the first `answer(_:)` resumes `wait()`, later ones are
 /// dropped. An answer that comes before `wait()` is kept for it. Await it once.
-final class FirstAnswer<Value: Sendable>: Sendable {
+package final class FirstAnswer<Value: Sendable>: Sendable {
     private enum State {
         case waiting(CheckedContinuation<Value, Never>?)
         case answered(Value)
@@ -11,7 +11,9 @@ final class FirstAnswer<Value: Sendable>: Sendable {
 
     private let state = Mutex(State.waiting(nil))
 
-    func wait() async -> Value {
+    package init() {}
+
+    package func wait() async -> Value {
         await withCheckedContinuation { continuation in
             let early = state.withLock { state -> Value? in
                 if case .answered(let value) = state { return value }
@@ -22,7 +24,7 @@ final class FirstAnswer<Value: Sendable>: Sendable {
         }
     }
 
-    func answer(_ value: Value) {
+    package func answer(_ value: Value) {
         let waiting = state.withLock { state -> CheckedContinuation<Value, Never>?? in
             guard case .waiting(let continuation) = state else { return nil }
             state = .answered(value)

@@ -11,6 +11,10 @@ import PostgresNIO
 ///   When `maxPages` or a per-host delay is set, leases are taken one at a
 ///   time (under a lock on the crawl's settings row) so both hold exactly
 ///   across workers.
+/// - Transactions that add frontier or report rows (`enqueue`, `complete`,
+///   `skipQueued`) run one at a time across workers, under an advisory lock
+///   taken first: pages share links, and two transactions inserting the same
+///   new URLs in different orders would deadlock.
 /// - Lease times are the server's clock, so workers on machines whose clocks
 ///   disagree still agree on when a lease has expired.
 /// - A lost connection is reopened and the transaction run again, for up to
@@ -118,7 +122,10 @@ public final class PostgresCrawlStore: CrawlStore {
     }
 
     public func enqueue(_ entries: [FrontierEntry]) async throws -> [FrontierEntry] {
-        try await session.transaction { connection in try await self.insert(entries, state: "queued", connection) }
+        try await session.transaction { connection in
+            try await self.lockFrontier(connection)
+            return try await self.insert(entries.map { ($0, "queued") }, connection).map(\.entry)
+        }
     }
 
     public func seeds() async throws -> [String] {
@@ -207,6 +214,7 @@ public final class PostgresCrawlStore: CrawlStore {
     public func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
                          discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> [PageLoadReport] {
         try await session.transaction { connection in
+            try await self.lockFrontier(connection)
             var stored: [PageLoadReport] = []
             if try await self.store(report, kind: entry.kind, worker: worker, connection) {
                 stored.append(report)
@@ -226,18 +234,22 @@ public final class PostgresCrawlStore: CrawlStore {
                 UPDATE navwatch_frontier SET state = 'done', attempts = \(report.attempts), worker = \(worker)
                 WHERE url = \(entry.url)
                 """, logger: self.logger)
-            let added = try await self.insert(aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) },
-                                              state: "done", connection)
-            if !added.isEmpty {
+            // One statement for the aliases (done), the links to follow
+            // (queued) and the links skipped (done), in that order.
+            let aliasEntries = aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) }
+            let skippedEntries = skipped.map { FrontierEntry(url: $0.url, depth: $0.depth, parent: $0.parent) }
+            let rows = aliasEntries.map { ($0, "done") } + discovered.map { ($0, "queued") } + skippedEntries.map { ($0, "done") }
+            let added = try await self.insert(rows, connection)
+            let addedAliases = added.prefix { $0.index < aliasEntries.count }.map(\.entry.url)
+            if !addedAliases.isEmpty {
                 try await connection.query("""
-                    UPDATE navwatch_frontier SET alias_of = \(entry.url) WHERE url = ANY(\(added.map(\.url)))
+                    UPDATE navwatch_frontier SET alias_of = \(entry.url) WHERE url = ANY(\(addedAliases))
                     """, logger: self.logger)
             }
-            _ = try await self.insert(discovered, state: "queued", connection)
-            for skip in skipped {
-                let added = try await self.insert([FrontierEntry(url: skip.url, depth: skip.depth, parent: skip.parent)],
-                                                  state: "done", connection)
-                if !added.isEmpty, try await self.store(skip, kind: .page, worker: worker, connection) { stored.append(skip) }
+            let firstSkipped = aliasEntries.count + discovered.count
+            for (index, _) in added where index >= firstSkipped {
+                let skip = skipped[index - firstSkipped]
+                if try await self.store(skip, kind: .page, worker: worker, connection) { stored.append(skip) }
             }
             return stored
         }
@@ -262,6 +274,7 @@ public final class PostgresCrawlStore: CrawlStore {
 
     public func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport] {
         try await session.transaction { connection in
+            try await self.lockFrontier(connection)
             let rows = try await connection.query("""
                 SELECT url, depth, parent, attempts, kind FROM navwatch_frontier WHERE state = 'queued'
                 ORDER BY depth, seq FOR UPDATE SKIP LOCKED
@@ -376,19 +389,32 @@ public final class PostgresCrawlStore: CrawlStore {
         try await connection.query(query, logger: logger).collect().map { try $0.decode(String.self) }
     }
 
-    /// Inserts the entries whose URL is new; returns them.
-    private func insert(_ entries: [FrontierEntry], state: String, _ connection: PostgresConnection) async throws -> [FrontierEntry] {
-        var added: [FrontierEntry] = []
-        for entry in entries {
-            let rows = try await connection.query("""
-                INSERT INTO navwatch_frontier (url, depth, parent, state, attempts, host, kind)
-                VALUES (\(entry.url), \(entry.depth), \(entry.parent), \(state), \(entry.attempts), \(entry.host),
-                        \(entry.kind.rawValue))
-                ON CONFLICT (url) DO NOTHING RETURNING url
-                """, logger: logger).collect()
-            if !rows.isEmpty { added.append(entry) }
-        }
-        return added
+    /// Waits for the lock that transactions adding frontier or report rows
+    /// take first; PostgreSQL releases it when the transaction ends.
+    private func lockFrontier(_ connection: PostgresConnection) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(7417200002)", logger: logger)
+    }
+
+    /// Inserts, each in its state, the entries whose URL is new, in one
+    /// statement and in the order given (their `seq` order, so their lease
+    /// order within a depth); a URL given twice counts once, the first time.
+    /// Returns those inserted, with their index in `entries`.
+    private func insert(_ entries: [(entry: FrontierEntry, state: String)],
+                        _ connection: PostgresConnection) async throws -> [(index: Int, entry: FrontierEntry)] {
+        guard !entries.isEmpty else { return [] }
+        let list = entries.map(\.entry)
+        // An empty parent is none, as nothing links from an empty URL.
+        let rows = try await connection.query("""
+            INSERT INTO navwatch_frontier (url, depth, parent, state, attempts, host, kind)
+            SELECT u, d, NULLIF(p, ''), s, a, h, k FROM unnest(
+                \(list.map(\.url))::text[], \(list.map(\.depth))::bigint[], \(list.map { $0.parent ?? "" })::text[],
+                \(entries.map(\.state))::text[], \(list.map(\.attempts))::bigint[], \(list.map(\.host))::text[],
+                \(list.map(\.kind.rawValue))::text[]) WITH ORDINALITY AS e(u, d, p, s, a, h, k, n)
+            ORDER BY n
+            ON CONFLICT (url) DO NOTHING RETURNING url
+            """, logger: logger).collect()
+        var inserted = Set(try rows.map { try $0.decode(String.self) })
+        return list.enumerated().filter { inserted.remove($0.element.url) != nil }.map { ($0.offset, $0.element) }
     }
 
     /// Stores `report` unless one for its URL exists; returns whether it did.

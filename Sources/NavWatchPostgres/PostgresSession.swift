@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NavWatch
 import NIOCore
 import NIOPosix
 import PostgresNIO
@@ -10,6 +11,8 @@ import PostgresNIO
 /// serialisation victim) is run again on a new connection, with growing
 /// pauses, for up to `retryLimit`. Every transaction given to it must be
 /// safe to run twice (the commit of the first may have happened unseen).
+/// A transaction's wait ends at the latest a second after its connection
+/// closed, whatever PostgresNIO does with the queries left (`attempt`).
 actor PostgresSession {
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
@@ -20,6 +23,8 @@ actor PostgresSession {
     private var busy = false
     private var turns: [CheckedContinuation<Void, Never>] = []
     private var isClosed = false
+    /// The transaction attempt running now, and how to end its wait when its connection closes.
+    private var running: (connection: PostgresConnection, end: @Sendable () -> Void)?
 
     init(configuration: PostgresConnection.Configuration, logger: Logger, retryLimit: Duration = .seconds(120)) {
         self.configuration = configuration
@@ -55,7 +60,7 @@ actor PostgresSession {
 
     /// Runs `body` in a transaction (BEGIN ... COMMIT, ROLLBACK when it throws).
     @discardableResult
-    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    func transaction<Value: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Value) async throws -> Value {
         // The actor is reentrant at every await: without turns, a second
         // caller's BEGIN would land inside the first caller's transaction.
         await takeTurn()
@@ -64,8 +69,7 @@ actor PostgresSession {
         var pause = Duration.milliseconds(100)
         while true {
             do {
-                let connection = try await connected()
-                return try await connection.withTransaction(logger: logger) { try await body($0) }
+                return try await attempt(body, on: try await connected())
             } catch {
                 guard !isClosed, isTransient(error), ContinuousClock.now + pause < deadline else { throw error }
                 logger.warning("PostgreSQL: \(Self.describe(error)); trying again in \(pause)")
@@ -79,11 +83,49 @@ actor PostgresSession {
         }
     }
 
+    /// Runs `body` once, in a transaction on `connection`; the wait for it
+    /// ends a second after the connection closed, if it did not end before.
+    ///
+    /// PostgresNIO drops a query sent on a connection that has closed and
+    /// never answers it: the ROLLBACK that `withTransaction` sends after the
+    /// server ended the connection mid-transaction, for one. Awaited here, such
+    /// a query would hold this turn, and every later one, for good. So the
+    /// transaction runs in a task of its own; a query stranded that way is
+    /// left waiting, on a connection nothing uses any more.
+    private func attempt<Value: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Value,
+                                          on connection: PostgresConnection) async throws -> Value {
+        let answer = FirstAnswer<Result<Value, any Error>>()
+        let logger = logger
+        let transaction = Task {
+            do {
+                answer.answer(.success(try await connection.withTransaction(logger: logger) { try await body($0) }))
+            } catch {
+                answer.answer(.failure(error))
+            }
+        }
+        running = (connection, { answer.answer(.failure(PostgresAddressError("the connection closed without an answer"))) })
+        defer { running = nil }
+        return try await withTaskCancellationHandler { await answer.wait() } onCancel: { transaction.cancel() }.get()
+    }
+
+    /// Ends the wait for the running attempt if it runs on `connection`, which closed a second ago.
+    private func connectionClosed(_ connection: PostgresConnection) {
+        if let running, running.connection === connection { running.end() }
+    }
+
     private func connected() async throws -> PostgresConnection {
         if isClosed { throw PostgresAddressError("the crawl store was closed") }
         if let connection, !connection.isClosed { return connection }
         nextConnectionID += 1
         let connection = try await PostgresConnection.connect(configuration: configuration, id: nextConnectionID, logger: logger)
+        // A second's grace: a transaction that ends by itself, with its
+        // answer or its own error, is not cut short.
+        connection.closeFuture.whenComplete { [weak self] _ in
+            Task { [weak self] in
+                try? await Task.sleep(for: .seconds(1))
+                await self?.connectionClosed(connection)
+            }
+        }
         self.connection = connection
         return connection
     }

@@ -3,8 +3,8 @@ import NavWatchTestSupport
 import Synchronization
 import Testing
 
-/// Runs the built `navwatch` binary with DISPLAY unset (it starts its own
-/// Xvfb), collecting its output line by line.
+/// Runs the built `navwatch` binary (or another `executable`) with DISPLAY
+/// unset (navwatch starts its own Xvfb), collecting its output line by line.
 final class NavwatchProcess: Sendable {
     struct Result: Sendable {
         let stdout: [String]
@@ -20,9 +20,9 @@ final class NavwatchProcess: Sendable {
     private let waiters = Mutex<[(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)]>([])
     private let stdoutPipe = Pipe(), stderrPipe = Pipe()
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String = NavwatchProcess.binary) throws {
         process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "DISPLAY")
@@ -66,6 +66,9 @@ final class NavwatchProcess: Sendable {
     }
 
     var pid: Int32 { process.processIdentifier }
+
+    /// The lines printed so far.
+    var output: [String] { lines.withLock { $0 } }
 
     /// Waits until the output so far satisfies `predicate`.
     ///

@@ -5,10 +5,13 @@ import NavWatchPostgres
 import Synchronization
 import Testing
 
-/// A binary tree of 40 pages (`/g/N` links to `/g/2N+1` and `/g/2N+2`), each
-/// answered after 150 ms so that a crawl takes long enough to share.
+/// A binary tree of 40 pages unless told (`/g/N` links to `/g/2N+1` and
+/// `/g/2N+2`), each answered after 150 ms so that a crawl takes long enough
+/// to share. With `neighbours`, each page also links to that many pages after
+/// it, upwards from even pages and downwards from odd ones: workers then
+/// store the same new links at once, in opposite orders.
 private final class TreeSite: Sendable {
-    static let size = 40
+    let size: Int
     let server: LoopbackServer
     private let hits: HitCounter
 
@@ -16,21 +19,24 @@ private final class TreeSite: Sendable {
         let counts = Mutex<[String: Int]>([:])
     }
 
-    init() async throws {
+    init(size: Int = 40, neighbours: Int = 0) async throws {
         let hits = HitCounter()
         self.hits = hits
+        self.size = size
         server = try await LoopbackServer.start { request in
             hits.counts.withLock { $0[request.path, default: 0] += 1 }
-            guard request.path.hasPrefix("/g/"), let n = Int(request.path.dropFirst(3)), (0..<TreeSite.size).contains(n) else {
+            guard request.path.hasPrefix("/g/"), let n = Int(request.path.dropFirst(3)), (0..<size).contains(n) else {
                 return .html("<title>none</title>", status: 404)
             }
-            let links = [2 * n + 1, 2 * n + 2].filter { $0 < TreeSite.size }.map { "<a href=\"/g/\($0)\">child</a>" }.joined()
+            let next = Array(n + 1..<n + 1 + neighbours)
+            let linked = [2 * n + 1, 2 * n + 2] + (n.isMultiple(of: 2) ? next : next.reversed())
+            let links = linked.filter { $0 < size }.map { "<a href=\"/g/\($0)\">child</a>" }.joined()
             return .delayed(.milliseconds(150), .html("<!doctype html><title>Page \(n)</title>\(links)"))
         }
     }
 
     var seed: String { server.url("/g/0").absoluteString }
-    var pages: [String] { (0..<Self.size).map { server.url("/g/\($0)").absoluteString } }
+    var pages: [String] { (0..<size).map { server.url("/g/\($0)").absoluteString } }
     /// Requests per page path, robots.txt and 404s left out.
     var pageHits: [String: Int] { hits.counts.withLock { $0.filter { $0.key.hasPrefix("/g/") } } }
 }
@@ -47,6 +53,65 @@ private func withCrawlDatabase(_ body: (String) async throws -> Void) async thro
         throw error
     }
     try await PostgresScratchDatabase.drop(database, admin: admin)
+}
+
+/// A PostgreSQL server of the test's own (`Scripts/postgres.sh`), which it
+/// may restart without disturbing other tests; stopped and removed afterwards.
+private func withRestartableServer(_ body: (RestartableServer) async throws -> Void) async throws {
+    let server = try await RestartableServer()
+    do {
+        try await body(server)
+    } catch {
+        try? await server.stop()
+        throw error
+    }
+    try await server.stop()
+}
+
+private final class RestartableServer: Sendable {
+    /// Runs in bash with Scripts/postgres.sh as $0: prints the server's
+    /// address, restarts it on SIGUSR1 (then prints `restarted`), stops on
+    /// SIGTERM or when the test process is gone.
+    private static let script = """
+        source "$0"
+        postgres_start
+        trap postgres_stop EXIT
+        trap 'exit 0' TERM
+        trap 'postgres_restart 3 && echo restarted' USR1
+        echo "$POSTGRES_URL"
+        while kill -0 "$PPID" 2>/dev/null; do sleep 0.2; done
+        """
+    private static let postgresScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts/postgres.sh").path
+
+    private let shell: NavwatchProcess
+    /// The address of its `postgres` database.
+    let url: String
+
+    init() async throws {
+        // The test process blocks most signals, and a child inherits its mask:
+        // unblocked before bash starts, so that its traps see USR1 and TERM.
+        let unblocked = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+            + "os.execv('/bin/bash', ['bash', '-c'] + sys.argv[1:])"
+        shell = try NavwatchProcess(["-c", unblocked, Self.script, Self.postgresScript], executable: "/usr/bin/python3")
+        try await shell.waitForOutput("the server's address") { !$0.isEmpty }
+        url = try #require(shell.output.first { $0.hasPrefix("postgres://") }, "\(shell.output)")
+    }
+
+    /// Stops the server with a fast shutdown, which ends every connection, and
+    /// starts it again three seconds later on the same port; returns once it runs.
+    func restart() async throws {
+        let restarts = shell.output.filter { $0 == "restarted" }.count
+        shell.signal(SIGUSR1)
+        try await shell.waitForOutput("restarted") { $0.filter { $0 == "restarted" }.count > restarts }
+        #expect(shell.output.filter { $0 == "restarted" }.count > restarts, "the restart failed: \(shell.output)")
+    }
+
+    func stop() async throws {
+        shell.signal(SIGTERM)
+        let result = try await shell.finish(within: .seconds(30))
+        #expect(result.status == 0, "\(result.stderr)")
+    }
 }
 
 private func status(_ db: String) async throws -> [String: Any] {
@@ -72,9 +137,9 @@ struct WorkerTests {
                 printed += try reportURLs(result.stdout)
             }
             #expect(printed.sorted() == site.pages.sorted())
-            #expect(site.pageHits == Dictionary(uniqueKeysWithValues: (0..<TreeSite.size).map { ("/g/\($0)", 1) }))
+            #expect(site.pageHits == Dictionary(uniqueKeysWithValues: (0..<site.size).map { ("/g/\($0)", 1) }))
             let counts = try await status(db)
-            #expect(counts["loaded"] as? Int == TreeSite.size)
+            #expect(counts["loaded"] as? Int == site.size)
             #expect(counts["leased"] as? Int == 0 && counts["queued"] as? Int == 0)
             let shares = try #require(counts["workers"] as? [[String: Any]])
             #expect(shares.count == 3 && shares.allSatisfy { ($0["loaded"] as? Int ?? 0) >= 1 }, "\(shares)")
@@ -120,6 +185,43 @@ struct WorkerTests {
             let counts = try await status(db)
             #expect(counts["loaded"] as? Int == 7)
             #expect(site.pageHits.values.reduce(0, +) == 7, "\(site.pageHits)")
+            #expect(counts["leased"] as? Int == 0 && counts["queued"] as? Int == 0)
+        }
+    }
+
+    @Test("PostgreSQL restarted in the middle of a crawl: every worker exits, and every page is stored exactly once")
+    func serverRestart() async throws {
+        let site = try await TreeSite(size: 120, neighbours: 8)
+        defer { Task { await site.server.shutdown() } }
+        try await withRestartableServer { server in
+            let db = server.url
+            let starter = try NavwatchProcess(["crawl", "--db", db, "--concurrency", "2", site.seed])
+            try await starter.waitForOutput { !$0.isEmpty }
+            let processes = try [starter] + (0..<2).map { _ in
+                try NavwatchProcess(["crawl", "--db", db, "--worker", "--concurrency", "2"])
+            }
+            var results: [NavwatchProcess.Result] = []
+            do {
+                try await starter.waitForOutput("a tenth of the pages") { $0.count >= site.size / 10 }
+                try await server.restart()
+                // Past a lost connection, every await of a worker's must still end.
+                for process in processes { results.append(try await process.finish(within: .seconds(60))) }
+            } catch {
+                for process in processes { process.signal(SIGKILL) }
+                throw error
+            }
+            var printed: [String] = []
+            for result in results {
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(result.stderr.contains("trying again"), "this worker missed the restart: \(result.stderr)")
+                printed += try reportURLs(result.stdout)
+            }
+            let export = try await NavwatchProcess.run(["export", "--db", db])
+            let stored = try reportURLs(export.stdout)
+            #expect(stored.sorted() == site.pages.sorted(), "every page stored exactly once")
+            // A report whose commit the restart hid is stored, but printed by no one.
+            #expect(Set(printed).count == printed.count && Set(printed).isSubset(of: Set(stored)))
+            let counts = try await status(db)
             #expect(counts["leased"] as? Int == 0 && counts["queued"] as? Int == 0)
         }
     }

@@ -1,6 +1,9 @@
 import Foundation
+import Logging
 @testable import NavWatchCrawler
-import NavWatchPostgres
+@testable import NavWatchPostgres
+import NavWatchTestSupport
+import Synchronization
 import Testing
 
 /// The two stores under one contract. PostgreSQL runs against the server
@@ -11,8 +14,9 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     var testDescription: String { rawValue }
 
     /// Opens `workers` stores on one fresh crawl: for PostgreSQL each has its
-    /// own connection, as workers on different machines would.
-    func withStores(_ workers: Int = 1, _ body: ([any CrawlStore]) async throws -> Void) async throws {
+    /// own connection, as workers on different machines would, and logs to `logger`.
+    func withStores(_ workers: Int = 1, logger: Logger = Logger(label: "navwatch.postgres"),
+                    _ body: ([any CrawlStore]) async throws -> Void) async throws {
         switch self {
         case .sqlite:
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).db").path
@@ -25,7 +29,9 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
             let address = try await PostgresScratchDatabase.create(admin: admin)
             var stores: [PostgresCrawlStore] = []
             do {
-                for _ in 0..<workers { stores.append(try await PostgresCrawlStore(address: try PostgresAddress(address))) }
+                for _ in 0..<workers {
+                    stores.append(try await PostgresCrawlStore(address: try PostgresAddress(address), logger: logger))
+                }
                 try await body(stores)
             } catch {
                 for store in stores { await store.close() }
@@ -316,6 +322,36 @@ struct CrawlStoreTests {
         }
     }
 
+    @Test("workers storing the same new links at once, in opposite orders, never deadlock", arguments: [StoreKind.postgres])
+    func overlappingLinks(_ kind: StoreKind) async throws {
+        let warnings = Warnings()
+        try await kind.withStores(2, logger: warnings.logger) { stores in
+            let rounds = 10, width = 100
+            for round in 0..<rounds {
+                _ = try await stores[0].enqueue([entry("/\(round)/a"), entry("/\(round)/b")])
+                let pages = [try #require(try await stores[0].lease(request("w0")).leasedEntry),
+                             try #require(try await stores[1].lease(request("w1")).leasedEntry)]
+                let found = (0..<width).map { entry("/\(round)/link\($0)", depth: 1) }
+                let off = (0..<width / 4).map { PageLoadReport.skipped(entry("/\(round)/off\($0)", depth: 1, host: "off.test"), .scope) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (index, store) in stores.enumerated() {
+                        let page = pages[index], reversed = index == 1
+                        group.addTask {
+                            _ = try await store.complete(page, worker: "w\(index)", report: loaded(page), aliases: [],
+                                                         discovered: reversed ? found.reversed() : found,
+                                                         skipped: reversed ? off.reversed() : off, links: [])
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            // PostgreSQL breaks a deadlock by failing one transaction, which the store runs again after a warning.
+            #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+            let counts = try await stores[0].counts()
+            #expect(counts.queued == rounds * width && counts.loaded == 2 * rounds && counts.reported == rounds * (2 + width / 4))
+        }
+    }
+
     @Test("releasing leases returns them to the queue", arguments: StoreKind.allCases)
     func release(_ kind: StoreKind) async throws {
         try await kind.withStores { stores in
@@ -333,6 +369,62 @@ extension LeaseOutcome {
     var leasedEntry: FrontierEntry? {
         if case .leased(let entry) = self { return entry }
         return nil
+    }
+}
+
+/// The warnings logged to `logger`.
+private final class Warnings: Sendable {
+    private let logged = Mutex<[String]>([])
+
+    var messages: [String] { logged.withLock { $0 } }
+
+    var logger: Logger {
+        Logger(label: "navwatch.postgres") { _ in Handler(warnings: self) }
+    }
+
+    private struct Handler: LogHandler {
+        let warnings: Warnings
+        var metadata: Logger.Metadata = [:]
+        var logLevel = Logger.Level.warning
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            warnings.logged.withLock { $0.append(event.message.description) }
+        }
+    }
+}
+
+@Suite("PostgresSession: one connection that outlives its server's restarts")
+struct PostgresSessionTests {
+    @Test("a transaction whose connection the server ends midway runs again on a new one; nothing waits for good")
+    func endedMidTransaction() async throws {
+        let admin = try #require(ProcessInfo.processInfo.environment["NAVWATCH_TEST_POSTGRES"],
+                                 "NAVWATCH_TEST_POSTGRES is not set: run the tests with Scripts/test, which starts a server")
+        let address = try await PostgresScratchDatabase.create(admin: admin)
+        let database = try PostgresAddress(address).database
+        let session = PostgresSession(configuration: try PostgresAddress(address).connectionConfiguration(),
+                                      logger: Logger(label: "navwatch.postgres"), retryLimit: .seconds(20))
+        let attempts = Mutex(0)
+        // PostgresNIO never answers a query sent after its connection closed:
+        // the first attempt's last query would wait for good.
+        let answer = try await withDeadline("the transaction to end", within: .seconds(30)) {
+            try await session.transaction { connection in
+                if attempts.withLock({ $0 += 1; return $0 }) == 1 {
+                    #expect(try await PostgresScratchDatabase.endConnections(to: database, admin: admin) == 1)
+                    try? await connection.closeFuture.get()
+                }
+                return try await connection.query("SELECT 7", logger: Logger(label: "navwatch.postgres")).collect()
+                    .first?.decode(Int.self)
+            }
+        }
+        #expect(answer == 7)
+        #expect(attempts.withLock { $0 } == 2)
+        await session.close()
+        try await PostgresScratchDatabase.drop(address, admin: admin)
     }
 }
 
