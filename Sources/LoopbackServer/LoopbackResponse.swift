@@ -1,5 +1,5 @@
 /// What the loopback server does with one request.
-public indirect enum LoopbackResponse: Sendable {
+package indirect enum LoopbackResponse: Sendable {
     /// A complete response.
     case respond(status: Int, headers: [(String, String)], body: [UInt8])
     /// Reads the request and never answers.
@@ -14,31 +14,31 @@ public indirect enum LoopbackResponse: Sendable {
     case delayed(Duration, LoopbackResponse)
 
     /// An HTML page.
-    public static func html(_ html: String, status: Int = 200, headers: [(String, String)] = []) -> LoopbackResponse {
+    package static func html(_ html: String, status: Int = 200, headers: [(String, String)] = []) -> LoopbackResponse {
         .respond(status: status, headers: [("Content-Type", "text/html; charset=utf-8")] + headers, body: Array(html.utf8))
     }
 
     /// A plain-text body.
-    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8",
+    package static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8",
                             headers: [(String, String)] = []) -> LoopbackResponse {
         .respond(status: status, headers: [("Content-Type", contentType)] + headers, body: Array(text.utf8))
     }
 
     /// A redirect to `location` (absolute or relative).
-    public static func redirect(to location: String, status: Int = 302) -> LoopbackResponse {
+    package static func redirect(to location: String, status: Int = 302) -> LoopbackResponse {
         .respond(status: status, headers: [("Location", location)], body: [])
     }
 }
 
 /// The parts of a request a route needs.
-public struct LoopbackRequest: Sendable {
-    public let method: String
+package struct LoopbackRequest: Sendable {
+    package let method: String
     /// The path with its query, as sent (`/a/b?c=d`).
-    public let uri: String
-    public let headers: [(String, String)]
+    package let uri: String
+    package let headers: [(String, String)]
 
     /// The path without its query.
-    public var path: String {
+    package var path: String {
         String(uri.split(separator: "?", maxSplits: 1).first ?? "")
     }
 }

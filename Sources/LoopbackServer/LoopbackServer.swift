@@ -9,31 +9,31 @@ import Synchronization
 /// comes from a route closure. Built for the demo site, the examples and the
 /// tests: it can also hang, answer late, or reset a connection after the
 /// headers. Not a product: nothing outside this package links it.
-public final class LoopbackServer: Sendable {
-    public typealias Route = @Sendable (LoopbackRequest) -> LoopbackResponse
+package final class LoopbackServer: Sendable {
+    package typealias Route = @Sendable (LoopbackRequest) -> LoopbackResponse
 
     /// A certificate chain and its private key, both PEM, for a TLS server.
-    public struct TLSIdentity: Sendable {
-        public var certificatePEM: String
-        public var privateKeyPEM: String
+    package struct TLSIdentity: Sendable {
+        package var certificatePEM: String
+        package var privateKeyPEM: String
 
-        public init(certificatePEM: String, privateKeyPEM: String) {
+        package init(certificatePEM: String, privateKeyPEM: String) {
             self.certificatePEM = certificatePEM
             self.privateKeyPEM = privateKeyPEM
         }
     }
 
     /// The port it listens on (chosen by the system).
-    public let port: Int
+    package let port: Int
     /// The address it listens on, as given to `start` (`127.0.0.1`, `127.0.0.2`, `::1`, ...).
-    public let host: String
-    public let isTLS: Bool
+    package let host: String
+    package let isTLS: Bool
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
 
     /// Starts listening on a free port of `host` (an IPv4 or IPv6 address,
     /// without brackets): HTTPS with `tls`, HTTP without.
-    public static func start(host: String = "127.0.0.1", tls: TLSIdentity? = nil,
+    package static func start(host: String = "127.0.0.1", tls: TLSIdentity? = nil,
                              route: @escaping Route) async throws -> LoopbackServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let sslContext = try tls.map { identity in
@@ -71,21 +71,21 @@ public final class LoopbackServer: Sendable {
 
     /// `http://HOST:PORT` (or https), the host bracketed when it is IPv6
     /// (`http://[::1]:PORT`).
-    public var baseURL: URL {
+    package var baseURL: URL {
         let authority = host.contains(":") ? "[\(host)]" : host
         return URL(string: "\(isTLS ? "https" : "http")://\(authority):\(port)")!
     }
 
     /// The absolute URL of `path` on this server.
-    public func url(_ path: String) -> URL {
+    package func url(_ path: String) -> URL {
         URL(string: baseURL.absoluteString + path)!
     }
 
     /// The request URIs received so far, in order.
-    public var receivedRequests: [String] { log.all }
+    package var receivedRequests: [String] { log.all }
 
     /// Stops listening and closes every connection.
-    public func shutdown() async {
+    package func shutdown() async {
         try? await channel.close()
         try? await group.shutdownGracefully()
     }

@@ -2,11 +2,11 @@ import Glibc
 
 /// A port on 127.0.0.1 that refuses every connection: bound, so no other
 /// server can take it while this object lives, but never listening.
-public final class RefusingPort: Sendable {
-    public let port: Int
+package final class RefusingPort: Sendable {
+    package let port: Int
     private let descriptor: Int32
 
-    public init() throws {
+    package init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RefusingPortError(errno: errno) }
         var address = sockaddr_in()
@@ -34,9 +34,9 @@ public final class RefusingPort: Sendable {
     }
 
     /// `http://127.0.0.1:PORT/`.
-    public var url: String { "http://127.0.0.1:\(port)/" }
+    package var url: String { "http://127.0.0.1:\(port)/" }
 }
 
-public struct RefusingPortError: Error {
-    public let errno: Int32
+package struct RefusingPortError: Error {
+    package let errno: Int32
 }

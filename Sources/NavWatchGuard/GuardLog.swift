@@ -34,10 +34,10 @@ enum GuardRecordKey: Hashable, Sendable {
 
 /// A point in a guard's record: `PrivateAddressGuard.verdict(for:since:)`
 /// answers only from what was recorded after it.
-public struct GuardMark: Sendable, Hashable, Comparable {
+package struct GuardMark: Sendable, Hashable, Comparable {
     let sequence: Int
 
-    public static func < (lhs: GuardMark, rhs: GuardMark) -> Bool { lhs.sequence < rhs.sequence }
+    package static func < (lhs: GuardMark, rhs: GuardMark) -> Bool { lhs.sequence < rhs.sequence }
 }
 
 /// The guard's records, in order, shared by every connection, with the

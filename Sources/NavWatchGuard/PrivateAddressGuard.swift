@@ -4,7 +4,7 @@ import NIOPosix
 import Synchronization
 
 /// The private-address guard: an HTTP/1.1 forward proxy on 127.0.0.1 that
-/// refuses to reach any non-public address (see `PrivateAddressKind`), so
+/// refuses to reach any non-package address (see `PrivateAddressKind`), so
 /// that nothing a crawl loads, by whatever means, reaches the machine's own
 /// services, its network or the cloud metadata service.
 ///
@@ -37,13 +37,13 @@ import Synchronization
 /// threads. Call `shutdown()` once done; it stops listening and closes every
 /// connection (open tunnels included: their clients see the connection
 /// end). The records stay readable afterwards.
-public final class PrivateAddressGuard: Sendable {
+package final class PrivateAddressGuard: Sendable {
     /// The port on 127.0.0.1 the guard listens on (chosen by the system).
-    public let port: Int
-    /// The hosts that may be reached even at non-public addresses, normalized:
+    package let port: Int
+    /// The hosts that may be reached even at non-package addresses, normalized:
     /// lowercased, without IPv6 brackets or trailing dot, IP literals in
     /// canonical form.
-    public var allowedHosts: Set<String> { allowance.all }
+    package var allowedHosts: Set<String> { allowance.all }
 
     private let allowance: HostAllowance
 
@@ -64,7 +64,7 @@ public final class PrivateAddressGuard: Sendable {
     ///   - connectTimeout: how long one connection attempt to a target may take.
     ///   - headTimeout: how long a new client connection may take to send its
     ///     whole request head.
-    public static func start(allowedHosts: Set<String>, connectTimeout: Duration = .seconds(10),
+    package static func start(allowedHosts: Set<String>, connectTimeout: Duration = .seconds(10),
                              headTimeout: Duration = .seconds(30)) async throws -> PrivateAddressGuard {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let resolverPool = NIOThreadPool(numberOfThreads: 4)
@@ -108,24 +108,24 @@ public final class PrivateAddressGuard: Sendable {
     /// Lets `hosts` through too, from the next request on, until `disallow`
     /// of the same hosts: each call is undone by one `disallow`, so users of
     /// one guard can add and remove their hosts independently.
-    public func allow(_ hosts: Set<String>) {
+    package func allow(_ hosts: Set<String>) {
         allowance.allow(hosts)
     }
 
     /// Undoes one `allow(hosts)`.
-    public func disallow(_ hosts: Set<String>) {
+    package func disallow(_ hosts: Set<String>) {
         allowance.disallow(hosts)
     }
 
     /// `http://127.0.0.1:PORT`, the proxy address to configure in clients.
-    public var proxyURL: URL {
+    package var proxyURL: URL {
         URL(string: "http://127.0.0.1:\(port)")!
     }
 
     /// Stops listening and closes every connection, tunnels included, then
     /// returns. Safe to call more than once (later calls return at once) and
     /// from any task.
-    public func shutdown() async {
+    package func shutdown() async {
         let first = isShutDown.withLock { isShutDown in
             defer { isShutDown = true }
             return !isShutDown
@@ -140,14 +140,14 @@ public final class PrivateAddressGuard: Sendable {
     }
 
     /// The requests refused so far, oldest first.
-    public var blockedRequests: [BlockedRequest] { log.blockedRequests }
+    package var blockedRequests: [BlockedRequest] { log.blockedRequests }
 
     /// The requests that could not reach their target so far, oldest first.
-    public var failures: [ProxyFailure] { log.failures }
+    package var failures: [ProxyFailure] { log.failures }
 
     /// A point in the guard's record: what `verdict(for:since:)` with it
     /// answers from comes after every request recorded so far.
-    public var mark: GuardMark { log.mark }
+    package var mark: GuardMark { log.mark }
 
     /// What happened at the guard to the latest request for `url` (since
     /// `mark`, when given), or nil when none was refused or failed (it went
@@ -159,7 +159,7 @@ public final class PrivateAddressGuard: Sendable {
     /// (AsyncHTTPClient among them) send CONNECT for plain HTTP too. An https
     /// or wss URL matches a tunnel to its host and port, since a tunnel names
     /// no path.
-    public func verdict(for url: URL, since mark: GuardMark? = nil) -> GuardVerdict? {
+    package func verdict(for url: URL, since mark: GuardMark? = nil) -> GuardVerdict? {
         log.verdict(for: GuardRecordKey.candidates(for: url), since: mark)
     }
 }

@@ -1,9 +1,9 @@
 import NIOCore
 
-/// Why an IP address is not on the public internet. The raw values appear in
+/// Why an IP address is not on the package internet. The raw values appear in
 /// reports and in the proxy's 403 answers.
 ///
-/// `of(_:)` returns nil for a public address. The rules, IPv4:
+/// `of(_:)` returns nil for a package address. The rules, IPv4:
 ///
 /// | Range                                   | Kind                |
 /// |-----------------------------------------|---------------------|
@@ -27,12 +27,12 @@ import NIOCore
 /// | fc00::/7                                | `unique-local`      |
 /// | ff00::/8                                | `multicast`         |
 /// | ::ffff:a.b.c.d (IPv4-mapped), ::a.b.c.d (IPv4-compatible), ::ffff:0:a.b.c.d (SIIT), 64:ff9b::a.b.c.d (NAT64) | as a.b.c.d |
-/// | 64:ff9b:1::/48 (local-use NAT64) | as the address embedded for a /48, /56, /64 or /96 prefix: the first non-public one |
+/// | 64:ff9b:1::/48 (local-use NAT64) | as the address embedded for a /48, /56, /64 or /96 prefix: the first non-package one |
 /// | 2002:a.b.c.d::/48 (6to4)                | as a.b.c.d          |
 ///
 /// Everything else is public, including documentation and benchmarking
 /// ranges (192.0.2.0/24, 198.18.0.0/15, 2001:db8::/32).
-public enum PrivateAddressKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum PrivateAddressKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case loopback
     case `private`
     case linkLocal = "link-local"
@@ -44,15 +44,15 @@ public enum PrivateAddressKind: String, Sendable, Hashable, CaseIterable, Custom
     case broadcast
     case reserved
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The kind with its indefinite article, for sentences: "a loopback",
     /// "an unspecified".
-    public var withArticle: String { self == .unspecified ? "an \(rawValue)" : "a \(rawValue)" }
+    package var withArticle: String { self == .unspecified ? "an \(rawValue)" : "a \(rawValue)" }
 
     /// The kind of `address`, or nil when it is public. A Unix domain socket
     /// address counts as `loopback`: it never leaves the machine.
-    public static func of(_ address: SocketAddress) -> PrivateAddressKind? {
+    package static func of(_ address: SocketAddress) -> PrivateAddressKind? {
         switch address {
         case .v4(let v4):
             return of(ipv4: UInt32(bigEndian: v4.address.sin_addr.s_addr))
@@ -67,14 +67,14 @@ public enum PrivateAddressKind: String, Sendable, Hashable, CaseIterable, Custom
     /// The kind of the textual IPv4 or IPv6 address `text` (no brackets, no
     /// zone), or nil when it is public. Returns nil too when `text` is not an
     /// IP address: ask `isIPAddress` first where that matters.
-    public static func of(ipAddress text: String) -> PrivateAddressKind? {
+    package static func of(ipAddress text: String) -> PrivateAddressKind? {
         guard let address = try? SocketAddress(ipAddress: text, port: 0) else { return nil }
         return of(address)
     }
 
     /// The kind of the IPv4 address `address` (host byte order, so that
     /// 10.0.0.1 is `0x0A00_0001`).
-    public static func of(ipv4 address: UInt32) -> PrivateAddressKind? {
+    package static func of(ipv4 address: UInt32) -> PrivateAddressKind? {
         func within(_ network: UInt32, _ prefixLength: UInt32) -> Bool {
             let mask: UInt32 = prefixLength == 0 ? 0 : ~0 << (32 - prefixLength)
             return address & mask == network
@@ -91,7 +91,7 @@ public enum PrivateAddressKind: String, Sendable, Hashable, CaseIterable, Custom
     }
 
     /// The kind of the IPv6 address whose 16 bytes (network order) are `bytes`.
-    public static func of(ipv6 bytes: [UInt8]) -> PrivateAddressKind? {
+    package static func of(ipv6 bytes: [UInt8]) -> PrivateAddressKind? {
         precondition(bytes.count == 16, "an IPv6 address has 16 bytes, not \(bytes.count)")
         let embeddedIPv4 = UInt32(bytes[12]) << 24 | UInt32(bytes[13]) << 16 | UInt32(bytes[14]) << 8 | UInt32(bytes[15])
         let firstTen = bytes[0..<10].allSatisfy { $0 == 0 }

@@ -1,12 +1,12 @@
 import Foundation
 import NIOCore
 
-/// A request for an allowed or public target that the guard could not carry
+/// A request for an allowed or package target that the guard could not carry
 /// out: it answered `502 Bad Gateway` with `X-Navwatch-Proxy-Error: <kind>`.
-public struct ProxyFailure: Sendable, Hashable {
+package struct ProxyFailure: Sendable, Hashable {
     /// Why the guard could not reach the target. The raw values are the
     /// `X-Navwatch-Proxy-Error` header's values.
-    public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// The host name did not resolve.
         case dns
         /// Every address refused the connection.
@@ -19,20 +19,20 @@ public struct ProxyFailure: Sendable, Hashable {
         /// guard itself, ...
         case other
 
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// The host as the request named it: lowercased, without IPv6 brackets
     /// or a trailing dot.
-    public var host: String
-    public var port: Int
+    package var host: String
+    package var port: Int
     /// The absolute URL of a plain-HTTP request; nil for a CONNECT tunnel.
-    public var url: URL?
-    public var kind: Kind
+    package var url: URL?
+    package var kind: Kind
     /// When the guard gave up.
-    public var date: Date
+    package var date: Date
 
-    public init(host: String, port: Int, url: URL?, kind: Kind, date: Date) {
+    package init(host: String, port: Int, url: URL?, kind: Kind, date: Date) {
         self.host = host
         self.port = port
         self.url = url

@@ -5,42 +5,42 @@ import Foundation
 /// Exactly one of `status` and `errorKind` is set: a check either ends with
 /// an answer that is not a redirect (its status), or with a failure (its kind
 /// and a one-line message).
-public struct HTTPCheckResult: Sendable, Equatable {
+package struct HTTPCheckResult: Sendable, Equatable {
     /// One redirect hop: the URL that answered and its status.
-    public struct Hop: Sendable, Equatable {
-        public var url: URL
-        public var status: Int
-        public init(url: URL, status: Int) {
+    package struct Hop: Sendable, Equatable {
+        package var url: URL
+        package var status: Int
+        package init(url: URL, status: Int) {
             self.url = url
             self.status = status
         }
     }
 
     /// The URL that was checked.
-    public var url: URL
+    package var url: URL
     /// The URL that gave the last answer (after redirects); on a failure, the
     /// URL that was being asked when it happened.
-    public var finalURL: URL
+    package var finalURL: URL
     /// The last answer's status; nil when the check failed (no answer, or more
     /// redirects than `HTTPChecker.maximumRedirects`).
-    public var status: Int?
+    package var status: Int?
     /// Every redirect answer received, in order (the hop's URL and its 3xx status).
-    public var redirects: [Hop] = []
+    package var redirects: [Hop] = []
     /// The method whose answer counts: `HEAD`, or `GET` when HEAD was refused.
-    public var method: String
+    package var method: String
     /// The last answer's MIME type (without parameters), lower-cased.
-    public var mimeType: String?
+    package var mimeType: String?
     /// Seconds the server asked to wait (`Retry-After` of the last answer, as
     /// delta-seconds or an HTTP date); never negative.
-    public var retryAfter: Double?
+    package var retryAfter: Double?
     /// Why the check failed: `dns`, `connection-refused`, `connection-reset`,
     /// `tls`, `timeout`, `too-many-redirects`, `cancelled` (the calling task
     /// was cancelled) or `other`.
-    public var errorKind: HTTPFailureKind?
+    package var errorKind: HTTPFailureKind?
     /// The failure in one human-readable line.
-    public var errorMessage: String?
+    package var errorMessage: String?
 
-    public init(url: URL, finalURL: URL, status: Int?, method: String) {
+    package init(url: URL, finalURL: URL, status: Int?, method: String) {
         self.url = url
         self.finalURL = finalURL
         self.status = status

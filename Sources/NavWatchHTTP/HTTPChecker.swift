@@ -23,28 +23,28 @@ import NIOHTTP1
 /// - Every request sends `User-Agent: <userAgent>`.
 /// - Call `shutdown()` once when done, before the last reference goes away:
 ///   AsyncHTTPClient traps in debug builds when a client is never shut down.
-public final class HTTPChecker: Sendable {
+package final class HTTPChecker: Sendable {
     /// The most redirects one call follows; one more ends it with `too-many-redirects`.
-    public static let maximumRedirects = 10
+    package static let maximumRedirects = 10
 
     /// The statuses that count as "HEAD refused", after which `check` asks
     /// again with GET: 405 Method Not Allowed and 501 Not Implemented say so
     /// outright; 400 and 403 are what many servers and CDNs answer to a HEAD
     /// they do not route, while their GET works. A real 400 or 403 costs one
     /// more request and is then reported as GET's answer.
-    public static let headRefusedStatuses: Set<Int> = [400, 403, 405, 501]
+    package static let headRefusedStatuses: Set<Int> = [400, 403, 405, 501]
 
     /// The only schemes the checker asks: a URL of any other scheme (the
     /// Unix-socket schemes AsyncHTTPClient knows included) fails with the
     /// kind `policy` and no request is made, redirect targets included.
-    public static let schemes: Set<String> = ["http", "https"]
+    package static let schemes: Set<String> = ["http", "https"]
 
     /// The statuses followed as redirects when they come with a `Location`.
-    public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    package static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
-    public let userAgent: String
+    package let userAgent: String
     /// The deadline of one whole `check` or `fetch`.
-    public let timeout: Duration
+    package let timeout: Duration
     private let client: HTTPClient
 
     /// - Parameters:
@@ -54,7 +54,7 @@ public final class HTTPChecker: Sendable {
     ///     host name verification).
     ///   - proxy: an HTTP proxy every request goes through (as a `CONNECT`
     ///     tunnel, plain HTTP included); nil connects directly.
-    public init(userAgent: String, timeout: Duration, ignoreTLSErrors: Bool = false, proxy: URL? = nil) {
+    package init(userAgent: String, timeout: Duration, ignoreTLSErrors: Bool = false, proxy: URL? = nil) {
         self.userAgent = userAgent
         self.timeout = timeout
         var configuration = HTTPClient.Configuration(
@@ -72,7 +72,7 @@ public final class HTTPChecker: Sendable {
 
     /// Closes the client's connections and releases it. Call once; checks and
     /// fetches after it fail (kind `other`).
-    public func shutdown() async {
+    package func shutdown() async {
         try? await client.shutdown()
     }
 
@@ -85,7 +85,7 @@ public final class HTTPChecker: Sendable {
     /// - Returns: the final answer (`status`, `mimeType`, `retryAfter`) and
     ///   the hops before it; or, when no final answer came within `timeout`,
     ///   `errorKind` and `errorMessage` with a nil `status`. Never throws.
-    public func check(_ url: URL) async -> HTTPCheckResult {
+    package func check(_ url: URL) async -> HTTPCheckResult {
         let deadline = RequestDeadline(after: timeout)
         var trace = Trace(url: url, method: .HEAD)
         do {
@@ -117,7 +117,7 @@ public final class HTTPChecker: Sendable {
     /// - Returns: `(nil, Data())` when no complete answer came within
     ///   `timeout` (no answer, a connection broken mid-body, too many
     ///   redirects, a cancelled task).
-    public func fetch(_ url: URL, maxBytes: Int = 10 << 20) async -> (status: Int?, body: Data) {
+    package func fetch(_ url: URL, maxBytes: Int = 10 << 20) async -> (status: Int?, body: Data) {
         let outcome = await get(url, maxBytes: maxBytes)
         return (outcome.status, outcome.body)
     }

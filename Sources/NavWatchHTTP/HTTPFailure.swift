@@ -10,7 +10,7 @@ import Darwin
 
 /// Why a plain HTTP request got no usable answer. The raw values are the
 /// names navwatch's reports use for the same failures of a page load.
-public enum HTTPFailureKind: String, Sendable, Hashable, CaseIterable {
+package enum HTTPFailureKind: String, Sendable, Hashable, CaseIterable {
     /// The host name did not resolve.
     case dns
     case connectionRefused = "connection-refused"

@@ -3,14 +3,14 @@ import Foundation
 /// Sitemaps (https://www.sitemaps.org/protocol.html): parsing one file,
 /// collecting the pages a sitemap or sitemap index lists, and finding
 /// sitemaps in robots.txt.
-public enum Sitemap {
+package enum Sitemap {
     /// The largest sitemap read, uncompressed: the protocol's limit, 50 MiB.
-    public static let maximumDocumentBytes = 50 << 20
+    package static let maximumDocumentBytes = 50 << 20
 
     /// How deep `pages(at:)` follows sitemap indexes: the top sitemap is at
     /// depth 0, the sitemaps it lists at depth 1, and so on; sitemaps listed
     /// deeper than this are not read.
-    public static let maximumIndexDepth = 3
+    package static let maximumIndexDepth = 3
 
     /// Parses one sitemap (`<urlset>`: pages) or sitemap index
     /// (`<sitemapindex>`: sitemaps). Pure: no I/O.
@@ -25,7 +25,7 @@ public enum Sitemap {
     ///   data is not XML, its root is neither `<urlset>` nor `<sitemapindex>`,
     ///   or it is gzip that does not decompress or decompresses to more than
     ///   `maximumDocumentBytes`.
-    public static func parse(_ data: Data, base: URL? = nil) throws -> SitemapDocument {
+    package static func parse(_ data: Data, base: URL? = nil) throws -> SitemapDocument {
         var xml = data
         if Gzip.isCompressed(data) {
             let decompressed: (data: Data, cut: Bool)
@@ -71,7 +71,7 @@ public enum Sitemap {
     ///
     /// - Throws: `SitemapError` naming `url` when the top sitemap cannot be
     ///   read; `CancellationError` when the task is cancelled.
-    public static func pages(at url: URL, using checker: HTTPChecker, limit: Int = 50_000) async throws -> [URL] {
+    package static func pages(at url: URL, using checker: HTTPChecker, limit: Int = 50_000) async throws -> [URL] {
         var pages: [URL] = []
         var listedPages: Set<String> = []
         var fetchedSitemaps: Set<String> = []
@@ -118,7 +118,7 @@ public enum Sitemap {
     /// duplicates. The field name is case-insensitive; a relative URL is
     /// resolved against `base` (the robots.txt's URL); comments (`#` to the
     /// end of the line) are ignored.
-    public static func sitemapURLs(inRobotsTxt text: String, base: URL) -> [URL] {
+    package static func sitemapURLs(inRobotsTxt text: String, base: URL) -> [URL] {
         var urls: [URL] = []
         var seen: Set<String> = []
         for line in text.split(whereSeparator: \.isNewline) {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Why a sitemap could not be read; its description is one line naming the URL.
-public struct SitemapError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Reason: Sendable, Equatable {
+package struct SitemapError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Reason: Sendable, Equatable {
         /// The server answered with this status (not 2xx).
         case status(Int)
         /// No answer came: the failure's kind and message.
@@ -12,15 +12,15 @@ public struct SitemapError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The sitemap's URL; nil for a document parsed from data.
-    public var url: URL?
-    public var reason: Reason
+    package var url: URL?
+    package var reason: Reason
 
-    public init(url: URL?, reason: Reason) {
+    package init(url: URL?, reason: Reason) {
         self.url = url
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         let subject = url.map { "the sitemap \($0.absoluteString)" } ?? "the document"
         switch reason {
         case .status(let status): return "\(subject) answered \(status)"

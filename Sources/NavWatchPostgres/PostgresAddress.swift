@@ -8,23 +8,23 @@ import PostgresNIO
 /// variables, then from libpq's defaults (localhost, 5432, the login name,
 /// a database named after the user, `sslmode=prefer`). A host that starts
 /// with `/` is a folder holding the server's Unix socket.
-public struct PostgresAddress: Sendable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
-    public var user: String
-    public var password: String?
-    public var database: String
-    public var sslMode: String
+package struct PostgresAddress: Sendable, CustomStringConvertible {
+    package var host: String
+    package var port: Int
+    package var user: String
+    package var password: String?
+    package var database: String
+    package var sslMode: String
 
     /// Whether `text` names a PostgreSQL database rather than a file.
-    public static func isPostgres(_ text: String) -> Bool {
+    package static func isPostgres(_ text: String) -> Bool {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 
     /// `text` as navwatch prints it: a postgres:// address with its password
     /// replaced by `***` (also when the address does not parse); anything
     /// else unchanged.
-    public static func redacting(_ text: String) -> String {
+    package static func redacting(_ text: String) -> String {
         guard isPostgres(text) else { return text }
         if var components = URLComponents(string: text) {
             if components.percentEncodedPassword != nil { components.percentEncodedPassword = "***" }
@@ -35,7 +35,7 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
                                          options: .regularExpression)
     }
 
-    public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    package init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard Self.isPostgres(text), let components = URLComponents(string: text) else {
             throw PostgresAddressError("\(Self.redacting(text)) is not a postgres:// address")
         }
@@ -63,7 +63,7 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
     }
 
     /// The address without its password.
-    public var description: String {
+    package var description: String {
         host.hasPrefix("/") ? "postgres://\(user)@/\(database)?host=\(host)" : "postgres://\(user)@\(host):\(port)/\(database)"
     }
 
@@ -91,8 +91,8 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
 }
 
 /// An address that cannot be used, with a message for the user.
-public struct PostgresAddressError: Error, CustomStringConvertible {
-    public let description: String
+package struct PostgresAddressError: Error, CustomStringConvertible {
+    package let description: String
 
     init(_ description: String) {
         self.description = description

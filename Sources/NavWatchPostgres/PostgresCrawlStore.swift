@@ -21,18 +21,18 @@ import PostgresNIO
 ///   two minutes; every transaction is safe to run twice.
 /// - The schema is created on first use, under an advisory lock, so workers
 ///   starting together do not race.
-public final class PostgresCrawlStore: CrawlStore {
+package final class PostgresCrawlStore: CrawlStore {
     private let session: PostgresSession
     private let logger: Logger
-    public let address: PostgresAddress
+    package let address: PostgresAddress
 
-    public var isShared: Bool { true }
+    package var isShared: Bool { true }
 
     /// Connects to `address` and creates the schema if needed.
     ///
     /// - Throws: `PostgresAddressError` with a one-line message when the
     ///   server cannot be reached or refuses the connection.
-    public init(address: PostgresAddress, logger: Logger = Logger(label: "navwatch.postgres")) async throws {
+    package init(address: PostgresAddress, logger: Logger = Logger(label: "navwatch.postgres")) async throws {
         self.address = address
         self.logger = logger
         session = PostgresSession(configuration: try address.connectionConfiguration(), logger: logger)
@@ -46,7 +46,7 @@ public final class PostgresCrawlStore: CrawlStore {
     }
 
     /// Closes the connection. The store cannot be used afterwards.
-    public func close() async {
+    package func close() async {
         await session.close()
     }
 
@@ -107,11 +107,11 @@ public final class PostgresCrawlStore: CrawlStore {
 
     // MARK: CrawlStore
 
-    public func settings() async throws -> CrawlSettings? {
+    package func settings() async throws -> CrawlSettings? {
         try await session.transaction { connection in try await self.settings(connection) }
     }
 
-    public func start(with settings: CrawlSettings) async throws -> CrawlSettings {
+    package func start(with settings: CrawlSettings) async throws -> CrawlSettings {
         let json = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
         return try await session.transaction { connection in
             try await connection.query("""
@@ -121,20 +121,20 @@ public final class PostgresCrawlStore: CrawlStore {
         }
     }
 
-    public func enqueue(_ entries: [FrontierEntry]) async throws -> [FrontierEntry] {
+    package func enqueue(_ entries: [FrontierEntry]) async throws -> [FrontierEntry] {
         try await session.transaction { connection in
             try await self.lockFrontier(connection)
             return try await self.insert(entries.map { ($0, "queued") }, connection).map(\.entry)
         }
     }
 
-    public func seeds() async throws -> [String] {
+    package func seeds() async throws -> [String] {
         try await session.transaction { connection in
             try await self.strings(connection, "SELECT url FROM navwatch_frontier WHERE depth = 0 ORDER BY seq")
         }
     }
 
-    public func lease(_ request: LeaseRequest) async throws -> LeaseOutcome {
+    package func lease(_ request: LeaseRequest) async throws -> LeaseOutcome {
         let leaseSeconds = request.until.timeIntervalSince(request.now)
         return try await session.transaction { connection in
             let now = try await self.serverNow(connection)
@@ -199,7 +199,7 @@ public final class PostgresCrawlStore: CrawlStore {
         }
     }
 
-    public func renewLeases(_ urls: [String], worker: String, until: Date) async throws {
+    package func renewLeases(_ urls: [String], worker: String, until: Date) async throws {
         guard !urls.isEmpty else { return }
         let seconds = until.timeIntervalSinceNow
         try await session.transaction { connection in
@@ -211,7 +211,7 @@ public final class PostgresCrawlStore: CrawlStore {
         }
     }
 
-    public func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
+    package func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
                          discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> [PageLoadReport] {
         try await session.transaction { connection in
             try await self.lockFrontier(connection)
@@ -255,7 +255,7 @@ public final class PostgresCrawlStore: CrawlStore {
         }
     }
 
-    public func retry(_ entry: FrontierEntry, notBefore: Date) async throws {
+    package func retry(_ entry: FrontierEntry, notBefore: Date) async throws {
         let delay = max(0, notBefore.timeIntervalSinceNow)
         try await session.transaction { connection in
             let now = try await self.serverNow(connection)
@@ -266,13 +266,13 @@ public final class PostgresCrawlStore: CrawlStore {
         }
     }
 
-    public func releaseLeases() async throws {
+    package func releaseLeases() async throws {
         try await session.transaction { connection in
             try await connection.query("UPDATE navwatch_frontier SET state = 'queued' WHERE state = 'leased'", logger: self.logger)
         }
     }
 
-    public func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport] {
+    package func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport] {
         try await session.transaction { connection in
             try await self.lockFrontier(connection)
             let rows = try await connection.query("""
@@ -292,7 +292,7 @@ public final class PostgresCrawlStore: CrawlStore {
         }
     }
 
-    public func reports(after position: Int64, limit: Int, includingRequests: Bool) async throws -> [StoredReport] {
+    package func reports(after position: Int64, limit: Int, includingRequests: Bool) async throws -> [StoredReport] {
         try await session.transaction { connection in
             let query: PostgresQuery = includingRequests
                 ? "SELECT seq, json, requests FROM navwatch_reports WHERE seq > \(position) ORDER BY seq LIMIT \(limit)"
@@ -305,7 +305,7 @@ public final class PostgresCrawlStore: CrawlStore {
         }
     }
 
-    public func linkGraph() async throws -> LinkGraph {
+    package func linkGraph() async throws -> LinkGraph {
         try await session.transaction { connection in
             var graph = LinkGraph()
             let links = try await connection.query("""
@@ -337,7 +337,7 @@ public final class PostgresCrawlStore: CrawlStore {
         }
     }
 
-    public func counts() async throws -> CrawlCounts {
+    package func counts() async throws -> CrawlCounts {
         try await session.transaction { connection in
             var counts = CrawlCounts()
             let totals = try await connection.query("""

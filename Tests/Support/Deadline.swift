@@ -1,12 +1,12 @@
 import Synchronization
 
 /// A wait that did not end within its deadline.
-public struct DeadlineExceeded: Error, CustomStringConvertible {
-    public let what: String
-    public let timeout: Duration
-    public var description: String { "waited \(timeout) for \(what) in vain" }
+package struct DeadlineExceeded: Error, CustomStringConvertible {
+    package let what: String
+    package let timeout: Duration
+    package var description: String { "waited \(timeout) for \(what) in vain" }
 
-    public init(what: String, timeout: Duration) {
+    package init(what: String, timeout: Duration) {
         self.what = what
         self.timeout = timeout
     }
@@ -14,12 +14,12 @@ public struct DeadlineExceeded: Error, CustomStringConvertible {
 
 /// The default deadline of a test's wait for one event: far longer than any
 /// event takes here, far shorter than the test run's own time limit.
-public let eventDeadline: Duration = .seconds(20)
+package let eventDeadline: Duration = .seconds(20)
 
 /// Returns what `operation` returns, or throws `DeadlineExceeded` once
 /// `timeout` has passed without it. On a timeout the operation is cancelled
 /// and left to end by itself: the test fails now instead of hanging.
-public func withDeadline<T: Sendable>(_ what: String, within timeout: Duration = eventDeadline,
+package func withDeadline<T: Sendable>(_ what: String, within timeout: Duration = eventDeadline,
                                       _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
     let race = Race<T>()
     return try await withCheckedThrowingContinuation { continuation in

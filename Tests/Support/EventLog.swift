@@ -7,7 +7,7 @@ import Synchronization
 /// obtained, so obtain it before the action whose events it should see. The
 /// sequence is read from the moment the log is made until it ends or the log
 /// is dropped.
-public final class EventLog<Element: Sendable>: Sendable {
+package final class EventLog<Element: Sendable>: Sendable {
     private struct State {
         var buffer: [Element] = []
         var ended = false
@@ -23,7 +23,7 @@ public final class EventLog<Element: Sendable>: Sendable {
     private let storage = Storage()
     private let reader: Task<Void, Never>
 
-    public init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element, S.Failure == Never {
+    package init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element, S.Failure == Never {
         reader = Task { [storage] in
             for await element in sequence {
                 Self.update(storage) { $0.buffer.append(element) }
@@ -39,7 +39,7 @@ public final class EventLog<Element: Sendable>: Sendable {
     /// The next element, or nil when the sequence has ended.
     ///
     /// - Throws: `DeadlineExceeded` when neither came within `timeout`.
-    public func next(_ what: String = "the next event", within timeout: Duration = eventDeadline) async throws -> Element? {
+    package func next(_ what: String = "the next event", within timeout: Duration = eventDeadline) async throws -> Element? {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (element, ended) = storage.state.withLock { state -> (Element?, Bool) in
@@ -55,7 +55,7 @@ public final class EventLog<Element: Sendable>: Sendable {
     /// Every element up to the end of the sequence.
     ///
     /// - Throws: `DeadlineExceeded` when the sequence did not end within `timeout`.
-    public func rest(_ what: String = "the end of the events", within timeout: Duration = eventDeadline) async throws -> [Element] {
+    package func rest(_ what: String = "the end of the events", within timeout: Duration = eventDeadline) async throws -> [Element] {
         var elements: [Element] = []
         let deadline = ContinuousClock.now + timeout
         while let element = try await next(what, within: max(.zero, deadline - ContinuousClock.now)) {
@@ -68,7 +68,7 @@ public final class EventLog<Element: Sendable>: Sendable {
     ///
     /// - Throws: `DeadlineExceeded` when none came within `timeout`, or the
     ///   sequence ended before one did.
-    public func until(_ what: String, within timeout: Duration = eventDeadline,
+    package func until(_ what: String, within timeout: Duration = eventDeadline,
                       _ isLast: @Sendable (Element) -> Bool) async throws -> [Element] {
         var elements: [Element] = []
         let deadline = ContinuousClock.now + timeout

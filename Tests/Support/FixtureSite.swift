@@ -4,8 +4,8 @@ import LoopbackServer
 /// redirect chains and loops, HTTP errors, a server that hangs, a page whose
 /// script never returns, a reset after the headers, dialogs, a download, same-document changes and
 /// `window.open`. Shared by the tests of every layer.
-public enum FixtureSite {
-    public static let route: LoopbackServer.Route = { request in
+package enum FixtureSite {
+    package static let route: LoopbackServer.Route = { request in
         let path = request.path
         switch path {
         case "/page":

@@ -15,12 +15,12 @@ import Synchronization
 ///     /orphan       → a page only the sitemap lists
 ///     /robots.txt   → Sitemap: /sitemap-index.xml.gz (a gzip sitemap index of /sitemap-pages.xml: /, /a, /orphan)
 ///     external /gone → 404;  /head-refused → 405 to HEAD, 200 to GET;  /busy → 429 with Retry-After: 1 once, then 200
-public final class LinkSite: Sendable {
-    public let site: LoopbackServer
-    public let external: LoopbackServer
+package final class LinkSite: Sendable {
+    package let site: LoopbackServer
+    package let external: LoopbackServer
     private let busyHits = Mutex(0)
 
-    public static func start() async throws -> LinkSite {
+    package static func start() async throws -> LinkSite {
         let holder = Holder()
         let external = try await LoopbackServer.start(route: { request in holder.site.withLock { $0 }?.externalRoute(request) ?? .hang })
         let site = try await LoopbackServer.start(route: { request in holder.site.withLock { $0 }?.siteRoute(request) ?? .hang })
@@ -34,18 +34,18 @@ public final class LinkSite: Sendable {
         self.external = external
     }
 
-    public func shutdown() async {
+    package func shutdown() async {
         await site.shutdown()
         await external.shutdown()
     }
 
     /// The site's base URL, without a trailing slash.
-    public var base: String { site.baseURL.absoluteString.trimmingCharacters(in: ["/"]) }
+    package var base: String { site.baseURL.absoluteString.trimmingCharacters(in: ["/"]) }
     /// The other site's base URL, without a trailing slash.
-    public var externalBase: String { external.baseURL.absoluteString.trimmingCharacters(in: ["/"]) }
+    package var externalBase: String { external.baseURL.absoluteString.trimmingCharacters(in: ["/"]) }
 
     /// `text` with both bases replaced by `A` and `B`.
-    public func relative(_ text: String) -> String {
+    package func relative(_ text: String) -> String {
         text.replacingOccurrences(of: base, with: "A").replacingOccurrences(of: externalBase, with: "B")
     }
 

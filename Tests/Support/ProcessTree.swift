@@ -2,19 +2,19 @@ import Foundation
 
 /// The processes /proc shows, for tests that check what navwatch started
 /// (and that it leaves nothing behind).
-public enum ProcessTree {
+package enum ProcessTree {
     /// A live process descended from the one asked about.
-    public struct Descendant: Sendable {
+    package struct Descendant: Sendable {
         /// Its command name, cut at 15 characters by the kernel (`WebKitWebProces`).
-        public let name: String
+        package let name: String
         /// The command names between the process asked about and this one,
         /// nearest first; empty for a child.
-        public let ancestors: [String]
+        package let ancestors: [String]
     }
 
     /// Every process (not zombies) descended from `pid`: its children, theirs
     /// (a sandboxed web process runs under two bubblewrap processes), and so on.
-    public static func descendants(of pid: Int32) -> [Int32: Descendant] {
+    package static func descendants(of pid: Int32) -> [Int32: Descendant] {
         var processes: [Int32: (parent: Int32, name: String)] = [:]
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [:] }
         for entry in entries {

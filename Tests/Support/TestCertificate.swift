@@ -3,7 +3,7 @@ import LoopbackServer
 extension LoopbackServer.TLSIdentity {
     /// A self-signed certificate for 127.0.0.1 and localhost, valid for 100
     /// years. For loopback tests only: its private key is public, in this file.
-    public static let loopbackTest = LoopbackServer.TLSIdentity(
+    package static let loopbackTest = LoopbackServer.TLSIdentity(
         certificatePEM: TestCertificate.certificatePEM, privateKeyPEM: TestCertificate.privateKeyPEM)
 }
 

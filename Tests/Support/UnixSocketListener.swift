@@ -5,14 +5,14 @@ import Synchronization
 /// A Unix-domain socket that a test expects nobody to reach (a stand-in for
 /// docker.sock): it accepts and counts connections, reads nothing and
 /// answers nothing. Its path is in a fresh temporary directory.
-public final class UnixSocketListener: Sendable {
-    public let path: String
+package final class UnixSocketListener: Sendable {
+    package let path: String
     private let descriptor: Int32
     private let accepted = Mutex(0)
     private let done = DispatchSemaphore(value: 0)
 
     /// Listens at `<temporary directory>/svc.sock`, accepting on a thread of its own.
-    public init() throws {
+    package init() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("navwatch-unix-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent("svc.sock").path
@@ -42,13 +42,13 @@ public final class UnixSocketListener: Sendable {
     }
 
     /// The connections accepted so far.
-    public var connections: Int { accepted.withLock { $0 } }
+    package var connections: Int { accepted.withLock { $0 } }
 
     /// `path` percent-encoded as the host of an `http+unix://` URL.
-    public var encodedPath: String { path.replacingOccurrences(of: "/", with: "%2F") }
+    package var encodedPath: String { path.replacingOccurrences(of: "/", with: "%2F") }
 
     /// Stops accepting and removes the socket file and its directory.
-    public func shutdown() {
+    package func shutdown() {
         Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
         done.wait()
         close(descriptor)

@@ -8,8 +8,8 @@ import WebKitThread
 import LoopbackServer
 
 /// `navwatch crawl URL...`: crawl a site and write one report per page.
-public struct CrawlCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct CrawlCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "crawl",
         abstract: "Crawl from the seed URLs breadth-first and write one JSON report per page.",
         discussion: """
@@ -21,101 +21,101 @@ public struct CrawlCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "The seed URLs; a URL without a scheme gets https://.")
-    public var seeds: [String] = []
+    package var seeds: [String] = []
 
     @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
-    public var db = "navwatch-crawl.db"
+    package var db = "navwatch-crawl.db"
 
     @Flag(name: .long, help: "Serve the built-in demo site on 127.0.0.1 and crawl it.")
-    public var demo = false
+    package var demo = false
 
     @Flag(name: .long, help: "Continue the crawl in --db instead of starting a new one.")
-    public var resume = false
+    package var resume = false
 
     @Flag(name: .long, help: "Join the crawl in a postgres:// --db as one more worker; the crawl's settings apply.")
-    public var worker = false
+    package var worker = false
 
     @Option(name: .long, help: "Seconds a worker's claim on a page lasts unless renewed; a dead worker's pages return after it.")
-    public var lease: Double = 30
+    package var lease: Double = 30
 
     @Option(name: .long, help: "Append the reports to this file instead of standard output.")
-    public var out: String?
+    package var out: String?
 
     @Option(name: .long, help: "Which links to follow: same-origin, same-host, same-domain or any.")
-    public var scope: ScopeArgument = .init(argument: "same-origin")!
+    package var scope: ScopeArgument = .init(argument: "same-origin")!
 
     @Option(name: .long, help: "Follow only links matching this regular expression (repeatable).")
-    public var include: [String] = []
+    package var include: [String] = []
 
     @Option(name: .long, help: "Do not follow links matching this regular expression (repeatable).")
-    public var exclude: [String] = []
+    package var exclude: [String] = []
 
     @Option(name: .customLong("max-depth"), help: "Follow links at most this many clicks from a seed.")
-    public var maxDepth: Int?
+    package var maxDepth: Int?
 
     @Option(name: .customLong("max-pages"), help: "Load at most this many pages.")
-    public var maxPages: Int?
+    package var maxPages: Int?
 
     @Option(name: .long, help: "Web views loading at once, each with its own web process.")
-    public var concurrency = 2
+    package var concurrency = 2
 
     @Option(name: .long, help: "Seconds a page may take before it times out.")
-    public var timeout: Double = 30
+    package var timeout: Double = 30
 
     @Option(name: .long, help: "Milliseconds between two requests to the same host.")
-    public var delay = 0
+    package var delay = 0
 
     @Flag(name: .customLong("ignore-robots"), help: "Do not fetch or obey robots.txt.")
-    public var ignoreRobots = false
+    package var ignoreRobots = false
 
     @Option(name: .long, help: "Extra attempts for timeouts, resets, crashes, 5xx and 429.")
-    public var retries = 2
+    package var retries = 2
 
     @Option(name: .customLong("recycle-after"), help: "Pages a view loads before a fresh one replaces it.")
-    public var recycleAfter = 1000
+    package var recycleAfter = 1000
 
     @Option(name: .customLong("user-agent"), help: "The User-Agent to send.")
-    public var userAgent: String?
+    package var userAgent: String?
 
     @Flag(name: .customLong("ignore-tls-errors"), help: "Load pages whose certificate does not validate.")
-    public var ignoreTLSErrors = false
+    package var ignoreTLSErrors = false
 
     @Flag(name: .customLong("no-sandbox"), help: "Run the web processes without their bubblewrap sandbox.")
-    public var noSandbox = false
+    package var noSandbox = false
 
     @Flag(name: .customLong("allow-private"),
           help: "Let pages reach loopback, private and link-local addresses of hosts other than the seeds'.")
-    public var allowPrivate = false
+    package var allowPrivate = false
 
     @Flag(name: .long, help: ArgumentHelp(
         "Load pages as served, for links and outcomes: no page scripts, no images, fonts, media or style sheets.",
         discussion: "About twice as fast. Links that a page's scripts add are not found, and reports count only "
             + "the requests made (the documents'). Screenshots are 320x240 and unstyled."))
-    public var fast = false
+    package var fast = false
 
     @Option(name: .long, help: "Save a PNG of each finished page's viewport in this directory (created if missing).")
-    public var screenshots: String?
+    package var screenshots: String?
 
     @Flag(name: .customLong("check-external"),
           help: "Check links that leave the scope with a plain HTTP request (HEAD, then GET) instead of skipping them.")
-    public var checkExternal = false
+    package var checkExternal = false
 
     @Option(name: .customLong("external-delay"), help: "Milliseconds between two checks of links on the same other site.")
-    public var externalDelay = 1000
+    package var externalDelay = 1000
 
     @Option(name: .long, help: ArgumentHelp(
         "Also crawl the pages of this sitemap (or sitemap index, gzip too); auto: the Sitemap: lines of robots.txt.",
         valueName: "url|auto"))
-    public var sitemap: String?
+    package var sitemap: String?
 
     @Option(name: .customLong("fail-on"), help: ArgumentHelp(
         "Exit 1 after the crawl when it found any of these (comma-separated): broken, external, fragments, orphans.",
         valueName: "list"))
-    public var failOn: FailOn?
+    package var failOn: FailOn?
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         guard delay >= 0 else { throw ValidationError("--delay must be 0 or more milliseconds") }
@@ -135,7 +135,7 @@ public struct CrawlCommand: AsyncParsableCommand {
         }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         guard demo else { return try await crawl(seeds) }
         guard seeds.isEmpty else { throw InputError("--demo takes no seed URLs") }
         let server = try await LoopbackServer.start(route: DemoSite.route)

@@ -2,11 +2,11 @@ import LoopbackServer
 
 /// The small site `navwatch demo` serves on 127.0.0.1: a page, a redirect,
 /// a 404 and a slow page.
-public enum DemoSite {
+package enum DemoSite {
     /// The paths the demo watches, in order.
-    public static let paths = ["/", "/old-home", "/missing", "/slow"]
+    package static let paths = ["/", "/old-home", "/missing", "/slow"]
 
-    public static let route: LoopbackServer.Route = { request in
+    package static let route: LoopbackServer.Route = { request in
         switch request.path {
         case "/":
             return .html("""

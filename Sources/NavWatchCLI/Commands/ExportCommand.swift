@@ -3,29 +3,29 @@ import Foundation
 import NavWatchCrawler
 
 /// `navwatch export`: write a crawl database's reports as JSON Lines, CSV or HAR.
-public struct ExportCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct ExportCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write the reports of a crawl database as JSON Lines, CSV or HAR 1.2.")
 
-    public enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
+    package enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
         case jsonl, csv, har
     }
 
     @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
-    public var db = "navwatch-crawl.db"
+    package var db = "navwatch-crawl.db"
 
     @Option(name: .long, help: "jsonl, csv or har.")
-    public var format: Format = .jsonl
+    package var format: Format = .jsonl
 
     @Option(name: .long, help: "Write to this file instead of standard output.")
-    public var out: String?
+    package var out: String?
 
-    public init() {}
+    package init() {}
 
     /// Reads the reports a batch at a time and writes each as it comes, so
     /// memory stays the same whatever the size of the crawl.
-    public func run() async throws {
+    package func run() async throws {
         try await CrawlDatabase.with(db, mustExist: true) { store in
             let output = try TextOutput(path: out)
             let har = format == .har ? try HARWriter(output: output) : nil
@@ -55,8 +55,8 @@ public struct ExportCommand: AsyncParsableCommand {
 }
 
 /// Report formats other tools read.
-public enum ReportExport {
-    public static let csvColumns = [
+package enum ReportExport {
+    package static let csvColumns = [
         "url", "final_url", "outcome", "skip_reason", "status", "mime", "title", "depth", "parent", "fetched_at",
         "error_kind", "error_message", "redirects", "commit_ms", "ttfb_ms", "dom_content_loaded_ms", "load_ms",
         "finish_ms", "first_contentful_paint_ms", "resources", "failed_resources", "transfer_bytes", "links", "attempts",

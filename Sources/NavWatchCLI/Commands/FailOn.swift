@@ -2,8 +2,8 @@ import ArgumentParser
 import NavWatchCrawler
 
 /// `--fail-on`: which findings of the link check fail a crawl.
-public struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible {
-    public enum Finding: String, CaseIterable, Sendable {
+package struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    package enum Finding: String, CaseIterable, Sendable {
         /// Broken links inside the scope.
         case broken
         /// Broken links outside it (with --check-external).
@@ -16,15 +16,15 @@ public struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible {
 
     let findings: [Finding]
 
-    public init?(argument: String) {
+    package init?(argument: String) {
         let parts = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let findings = parts.compactMap(Finding.init(rawValue:))
         guard !parts.isEmpty, findings.count == parts.count else { return nil }
         self.findings = findings
     }
 
-    public static var allValueStrings: [String] { Finding.allCases.map(\.rawValue) }
-    public var description: String { findings.map(\.rawValue).joined(separator: ",") }
+    package static var allValueStrings: [String] { Finding.allCases.map(\.rawValue) }
+    package var description: String { findings.map(\.rawValue).joined(separator: ",") }
 
     /// Whether the link check found any of the findings.
     func isMet(by result: LinkCheckResult) -> Bool {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Bad input from the command line: one sentence, exit code 2.
-public struct InputError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct InputError: Error, CustomStringConvertible, Equatable {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 
     /// What went wrong with a file or database, in one line: the underlying
     /// system error's description when Foundation wraps one.

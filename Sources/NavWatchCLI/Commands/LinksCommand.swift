@@ -4,8 +4,8 @@ import NavWatchCrawler
 
 /// `navwatch links`: every link target of a crawl with every page that links
 /// to it, or only the broken ones.
-public struct LinksCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct LinksCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "links",
         abstract: "List the link targets of a crawl database with every page that links to them.",
         discussion: """
@@ -15,25 +15,25 @@ public struct LinksCommand: AsyncParsableCommand {
             --check-external. Pages that only a sitemap leads to are listed as orphans.
             """)
 
-    public enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
+    package enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
         case text, jsonl, csv, markdown, junit
     }
 
     @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
-    public var db = "navwatch-crawl.db"
+    package var db = "navwatch-crawl.db"
 
     @Flag(name: .long, help: "Only broken targets.")
-    public var broken = false
+    package var broken = false
 
     @Option(name: .long, help: "text, jsonl, csv, markdown or junit.")
-    public var format: Format = .text
+    package var format: Format = .text
 
     @Option(name: .long, help: "Write to this file instead of standard output.")
-    public var out: String?
+    package var out: String?
 
-    public init() {}
+    package init() {}
 
-    public func run() async throws {
+    package func run() async throws {
         let result = try await CrawlDatabase.with(db, mustExist: true) { store in
             do { return try await LinkCheckResult.of(store) } catch {
                 throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(InputError.reason(error))")

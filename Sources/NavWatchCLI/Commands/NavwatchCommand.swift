@@ -4,8 +4,8 @@ import Glibc
 import NavWatch
 
 /// `navwatch`: watch pages load in a real browser engine.
-public struct NavwatchCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct NavwatchCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "navwatch",
         abstract: "Watch pages load in WebKit and print every navigation event as it happens.",
         discussion: """
@@ -16,11 +16,11 @@ public struct NavwatchCommand: AsyncParsableCommand {
                       ReportCommand.self, LinksCommand.self],
         defaultSubcommand: WatchCommand.self)
 
-    public init() {}
+    package init() {}
 
     /// Parses the arguments and runs the command. Errors become one line on
     /// standard error (never a stack trace); help and version go to standard output.
-    public static func runAsMain(_ arguments: [String]? = nil) async -> Never {
+    package static func runAsMain(_ arguments: [String]? = nil) async -> Never {
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -44,50 +44,50 @@ public struct NavwatchCommand: AsyncParsableCommand {
 }
 
 /// Options shared by the commands that load pages.
-public struct LoadOptions: ParsableArguments {
+package struct LoadOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON Lines, one object per event, instead of columns.")
-    public var json = false
+    package var json = false
 
     @Option(name: .long, help: "Seconds each navigation may take before it fails as a timeout.")
-    public var timeout: Double = 30
+    package var timeout: Double = 30
 
     @Option(name: .customLong("wait-until"), help: "When a navigation counts as done: commit, finish or idle.")
-    public var waitUntil: WaitUntilArgument = .finish
+    package var waitUntil: WaitUntilArgument = .finish
 
     @Option(name: .customLong("user-agent"), help: "The User-Agent to send.")
-    public var userAgent: String?
+    package var userAgent: String?
 
     @Flag(name: .customLong("no-javascript"), help: "Do not run the pages' JavaScript.")
-    public var noJavaScript = false
+    package var noJavaScript = false
 
     @Flag(name: .customLong("no-images"), help: "Do not load images.")
-    public var noImages = false
+    package var noImages = false
 
     @Flag(name: .customLong("ignore-tls-errors"), help: "Load pages whose certificate does not validate.")
-    public var ignoreTLSErrors = false
+    package var ignoreTLSErrors = false
 
     @Flag(name: .customLong("no-sandbox"), help: "Run the web process without its bubblewrap sandbox.")
-    public var noSandbox = false
+    package var noSandbox = false
 
     @Flag(name: .customLong("block-private"),
           help: "Refuse requests to loopback, private and link-local addresses of hosts other than the URLs' own.")
-    public var blockPrivate = false
+    package var blockPrivate = false
 
     @Flag(name: .long, help: "Also print every subresource's start, finish and failure.")
-    public var resources = false
+    package var resources = false
 
     @Option(name: .long, help: "Also write every request of the loads to FILE as HAR 1.2.")
-    public var har: String?
+    package var har: String?
 
     @Option(name: .long, help: "Save a PNG of the page's viewport when it finished (FILE-1.png, FILE-2.png, ... for several URLs).")
-    public var screenshot: String?
+    package var screenshot: String?
 
     @Flag(name: .customLong("full-page"), help: "With --screenshot, the whole page instead of the viewport.")
-    public var fullPage = false
+    package var fullPage = false
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         guard timeout > 0, timeout.isFinite else {
             throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)")
         }

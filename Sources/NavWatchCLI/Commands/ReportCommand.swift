@@ -3,26 +3,26 @@ import Foundation
 import NavWatchCrawler
 
 /// `navwatch report`: one self-contained HTML file about a crawl.
-public struct ReportCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct ReportCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write an HTML report of a crawl: figures, charts, the slowest, heaviest and failing pages, "
             + "redirect chains, and every page's request waterfall and screenshot.")
 
     @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
-    public var db = "navwatch-crawl.db"
+    package var db = "navwatch-crawl.db"
 
     @Option(name: .long, help: "The HTML file to write.")
-    public var out = "navwatch-report.html"
+    package var out = "navwatch-report.html"
 
     @Option(name: .long, help: "The directory the crawl's --screenshots went to, to show them.")
-    public var screenshots: String?
+    package var screenshots: String?
 
-    public init() {}
+    package init() {}
 
     /// Reads the crawl database a batch at a time and writes the report as
     /// it goes: memory stays the same whatever the size of the crawl.
-    public func run() async throws {
+    package func run() async throws {
         // A postgres:// address shows without its password.
         let source = CrawlDatabase.shown(db)
         let screenshots = screenshots.map { relativePath(of: $0, from: out) }

@@ -2,14 +2,14 @@ import ArgumentParser
 import NavWatchCrawler
 
 /// `--scope`: a `CrawlScope` by its name.
-public struct ScopeArgument: ExpressibleByArgument, Sendable {
+package struct ScopeArgument: ExpressibleByArgument, Sendable {
     let value: CrawlScope
 
-    public init?(argument: String) {
+    package init?(argument: String) {
         guard let value = CrawlScope(rawValue: argument) else { return nil }
         self.value = value
     }
 
-    public static var allValueStrings: [String] { CrawlScope.allCases.map(\.rawValue) }
-    public var defaultValueDescription: String { value.rawValue }
+    package static var allValueStrings: [String] { CrawlScope.allCases.map(\.rawValue) }
+    package var defaultValueDescription: String { value.rawValue }
 }

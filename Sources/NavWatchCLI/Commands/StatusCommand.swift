@@ -3,20 +3,20 @@ import Foundation
 import NavWatchCrawler
 
 /// `navwatch status`: how far the crawl in a database has got, per worker.
-public struct StatusCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct StatusCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Print a crawl's progress: pages done, leased, queued and failed, in all and per worker.")
 
     @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
-    public var db = "navwatch-crawl.db"
+    package var db = "navwatch-crawl.db"
 
     @Flag(name: .long, help: "Print one JSON object instead of text.")
-    public var json = false
+    package var json = false
 
-    public init() {}
+    package init() {}
 
-    public func run() async throws {
+    package func run() async throws {
         let counts = try await CrawlDatabase.with(db, mustExist: true) { store in
             do { return try await store.counts() } catch {
                 throw InputError("cannot read the crawl in \(CrawlDatabase.shown(db)): \(InputError.reason(error))")

@@ -2,10 +2,10 @@ import Foundation
 import NavWatch
 
 /// Turns what a person typed into a URL WebKit can load, or says why not.
-public enum URLArgument {
+package enum URLArgument {
     /// `example.org` becomes `https://example.org`; anything that is not a
     /// URL, or has a scheme WebKit cannot load, throws a one-line reason.
-    public static func parse(_ text: String) throws(InputError) -> URL {
+    package static func parse(_ text: String) throws(InputError) -> URL {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw InputError("an empty URL was given") }
         // `host:8080/x` is a host and port, not a scheme; `about:blank` and

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// When a navigation counts as done and the next URL may start.
-public enum WaitUntil: String, Sendable, CaseIterable {
+package enum WaitUntil: String, Sendable, CaseIterable {
     /// The main response committed.
     case commit
     /// The page finished (or failed).
@@ -11,15 +11,15 @@ public enum WaitUntil: String, Sendable, CaseIterable {
 }
 
 /// `--wait-until`: a `WaitUntil` by its name.
-public struct WaitUntilArgument: ExpressibleByArgument, Sendable {
+package struct WaitUntilArgument: ExpressibleByArgument, Sendable {
     let value: WaitUntil
 
-    public init?(argument: String) {
+    package init?(argument: String) {
         guard let value = WaitUntil(rawValue: argument) else { return nil }
         self.value = value
     }
 
-    public static let finish = WaitUntilArgument(argument: "finish")!
-    public static var allValueStrings: [String] { WaitUntil.allCases.map(\.rawValue) }
-    public var defaultValueDescription: String { value.rawValue }
+    package static let finish = WaitUntilArgument(argument: "finish")!
+    package static var allValueStrings: [String] { WaitUntil.allCases.map(\.rawValue) }
+    package var defaultValueDescription: String { value.rawValue }
 }

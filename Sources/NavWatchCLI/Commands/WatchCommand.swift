@@ -6,22 +6,22 @@ import NavWatchGuard
 import WebKitThread
 
 /// `navwatch URL...`: the default command.
-public struct WatchCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct WatchCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Load each URL in turn and print its navigation events (the default command).")
 
     @Argument(help: "The URLs to load; a URL without a scheme gets https://.")
-    public var urls: [String] = []
+    package var urls: [String] = []
 
     @Flag(name: .long, help: "Serve the built-in demo site on 127.0.0.1 and watch it.")
-    public var demo = false
+    package var demo = false
 
-    @OptionGroup public var options: LoadOptions
+    @OptionGroup package var options: LoadOptions
 
-    public init() {}
+    package init() {}
 
-    public func run() async throws {
+    package func run() async throws {
         if demo {
             guard urls.isEmpty else { throw InputError("--demo takes no URLs") }
             throw ExitCode(try await DemoCommand.runDemo(options: options))
@@ -35,16 +35,16 @@ public struct WatchCommand: AsyncParsableCommand {
 }
 
 /// `navwatch demo`: serve the demo site and watch it.
-public struct DemoCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct DemoCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Serve a small demo site on 127.0.0.1 (a page, a redirect, a 404, a slow page) and watch it.")
 
-    @OptionGroup public var options: LoadOptions
+    @OptionGroup package var options: LoadOptions
 
-    public init() {}
+    package init() {}
 
-    public func run() async throws {
+    package func run() async throws {
         throw ExitCode(try await Self.runDemo(options: options))
     }
 

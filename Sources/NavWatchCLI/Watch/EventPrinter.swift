@@ -2,23 +2,23 @@ import Foundation
 
 /// Writes `WatchEvent`s to standard output: JSON Lines, or aligned columns
 /// for people (coloured when standard output is a terminal).
-public struct EventPrinter: Sendable {
-    public enum Format: Sendable { case text, jsonLines }
+package struct EventPrinter: Sendable {
+    package enum Format: Sendable { case text, jsonLines }
 
-    public let format: Format
-    public let colour: Bool
+    package let format: Format
+    package let colour: Bool
 
-    public init(format: Format, colour: Bool = isatty(STDOUT_FILENO) == 1) {
+    package init(format: Format, colour: Bool = isatty(STDOUT_FILENO) == 1) {
         self.format = format
         self.colour = colour && format == .text
     }
 
-    public func print(_ event: WatchEvent) {
+    package func print(_ event: WatchEvent) {
         write(format == .jsonLines ? event.jsonLine : textLine(event))
     }
 
     /// The one-line summary of a watched URL (text format only).
-    public func printSummary(_ summary: PageSummary) {
+    package func printSummary(_ summary: PageSummary) {
         guard format == .text else { return }
         var parts: [String] = []
         parts.append(summary.succeeded ? paint("✔", .green) : paint("✘", .red))

@@ -3,42 +3,42 @@ import NavWatch
 
 /// One line of `navwatch` output: what happened, to which navigation, when.
 /// Its JSON form is the `--json` schema documented in the README.
-public struct WatchEvent: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
+package struct WatchEvent: Sendable, Equatable {
+    package enum Kind: String, Sendable, CaseIterable {
         case started, redirected, committed, finished, failed, terminated
         case sameDocument = "same-document", newWindow = "new-window", dialog, download
         case resourceStarted = "resource-started", resourceFinished = "resource-finished", resourceFailed = "resource-failed"
         case console, pageError = "page-error"
 
         /// Whether this line is about the page's console or errors, not its loading.
-        public var isPageMessage: Bool { self == .console || self == .pageError }
+        package var isPageMessage: Bool { self == .console || self == .pageError }
 
         /// Whether this line ends its navigation.
-        public var isTerminal: Bool { self == .finished || self == .failed || self == .terminated }
+        package var isTerminal: Bool { self == .finished || self == .failed || self == .terminated }
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The navigation number, from 1, in the order navigations started.
-    public var nav: Int
-    public var url: String
+    package var nav: Int
+    package var url: String
     /// Milliseconds since the navigation started.
-    public var milliseconds: Double
-    public var status: Int?
-    public var mime: String?
-    public var title: String?
-    public var provisional: Bool?
-    public var error: NavigationError?
+    package var milliseconds: Double
+    package var status: Int?
+    package var mime: String?
+    package var title: String?
+    package var provisional: Bool?
+    package var error: NavigationError?
     /// A console message's level (`debug`, `log`, `info`, `warn`, `error`).
-    public var level: String?
+    package var level: String?
     /// A console message's text or a page error's message.
-    public var message: String?
+    package var message: String?
     /// Where in `url` a console message or page error came from, 1-based.
-    public var line: Int?
-    public var column: Int?
+    package var line: Int?
+    package var column: Int?
     /// Text for people only (a dialog's message); not part of the JSON.
-    public var note: String?
+    package var note: String?
 
-    public init(kind: Kind, nav: Int, url: String, milliseconds: Double, status: Int? = nil, mime: String? = nil,
+    package init(kind: Kind, nav: Int, url: String, milliseconds: Double, status: Int? = nil, mime: String? = nil,
                 title: String? = nil, provisional: Bool? = nil, error: NavigationError? = nil, level: String? = nil,
                 message: String? = nil, line: Int? = nil, column: Int? = nil, note: String? = nil) {
         self.kind = kind
@@ -58,7 +58,7 @@ public struct WatchEvent: Sendable, Equatable {
     }
 
     /// One JSON object, keys in schema order, no trailing newline.
-    public var jsonLine: String {
+    package var jsonLine: String {
         var fields: [(String, String)] = [
             ("event", JSON.string(kind.rawValue)),
             ("nav", String(nav)),

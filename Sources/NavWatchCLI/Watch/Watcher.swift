@@ -5,25 +5,25 @@ import NavWatchGuard
 import NavWatchRx
 
 /// How one requested URL went, for the summary line and the exit code.
-public struct PageSummary: Sendable, Equatable {
-    public var requested: URL
-    public var nav: Int
-    public var status: Int?
-    public var finalURL: String?
-    public var commitMilliseconds: Double?
-    public var finishMilliseconds: Double?
-    public var title: String?
-    public var error: NavigationError?
+package struct PageSummary: Sendable, Equatable {
+    package var requested: URL
+    package var nav: Int
+    package var status: Int?
+    package var finalURL: String?
+    package var commitMilliseconds: Double?
+    package var finishMilliseconds: Double?
+    package var title: String?
+    package var error: NavigationError?
     /// Console messages at level error and warning, and page errors, while it was watched.
-    public var consoleErrors = 0
-    public var consoleWarnings = 0
-    public var pageErrors = 0
+    package var consoleErrors = 0
+    package var consoleWarnings = 0
+    package var pageErrors = 0
     /// Reached its `WaitUntil` point with an HTTP status below 400.
-    public var succeeded: Bool
+    package var succeeded: Bool
     /// The load as a report with every request, when `Options.recordRequests` is set.
-    public var report: PageLoadReport?
+    package var report: PageLoadReport?
     /// The screenshot written, when `Options.screenshot` is set and the page finished.
-    public var screenshot: String?
+    package var screenshot: String?
 }
 
 /// Loads URLs one after another in one view and reports every event of every
@@ -31,24 +31,24 @@ public struct PageSummary: Sendable, Equatable {
 /// in order). Every navigation gets exactly one terminal event: `finished`,
 /// `failed` or `terminated`.
 @WebKitActor
-public final class Watcher {
-    public struct Options: Sendable {
-        public var timeout: Duration = .seconds(30)
-        public var waitUntil: WaitUntil = .finish
-        public var resources = false
+package final class Watcher {
+    package struct Options: Sendable {
+        package var timeout: Duration = .seconds(30)
+        package var waitUntil: WaitUntil = .finish
+        package var resources = false
         /// Read every request of each page (for `--har`) once it is done.
-        public var recordRequests = false
+        package var recordRequests = false
         /// Where a PNG of each finished page's viewport goes: this path for
         /// one URL; for several, `-1`, `-2`, ... before its extension.
-        public var screenshot: String?
+        package var screenshot: String?
         /// The whole page in the screenshot, not just the viewport.
-        public var fullPageScreenshot = false
-        public var configuration = WebViewConfiguration()
+        package var fullPageScreenshot = false
+        package var configuration = WebViewConfiguration()
         /// The guard the view's requests go through (`--block-private`), if
         /// any: each URL it refused is passed to `onBlocked` once, the
         /// moment WebKit ends the request.
-        public var privateAddressGuard: PrivateAddressGuard?
-        public init() {}
+        package var privateAddressGuard: PrivateAddressGuard?
+        package init() {}
     }
 
     private let options: Options
@@ -77,7 +77,7 @@ public final class Watcher {
     ///   - onBlocked: each URL `options.privateAddressGuard` refused, once,
     ///     with the guard's record of it; on the WebKit thread, in the order
     ///     WebKit ended the requests.
-    public init(options: Options, emit: @escaping (WatchEvent) -> Void,
+    package init(options: Options, emit: @escaping (WatchEvent) -> Void,
                 onBlocked: @escaping (URL, BlockedRequest) -> Void = { _, _ in }) {
         self.options = options
         self.emit = emit
@@ -89,7 +89,7 @@ public final class Watcher {
     /// Watches each URL in turn; returns one summary per URL that was started.
     /// Stops early, after reporting the current navigation as cancelled, when
     /// `interrupt()` is called.
-    public func run(_ urls: [URL]) async throws -> [PageSummary] {
+    package func run(_ urls: [URL]) async throws -> [PageSummary] {
         let view = try WebView(configuration: options.configuration)
         self.view = view
         let events = view.rx.events  // subscribed before the first load
@@ -155,7 +155,7 @@ public final class Watcher {
     }
 
     /// Stops the running navigation (reported as cancelled) and starts no other.
-    public func interrupt() {
+    package func interrupt() {
         interrupted = true
         view?.stop()
         finishWaiting()

@@ -2,42 +2,42 @@ import Foundation
 import NavWatch
 
 /// How a crawl runs. Every property has a default that works.
-public struct CrawlConfiguration: Sendable {
-    public var seeds: [URL]
-    public var scope: CrawlScope = .sameOrigin
+package struct CrawlConfiguration: Sendable {
+    package var seeds: [URL]
+    package var scope: CrawlScope = .sameOrigin
     /// Regular expressions; when any is given, a link must match one.
-    public var include: [String] = []
+    package var include: [String] = []
     /// Regular expressions; a link that matches one is not followed.
-    public var exclude: [String] = []
-    public var maxDepth: Int?
-    public var maxPages: Int?
+    package var exclude: [String] = []
+    package var maxDepth: Int?
+    package var maxPages: Int?
     /// Views loading at once, each with its own web process.
-    public var concurrency = 2
-    public var timeout: Duration = .seconds(30)
+    package var concurrency = 2
+    package var timeout: Duration = .seconds(30)
     /// The pause between two requests to the same host.
-    public var delay: Duration = .zero
-    public var obeyRobots = true
+    package var delay: Duration = .zero
+    package var obeyRobots = true
     /// Whether links that leave the scope are checked with a plain HTTP
     /// request (HEAD, then GET where HEAD is refused) instead of skipped.
     /// They get a report with their status and `checked_with`; they are
     /// never loaded in a web view, and their links are not followed.
-    public var checkExternal = false
+    package var checkExternal = false
     /// The pause between two checks of links on the same other site.
-    public var externalDelay: Duration = .seconds(1)
+    package var externalDelay: Duration = .seconds(1)
     /// Where to find pages besides the links: a sitemap (or sitemap index,
     /// gzip too), or the `Sitemap:` lines of each seed's robots.txt.
-    public var sitemap: SitemapSource?
+    package var sitemap: SitemapSource?
     /// Extra attempts for transient failures (timeouts, resets, crashes, 5xx, 429).
-    public var retries = 2
+    package var retries = 2
     /// The first retry waits this long, the next twice as long, and so on (plus jitter).
-    public var backoff: Duration = .milliseconds(500)
+    package var backoff: Duration = .milliseconds(500)
     /// Pages a view loads before it is replaced by a fresh one.
-    public var recycleAfter = 1000
+    package var recycleAfter = 1000
     /// Where a PNG of each finished page's viewport goes; nil takes none.
     /// Each file is named from the page's URL (`PageLoadReport.screenshotName`)
     /// and the report names it.
-    public var screenshotDirectory: URL?
-    public var webView = WebViewConfiguration()
+    package var screenshotDirectory: URL?
+    package var webView = WebViewConfiguration()
     /// The fast profile (`navwatch crawl --fast`), for crawls that want links
     /// and outcomes more than pixels: each page is loaded as served, without
     /// running its own scripts (links a script would add are not found) and
@@ -45,7 +45,7 @@ public struct CrawlConfiguration: Sendable {
     /// (`FastProfile`), in a small viewport. Reports then count only the
     /// requests made; screenshots are small and unstyled. About twice the
     /// pages per second on a real site (the README's performance section).
-    public var fast = false
+    package var fast = false
     /// Whether requests may reach loopback, private, link-local, CGNAT,
     /// unique-local and unspecified addresses of hosts other than the seeds'.
     /// Off (the default): every request of the crawl, the engine's (pages,
@@ -56,31 +56,31 @@ public struct CrawlConfiguration: Sendable {
     /// one guard (started by the first, kept until the process ends), each
     /// allowing its seeds' hosts while it runs. A run's own choice: workers
     /// joining a shared crawl each make it.
-    public var allowPrivateAddresses = false
+    package var allowPrivateAddresses = false
     /// The product token matched against robots.txt groups.
-    public var robotsAgent = "navwatch"
+    package var robotsAgent = "navwatch"
     /// This worker's name in the store: who holds a lease, who loaded a page.
-    public var worker = CrawlConfiguration.defaultWorkerName
+    package var worker = CrawlConfiguration.defaultWorkerName
     /// How long a lease lasts without renewal. A running worker renews its
     /// leases three times per period; a dead worker's pages return to the
     /// frontier when it runs out.
-    public var leaseDuration: Duration = .seconds(30)
+    package var leaseDuration: Duration = .seconds(30)
     /// How often a worker waiting for other workers' pages asks the store
     /// again, when the store is shared.
-    public var pollInterval: Duration = .milliseconds(250)
+    package var pollInterval: Duration = .milliseconds(250)
 
     /// `host-pid`: unique among live workers.
-    public static var defaultWorkerName: String {
+    package static var defaultWorkerName: String {
         "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
     }
 
-    public init(seeds: [URL]) {
+    package init(seeds: [URL]) {
         self.seeds = seeds
     }
 }
 
 /// Where a crawl finds a sitemap.
-public enum SitemapSource: Sendable, Equatable {
+package enum SitemapSource: Sendable, Equatable {
     /// This sitemap or sitemap index.
     case url(URL)
     /// The `Sitemap:` lines of each seed origin's robots.txt, else its `/sitemap.xml`.
@@ -88,6 +88,6 @@ public enum SitemapSource: Sendable, Equatable {
 }
 
 /// Why a crawl could not start.
-public struct CrawlError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct CrawlError: Error, CustomStringConvertible, Sendable {
+    package var description: String
 }

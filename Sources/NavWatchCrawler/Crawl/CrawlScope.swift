@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which discovered links a crawl follows, relative to the seed they came from.
-public enum CrawlScope: String, Codable, Sendable, CaseIterable {
+package enum CrawlScope: String, Codable, Sendable, CaseIterable {
     /// Same scheme, host and port as the seed.
     case sameOrigin = "same-origin"
     /// Same host, any scheme or port.
@@ -13,7 +13,7 @@ public enum CrawlScope: String, Codable, Sendable, CaseIterable {
     case any
 
     /// Whether `url` is in scope for a crawl seeded with `seeds`.
-    public func contains(_ url: URL, seeds: [URL]) -> Bool {
+    package func contains(_ url: URL, seeds: [URL]) -> Bool {
         seeds.contains { seed in
             switch self {
             case .any: return true

@@ -5,39 +5,39 @@ import Histogram
 ///
 /// `Crawler.run` returns the fold of every report it delivered in that run
 /// (`add(_:)` in delivery order), with the retries it made and the time it took.
-public struct CrawlSummary: Sendable, Equatable {
+package struct CrawlSummary: Sendable, Equatable {
     /// Reports of pages loaded (or checked with HTTP): every report but
     /// `skipped` and `blocked` ones.
-    public private(set) var loaded = 0
+    package private(set) var loaded = 0
     /// Reports of links not loaded: skipped and blocked.
-    public private(set) var notLoaded = 0
+    package private(set) var notLoaded = 0
     /// Reports per outcome.
-    public private(set) var outcomes: [PageLoadReport.Outcome: Int] = [:]
+    package private(set) var outcomes: [PageLoadReport.Outcome: Int] = [:]
     /// Loaded pages per HTTP status (pages without a status are not counted).
-    public private(set) var statuses: [Int: Int] = [:]
+    package private(set) var statuses: [Int: Int] = [:]
     /// Loaded pages with at least one uncaught error or unhandled rejection.
-    public private(set) var pagesWithPageErrors = 0
+    package private(set) var pagesWithPageErrors = 0
     /// Loaded pages that logged at least one console error.
-    public private(set) var pagesWithConsoleErrors = 0
+    package private(set) var pagesWithConsoleErrors = 0
     /// Time to finish of loaded pages, in whole milliseconds, kept to three
     /// significant digits (HdrHistogram): exact up to 2,047 ms.
     private var loadTimes = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
     /// Pages put back to be loaded again after a transient failure.
-    public var retries = 0
-    public var elapsed: Duration = .zero
+    package var retries = 0
+    package var elapsed: Duration = .zero
 
-    public init() {}
+    package init() {}
 
     /// The summary of `reports`, as if a crawl had delivered them in this order.
-    public init(_ reports: some Sequence<PageLoadReport>) {
+    package init(_ reports: some Sequence<PageLoadReport>) {
         for report in reports { add(report) }
     }
 
     /// Every report delivered.
-    public var reported: Int { loaded + notLoaded }
+    package var reported: Int { loaded + notLoaded }
 
     /// Counts one delivered report.
-    public mutating func add(_ report: PageLoadReport) {
+    package mutating func add(_ report: PageLoadReport) {
         outcomes[report.outcome, default: 0] += 1
         guard report.wasLoaded else {
             notLoaded += 1
@@ -53,7 +53,7 @@ public struct CrawlSummary: Sendable, Equatable {
     /// The time to finish, in milliseconds, that `percentile` percent of the
     /// loaded pages took at most (to three significant digits); nil when no
     /// loaded page finished.
-    public func loadTime(percentile: Double) -> Double? {
+    package func loadTime(percentile: Double) -> Double? {
         loadTimes.totalCount == 0 ? nil : Double(loadTimes.valueAtPercentile(percentile))
     }
 }

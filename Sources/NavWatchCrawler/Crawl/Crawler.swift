@@ -10,8 +10,8 @@ import WebKitThread
 /// A web-process crash or a hung view never stops the crawl: the view is
 /// replaced and the page retried or reported. Redirect targets count as seen,
 /// so no page is reported twice. Running it again on the same store resumes.
-public actor Crawler {
-    public typealias ReportHandler = @Sendable (PageLoadReport) -> Void
+package actor Crawler {
+    package typealias ReportHandler = @Sendable (PageLoadReport) -> Void
 
     /// The caller's configuration, with the stored crawl's settings once running.
     private var configuration: CrawlConfiguration
@@ -41,7 +41,7 @@ public actor Crawler {
     /// For tests: called on the WebKit thread once a page's load was asked for.
     private var onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
 
-    public init(configuration: CrawlConfiguration, store: any CrawlStore) throws {
+    package init(configuration: CrawlConfiguration, store: any CrawlStore) throws {
         self.configuration = configuration
         self.store = store
         seeds = configuration.seeds.compactMap(URLCanonicalizer.canonical)
@@ -61,7 +61,7 @@ public actor Crawler {
     /// A crawl already in the store keeps its own settings (scope, filters,
     /// limits, delay, robots, retries): this run joins it as one more worker,
     /// or resumes it.
-    public func run(onReport: @escaping ReportHandler) async throws -> CrawlSummary {
+    package func run(onReport: @escaping ReportHandler) async throws -> CrawlSummary {
         self.onReport = onReport
         let started = clock.now
         let settings = try await store.start(with: CrawlSettings(configuration))

@@ -2,17 +2,17 @@ import NavWatch
 import WebKitThread
 
 /// What `CrawlConfiguration.fast` changes in the views of a crawl, and nothing else.
-public enum FastProfile {
+package enum FastProfile {
     /// Subresources never requested.
-    public static let blocked: Set<ContentFilter.ResourceType> = [.image, .font, .media, .styleSheet, .script]
+    package static let blocked: Set<ContentFilter.ResourceType> = [.image, .font, .media, .styleSheet, .script]
     /// The viewport, in CSS pixels: layout and paint cost grow with it.
-    public static let viewportWidth = 320, viewportHeight = 240
+    package static let viewportWidth = 320, viewportHeight = 240
 
     /// `configuration` with the page's own scripts off, `blocked` filtered
     /// out and the small viewport; the rest (user agent, storage, TLS, sandbox,
     /// proxy, timeout) as it was.
     @WebKitActor
-    public static func applied(to configuration: WebViewConfiguration) async throws -> WebViewConfiguration {
+    package static func applied(to configuration: WebViewConfiguration) async throws -> WebViewConfiguration {
         var fast = configuration
         fast.javaScriptEnabled = false
         fast.imagesEnabled = false

@@ -1,9 +1,9 @@
 import Foundation
 
 /// A URL waiting in (or taken from) the crawl frontier.
-public struct FrontierEntry: Sendable, Equatable {
+package struct FrontierEntry: Sendable, Equatable {
     /// What the crawl does with an entry.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// A page to load in a web view, found from a seed or a link.
         case page
         /// A page to load in a web view, found first in a sitemap.
@@ -13,14 +13,14 @@ public struct FrontierEntry: Sendable, Equatable {
     }
 
     /// The canonical URL, also the deduplication key.
-    public var url: String
-    public var depth: Int
-    public var parent: String?
+    package var url: String
+    package var depth: Int
+    package var parent: String?
     /// Attempts made so far.
-    public var attempts: Int
-    public var kind: Kind
+    package var attempts: Int
+    package var kind: Kind
 
-    public init(url: String, depth: Int, parent: String?, attempts: Int = 0, kind: Kind = .page) {
+    package init(url: String, depth: Int, parent: String?, attempts: Int = 0, kind: Kind = .page) {
         self.url = url
         self.depth = depth
         self.parent = parent

@@ -3,7 +3,7 @@ import Foundation
 /// The rules of one host's robots.txt that apply to a user agent, matched as
 /// Google documents it: the longest matching `Allow` or `Disallow` path wins,
 /// `Allow` on a tie; `*` matches any characters and `$` anchors the end.
-public struct RobotsTxt: Sendable, Equatable {
+package struct RobotsTxt: Sendable, Equatable {
     struct Rule: Sendable, Equatable {
         let allow: Bool
         let pattern: String
@@ -12,11 +12,11 @@ public struct RobotsTxt: Sendable, Equatable {
     let rules: [Rule]
 
     /// Everything allowed (no robots.txt, or one that could not be fetched).
-    public static let allowAll = RobotsTxt(rules: [])
+    package static let allowAll = RobotsTxt(rules: [])
 
     /// Parses `text`, keeping the group for `userAgent` (by product token,
     /// case-insensitive) or, failing that, the `*` group.
-    public init(_ text: String, userAgent: String = "navwatch") {
+    package init(_ text: String, userAgent: String = "navwatch") {
         var groups: [(agents: [String], rules: [Rule])] = []
         var readingAgents = false
         for rawLine in text.split(whereSeparator: \.isNewline) {
@@ -48,7 +48,7 @@ public struct RobotsTxt: Sendable, Equatable {
     }
 
     /// Whether `url` may be fetched.
-    public func allows(_ url: URL) -> Bool {
+    package func allows(_ url: URL) -> Bool {
         var path = url.path.isEmpty ? "/" : url.path
         if let query = url.query { path += "?" + query }
         var best: Rule?

@@ -1,15 +1,15 @@
 import Foundation
 
 /// The link graph of a crawl, as its store keeps it.
-public struct LinkGraph: Sendable, Equatable {
+package struct LinkGraph: Sendable, Equatable {
     /// Every link of every page loaded, in the order stored.
-    public var links: [PageLink]
+    package var links: [PageLink]
     /// Redirect targets, each with the URL whose report covers it.
-    public var aliases: [String: String]
+    package var aliases: [String: String]
     /// The ids and names of the pages that fragment links point at, by report URL.
-    public var anchors: [String: Set<String>]
+    package var anchors: [String: Set<String>]
 
-    public init(links: [PageLink] = [], aliases: [String: String] = [:], anchors: [String: Set<String>] = [:]) {
+    package init(links: [PageLink] = [], aliases: [String: String] = [:], anchors: [String: Set<String>] = [:]) {
         self.links = links
         self.aliases = aliases
         self.anchors = anchors
@@ -17,9 +17,9 @@ public struct LinkGraph: Sendable, Equatable {
 }
 
 /// One link target and every link to it, with what became of it.
-public struct CheckedTarget: Sendable, Equatable {
+package struct CheckedTarget: Sendable, Equatable {
     /// Why a target counts as broken.
-    public enum Problem: String, Sendable, CaseIterable {
+    package enum Problem: String, Sendable, CaseIterable {
         /// The target answered with a status of 400 or more.
         case httpError = "http-error"
         /// It could not be reached (DNS, refused, reset, TLS, ...).
@@ -34,35 +34,35 @@ public struct CheckedTarget: Sendable, Equatable {
     }
 
     /// The URL, with `#fragment` for a missing fragment.
-    public var target: String
+    package var target: String
     /// What became of the URL; nil when the crawl never got to it.
-    public var report: PageLoadReport?
+    package var report: PageLoadReport?
     /// Why it is broken; nil when it is not.
-    public var problem: Problem?
+    package var problem: Problem?
     /// One line: the status and its reason, the error, the missing fragment, or why it was not checked.
-    public var detail: String
+    package var detail: String
     /// Every link to it, ordered by page, then text.
-    public var referrers: [PageLink]
+    package var referrers: [PageLink]
 
     /// Whether it lies outside the crawl's scope and was checked with a plain HTTP request.
-    public var isExternal: Bool { report?.checkedWith != nil }
+    package var isExternal: Bool { report?.checkedWith != nil }
 }
 
 /// What a crawl's links came to: every target, broken or not, and the pages
 /// only a sitemap led to.
-public struct LinkCheckResult: Sendable, Equatable {
+package struct LinkCheckResult: Sendable, Equatable {
     /// Ordered by target.
-    public var targets: [CheckedTarget]
+    package var targets: [CheckedTarget]
     /// Pages found in a sitemap that no loaded page links to, ordered.
-    public var orphans: [String]
+    package var orphans: [String]
 
-    public var broken: [CheckedTarget] { targets.filter { $0.problem != nil } }
+    package var broken: [CheckedTarget] { targets.filter { $0.problem != nil } }
     /// Broken targets inside the crawl's scope (missing fragments aside).
-    public var brokenInScope: [CheckedTarget] { broken.filter { $0.problem != .missingFragment && !$0.isExternal } }
+    package var brokenInScope: [CheckedTarget] { broken.filter { $0.problem != .missingFragment && !$0.isExternal } }
     /// Broken targets outside the scope, checked with plain HTTP.
-    public var brokenExternal: [CheckedTarget] { broken.filter { $0.problem != .missingFragment && $0.isExternal } }
+    package var brokenExternal: [CheckedTarget] { broken.filter { $0.problem != .missingFragment && $0.isExternal } }
     /// Links to a fragment their page does not have.
-    public var missingFragments: [CheckedTarget] { broken.filter { $0.problem == .missingFragment } }
+    package var missingFragments: [CheckedTarget] { broken.filter { $0.problem == .missingFragment } }
 
     /// Folds a crawl's link graph and reports into one entry per target.
     ///
@@ -78,7 +78,7 @@ public struct LinkCheckResult: Sendable, Equatable {
     ///   status below 400: missing when no element has that id and no `<a>`
     ///   that name. Fragments that are not element names are not checked:
     ///   `top` (the top of any page), routes (`#/...`, `#!...`), text fragments (`#:~:`).
-    public init(graph: LinkGraph, reports: [PageLoadReport]) {
+    package init(graph: LinkGraph, reports: [PageLoadReport]) {
         let byURL = Dictionary(reports.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
         var groups: [String: (report: PageLoadReport?, problem: CheckedTarget.Problem?, detail: String, links: [PageLink])] = [:]
         for link in graph.links {

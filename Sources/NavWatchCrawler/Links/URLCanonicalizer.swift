@@ -8,10 +8,10 @@ import NavWatchGuard
 /// the default port is dropped, an empty path becomes `/`, dot segments are
 /// removed, percent-encoded unreserved characters are decoded and the other
 /// escapes use upper-case hex. Equal URLs get equal keys; a key is its own key.
-public enum URLCanonicalizer {
+package enum URLCanonicalizer {
     /// The canonical form of `url`, or nil when it has no scheme, an empty
     /// host, or a host WebKit would refuse (`1.2.3.999`, an invalid IPv6 literal).
-    public static func canonical(_ url: URL) -> URL? {
+    package static func canonical(_ url: URL) -> URL? {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
               let scheme = components.scheme?.lowercased() else { return nil }
         components.scheme = scheme
@@ -36,7 +36,7 @@ public enum URLCanonicalizer {
     /// `scheme://host[:port]` of `url`, with an IPv6 host in brackets
     /// (`http://[::1]:8080`) and the host as `canonical` writes it; nil
     /// when `url` has no scheme or host. The port is kept as written.
-    public static func origin(of url: URL) -> String? {
+    package static func origin(of url: URL) -> String? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
               let scheme = components.scheme?.lowercased(), let rawHost = components.percentEncodedHost,
               let host = HostName.canonical(normalisePercentEncoding(rawHost)) else { return nil }
@@ -45,7 +45,7 @@ public enum URLCanonicalizer {
     }
 
     /// The canonical form of `text` as a string, or nil when it is not a URL.
-    public static func key(_ text: String) -> String? {
+    package static func key(_ text: String) -> String? {
         URL(string: text).flatMap(canonical)?.absoluteString
     }
 

@@ -3,8 +3,8 @@ import NavWatch
 
 /// What the crawler learnt about one URL it tried (or decided not to try).
 /// Encodes to JSON with snake_case keys; see the README for the schema.
-public struct PageLoadReport: Codable, Sendable, Equatable {
-    public enum Outcome: String, Codable, Sendable {
+package struct PageLoadReport: Codable, Sendable, Equatable {
+    package enum Outcome: String, Codable, Sendable {
         /// Finished with an HTTP status below 400.
         case ok
         /// Finished with an HTTP status of 400 or more.
@@ -23,27 +23,27 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case blocked
     }
 
-    public enum SkipReason: String, Codable, Sendable {
+    package enum SkipReason: String, Codable, Sendable {
         case robots, scope, maxDepth = "max-depth", maxPages = "max-pages", nonHTTP = "non-http"
         case privateAddress = "private-address"
     }
 
     /// Whether the page was loaded (or checked) at all: not skipped, not blocked.
-    public var wasLoaded: Bool { outcome != .skipped && outcome != .blocked }
+    package var wasLoaded: Bool { outcome != .skipped && outcome != .blocked }
     /// Whether a server answered with the page, whatever its status (`ok`
     /// or `http-error`): a crawl whose seeds all lack an answer never started.
-    public var wasAnswered: Bool { outcome == .ok || outcome == .httpError }
+    package var wasAnswered: Bool { outcome == .ok || outcome == .httpError }
 
-    public struct Hop: Codable, Sendable, Equatable {
-        public var url: String
-        public var status: Int
+    package struct Hop: Codable, Sendable, Equatable {
+        package var url: String
+        package var status: Int
     }
 
-    public struct ErrorInfo: Codable, Sendable, Equatable {
-        public var kind: String
-        public var domain: String
-        public var code: Int
-        public var message: String
+    package struct ErrorInfo: Codable, Sendable, Equatable {
+        package var kind: String
+        package var domain: String
+        package var code: Int
+        package var message: String
 
         package init(_ error: NavigationError) {
             kind = error.kind.rawValue
@@ -54,16 +54,16 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     }
 
     /// Milliseconds from the start of the navigation; null where unknown.
-    public struct Timings: Codable, Sendable, Equatable {
-        public var redirect: Double?
-        public var commit: Double?
-        public var ttfb: Double?
-        public var domContentLoaded: Double?
-        public var load: Double?
-        public var finish: Double?
-        public var firstContentfulPaint: Double?
+    package struct Timings: Codable, Sendable, Equatable {
+        package var redirect: Double?
+        package var commit: Double?
+        package var ttfb: Double?
+        package var domContentLoaded: Double?
+        package var load: Double?
+        package var finish: Double?
+        package var firstContentfulPaint: Double?
 
-        public init() {}
+        package init() {}
 
         enum CodingKeys: String, CodingKey {
             case redirect, commit, ttfb, load, finish
@@ -71,7 +71,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
             case firstContentfulPaint = "first_contentful_paint"
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             // Unknown timings are written as null, not left out.
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(redirect, forKey: .redirect)
@@ -84,21 +84,21 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Resources: Codable, Sendable, Equatable {
+    package struct Resources: Codable, Sendable, Equatable {
         /// Requests and bytes of one resource type.
-        public struct Weight: Codable, Sendable, Equatable {
-            public var count = 0
-            public var bytes = 0
+        package struct Weight: Codable, Sendable, Equatable {
+            package var count = 0
+            package var bytes = 0
         }
 
-        public var count = 0
-        public var failed = 0
+        package var count = 0
+        package var failed = 0
         /// Requests the private-address guard refused (no connection was made).
-        public var blocked = 0
-        public var transferBytes = 0
+        package var blocked = 0
+        package var transferBytes = 0
         /// Per resource type (`document`, `image`, ...): requests and bytes
         /// transferred; types the page did not request are absent.
-        public var byType: [String: Weight] = [:]
+        package var byType: [String: Weight] = [:]
 
         enum CodingKeys: String, CodingKey {
             case count, failed, blocked
@@ -106,9 +106,9 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
             case byType = "by_type"
         }
 
-        public init() {}
+        package init() {}
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             count = try container.decode(Int.self, forKey: .count)
             failed = try container.decode(Int.self, forKey: .failed)
@@ -123,43 +123,43 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// How many console messages the page logged at level error and warning
     /// (console calls and the engine's own reports, such as resources that
     /// failed to load).
-    public struct ConsoleCounts: Codable, Sendable, Equatable {
-        public var errors = 0
-        public var warnings = 0
+    package struct ConsoleCounts: Codable, Sendable, Equatable {
+        package var errors = 0
+        package var warnings = 0
 
-        public init(errors: Int = 0, warnings: Int = 0) {
+        package init(errors: Int = 0, warnings: Int = 0) {
             self.errors = errors
             self.warnings = warnings
         }
     }
 
     /// One uncaught error or unhandled rejection of the page.
-    public struct PageErrorInfo: Codable, Sendable, Equatable {
-        public var message: String
-        public var url: String?
-        public var line: Int?
+    package struct PageErrorInfo: Codable, Sendable, Equatable {
+        package var message: String
+        package var url: String?
+        package var line: Int?
 
-        public init(message: String, url: String?, line: Int?) {
+        package init(message: String, url: String?, line: Int?) {
             self.message = message
             self.url = url
             self.line = line
         }
 
-        public init(_ error: PageError) {
+        package init(_ error: PageError) {
             self.init(message: error.message, url: error.url?.absoluteString, line: error.line)
         }
     }
 
     /// How many page errors a report lists; `pageErrorCount` counts them all.
-    public static let listedPageErrors = 5
+    package static let listedPageErrors = 5
 
     /// Where a timed-out navigation was when time ran out.
-    public struct TimeoutDetail: Codable, Sendable, Equatable {
+    package struct TimeoutDetail: Codable, Sendable, Equatable {
         /// `requested`, `provisional` (started, no response yet), `committed`
         /// (response received, page still loading).
-        public var stage: String
+        package var stage: String
         /// The requests still pending, main resource included.
-        public var pendingRequests: [String]
+        package var pendingRequests: [String]
 
         enum CodingKeys: String, CodingKey {
             case stage
@@ -167,47 +167,47 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         }
     }
 
-    public var url: String
-    public var finalURL: String?
-    public var redirects: [Hop] = []
-    public var status: Int?
-    public var mime: String?
-    public var title: String?
-    public var depth: Int
-    public var parent: String?
-    public var fetchedAt: Date
-    public var outcome: Outcome
-    public var skipReason: SkipReason?
-    public var error: ErrorInfo?
-    public var timings = Timings()
-    public var resources = Resources()
-    public var links = 0
-    public var attempts = 0
-    public var timeout: TimeoutDetail?
+    package var url: String
+    package var finalURL: String?
+    package var redirects: [Hop] = []
+    package var status: Int?
+    package var mime: String?
+    package var title: String?
+    package var depth: Int
+    package var parent: String?
+    package var fetchedAt: Date
+    package var outcome: Outcome
+    package var skipReason: SkipReason?
+    package var error: ErrorInfo?
+    package var timings = Timings()
+    package var resources = Resources()
+    package var links = 0
+    package var attempts = 0
+    package var timeout: TimeoutDetail?
     /// The page's console errors and warnings; nil for a page that was not
     /// loaded (and in reports stored before navwatch counted them).
-    public var console: ConsoleCounts?
+    package var console: ConsoleCounts?
     /// The page's first `listedPageErrors` uncaught errors and unhandled
     /// rejections, in order; nil as for `console`.
-    public var pageErrors: [PageErrorInfo]?
+    package var pageErrors: [PageErrorInfo]?
     /// How many there were in all.
-    public var pageErrorCount: Int?
+    package var pageErrorCount: Int?
     /// Hosts of other sites the page requested from, sorted.
-    public var thirdPartyHosts: [String]?
+    package var thirdPartyHosts: [String]?
     /// The file name of the page's screenshot, in the crawl's screenshot directory.
-    public var screenshot: String?
+    package var screenshot: String?
     /// When navwatch asked for the page (the last attempt's start).
-    public var startedAt: Date?
+    package var startedAt: Date?
     /// Set on a page the crawl first found in a sitemap.
-    public var foundInSitemap: Bool?
+    package var foundInSitemap: Bool?
     /// Set on a link outside the crawl's scope that was checked with a plain
     /// HTTP request instead of loaded: `HEAD`, or `GET` where HEAD was refused.
-    public var checkedWith: String?
+    package var checkedWith: String?
     /// Every request of the page: stored beside the report, not in its JSON line.
-    public var requests: [RequestRecord] = []
+    package var requests: [RequestRecord] = []
     /// Every element id and `<a name>` of the page, for fragment checks:
     /// stored beside the report, not in its JSON line.
-    public var anchors: [String] = []
+    package var anchors: [String] = []
 
     enum CodingKeys: String, CodingKey {
         case url, redirects, status, mime, title, depth, parent, outcome, error, timings, resources, links, attempts, timeout
@@ -224,7 +224,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case skipReason = "skip_reason"
     }
 
-    public init(url: String, depth: Int, parent: String?, fetchedAt: Date = Date(), outcome: Outcome) {
+    package init(url: String, depth: Int, parent: String?, fetchedAt: Date = Date(), outcome: Outcome) {
         self.url = url
         self.depth = depth
         self.parent = parent
@@ -244,7 +244,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         return report
     }
 
-    public static let encoder: JSONEncoder = {
+    package static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
@@ -254,7 +254,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         return encoder
     }()
 
-    public static let decoder: JSONDecoder = {
+    package static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
@@ -284,7 +284,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// character but letters, digits, `.` and `-` made `_` (80 at most), then
     /// 16 hex digits of the URL's 64-bit FNV-1a hash, so that names never
     /// collide in practice.
-    public static func screenshotName(for url: String) -> String {
+    package static func screenshotName(for url: String) -> String {
         let readable = url.replacingOccurrences(of: "^[a-z]+://", with: "", options: .regularExpression)
         let safe = String(readable.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") ? $0 : "_" }.prefix(80))
         return safe + "-" + String(FNV1a.hash(url.utf8), radix: 16).leftPadded(to: 16) + ".png"
@@ -315,7 +315,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     }
 
     /// One line of JSON.
-    public var jsonLine: String {
+    package var jsonLine: String {
         String(decoding: (try? Self.encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
     }
 }

@@ -4,54 +4,54 @@ import NavWatch
 /// One request a page made, as stored beside its report and exported as a
 /// HAR entry. A redirect is a record of its own whose `redirectURL` names
 /// the next request. Times are milliseconds; -1 where unknown.
-public struct RequestRecord: Codable, Sendable, Equatable {
+package struct RequestRecord: Codable, Sendable, Equatable {
     /// What the request was for, from `Sec-Fetch-Dest` (or the MIME type).
-    public enum ResourceType: String, Codable, Sendable {
+    package enum ResourceType: String, Codable, Sendable {
         case document, stylesheet, script, image, font, fetch, media, other
     }
 
     /// The phases of a request, as HAR 1.2 defines them; -1 where the engine
     /// gives nothing. `connect` includes `ssl`.
-    public struct Timings: Codable, Sendable, Equatable {
-        public var blocked: Double = -1
-        public var dns: Double = -1
-        public var connect: Double = -1
-        public var ssl: Double = -1
-        public var send: Double = 0
-        public var wait: Double = 0
-        public var receive: Double = 0
+    package struct Timings: Codable, Sendable, Equatable {
+        package var blocked: Double = -1
+        package var dns: Double = -1
+        package var connect: Double = -1
+        package var ssl: Double = -1
+        package var send: Double = 0
+        package var wait: Double = 0
+        package var receive: Double = 0
 
         /// The sum of the known phases (`ssl` is inside `connect`).
-        public var total: Double {
+        package var total: Double {
             [blocked, dns, connect, send, wait, receive].filter { $0 >= 0 }.reduce(0, +)
         }
     }
 
-    public var url: String
-    public var method: String
-    public var type: ResourceType
+    package var url: String
+    package var method: String
+    package var type: ResourceType
     /// The HTTP status; nil when no response came.
-    public var status: Int?
-    public var statusText: String?
-    public var mime: String?
-    public var requestHeaders: [HTTPHeader]
-    public var responseHeaders: [HTTPHeader]
+    package var status: Int?
+    package var statusText: String?
+    package var mime: String?
+    package var requestHeaders: [HTTPHeader]
+    package var responseHeaders: [HTTPHeader]
     /// Bytes on the wire, headers included; nil when unknown.
-    public var transferBytes: Int?
+    package var transferBytes: Int?
     /// The body as received (before decoding); nil when unknown.
-    public var encodedBytes: Int?
+    package var encodedBytes: Int?
     /// The body after decoding; nil when unknown.
-    public var bodyBytes: Int?
+    package var bodyBytes: Int?
     /// When it started, since the navigation started.
-    public var startMs: Double
-    public var timings: Timings
+    package var startMs: Double
+    package var timings: Timings
     /// For a redirect, where it pointed.
-    public var redirectURL: String?
+    package var redirectURL: String?
     /// For a failed request, the kind of failure (`NavigationError.Kind`).
-    public var error: String?
+    package var error: String?
     /// Still waiting for an answer when the report was made: the page timed
     /// out, or a finished page never finished it (a long poll).
-    public var pending: Bool
+    package var pending: Bool
 
     enum CodingKeys: String, CodingKey {
         case url, method, type, status, mime, timings, error, pending
@@ -66,7 +66,7 @@ public struct RequestRecord: Codable, Sendable, Equatable {
     }
 
     /// The phases' sum.
-    public var timeMs: Double { timings.total }
+    package var timeMs: Double { timings.total }
 }
 
 extension RequestRecord {

@@ -15,7 +15,7 @@ import Foundation
 ///
 /// `SQLiteCrawlStore` serves the workers of one process; `PostgresCrawlStore`
 /// serves workers on any number of machines.
-public protocol CrawlStore: Sendable {
+package protocol CrawlStore: Sendable {
     /// Whether workers in other processes may share the store. A store that
     /// is not shared returns every lease on `releaseLeases()` at start.
     var isShared: Bool { get }
@@ -75,20 +75,20 @@ public protocol CrawlStore: Sendable {
 }
 
 /// What a worker asks `CrawlStore.lease` for.
-public struct LeaseRequest: Sendable {
-    public var worker: String
-    public var now: Date
+package struct LeaseRequest: Sendable {
+    package var worker: String
+    package var now: Date
     /// When the lease expires unless renewed.
-    public var until: Date
+    package var until: Date
     /// The pause between two requests to the same host, across workers.
-    public var hostDelay: TimeInterval
+    package var hostDelay: TimeInterval
     /// The pause after a request to check a link on another site (at least `hostDelay`).
-    public var externalHostDelay: TimeInterval
+    package var externalHostDelay: TimeInterval
     /// Pages loaded plus pages leased may not exceed this; links to check
     /// with plain HTTP do not count.
-    public var maxPages: Int?
+    package var maxPages: Int?
 
-    public init(worker: String, now: Date, until: Date, hostDelay: TimeInterval, externalHostDelay: TimeInterval = 0,
+    package init(worker: String, now: Date, until: Date, hostDelay: TimeInterval, externalHostDelay: TimeInterval = 0,
                 maxPages: Int?) {
         self.worker = worker
         self.now = now
@@ -105,7 +105,7 @@ public struct LeaseRequest: Sendable {
 }
 
 /// The answer to a `LeaseRequest`.
-public enum LeaseOutcome: Sendable, Equatable {
+package enum LeaseOutcome: Sendable, Equatable {
     /// The entry is the worker's until the lease expires.
     case leased(FrontierEntry)
     /// Nothing is ready now. Something may be at `until` (a retry's time, a
@@ -118,20 +118,20 @@ public enum LeaseOutcome: Sendable, Equatable {
 
 /// The settings that shape a crawl, stored with it so that every worker and
 /// every resume follows the same ones.
-public struct CrawlSettings: Codable, Sendable, Equatable {
-    public var scope: CrawlScope
-    public var include: [String]
-    public var exclude: [String]
-    public var maxDepth: Int?
-    public var maxPages: Int?
+package struct CrawlSettings: Codable, Sendable, Equatable {
+    package var scope: CrawlScope
+    package var include: [String]
+    package var exclude: [String]
+    package var maxDepth: Int?
+    package var maxPages: Int?
     /// Milliseconds between two requests to the same host.
-    public var delayMilliseconds: Int
-    public var obeyRobots: Bool
-    public var retries: Int
+    package var delayMilliseconds: Int
+    package var obeyRobots: Bool
+    package var retries: Int
     /// Whether links that leave the scope are checked with plain HTTP (nil in crawls stored before it existed).
-    public var checkExternal: Bool?
+    package var checkExternal: Bool?
 
-    public init(_ configuration: CrawlConfiguration) {
+    package init(_ configuration: CrawlConfiguration) {
         scope = configuration.scope
         include = configuration.include
         exclude = configuration.exclude
@@ -144,7 +144,7 @@ public struct CrawlSettings: Codable, Sendable, Equatable {
     }
 
     /// `configuration` with these settings in place of its own.
-    public func applied(to configuration: CrawlConfiguration) -> CrawlConfiguration {
+    package func applied(to configuration: CrawlConfiguration) -> CrawlConfiguration {
         var configuration = configuration
         configuration.scope = scope
         configuration.include = include
@@ -160,18 +160,18 @@ public struct CrawlSettings: Codable, Sendable, Equatable {
 }
 
 /// How far a crawl has got.
-public struct CrawlCounts: Sendable, Equatable {
-    public var queued = 0
-    public var leased = 0
+package struct CrawlCounts: Sendable, Equatable {
+    package var queued = 0
+    package var leased = 0
     /// Reports stored, skipped links included.
-    public var reported = 0
+    package var reported = 0
     /// Reports of pages that were loaded (not skipped).
-    public var loaded = 0
-    public var failed = 0
+    package var loaded = 0
+    package var failed = 0
     /// Per worker, by name: leases held now and pages it reported.
-    public var workers: [WorkerCounts] = []
+    package var workers: [WorkerCounts] = []
 
-    public init() {}
+    package init() {}
 }
 
 extension CrawlCounts {
@@ -180,13 +180,13 @@ extension CrawlCounts {
 }
 
 /// One worker's share of a crawl.
-public struct WorkerCounts: Sendable, Equatable {
-    public var worker: String
-    public var leased: Int
-    public var loaded: Int
-    public var failed: Int
+package struct WorkerCounts: Sendable, Equatable {
+    package var worker: String
+    package var leased: Int
+    package var loaded: Int
+    package var failed: Int
 
-    public init(worker: String, leased: Int, loaded: Int, failed: Int) {
+    package init(worker: String, leased: Int, loaded: Int, failed: Int) {
         self.worker = worker
         self.leased = leased
         self.loaded = loaded
@@ -195,12 +195,12 @@ public struct WorkerCounts: Sendable, Equatable {
 }
 
 /// A report and its place in the order reports were stored.
-public struct StoredReport: Sendable {
+package struct StoredReport: Sendable {
     /// Increases with every report stored; the first is greater than 0.
-    public var position: Int64
-    public var report: PageLoadReport
+    package var position: Int64
+    package var report: PageLoadReport
 
-    public init(position: Int64, report: PageLoadReport) {
+    package init(position: Int64, report: PageLoadReport) {
         (self.position, self.report) = (position, report)
     }
 }
@@ -208,20 +208,20 @@ public struct StoredReport: Sendable {
 extension CrawlStore {
     /// Every stored report, in the order stored, read a batch at a time:
     /// memory holds one batch however many reports there are.
-    public func storedReports(includingRequests: Bool, batchSize: Int = 256) -> StoredReports {
+    package func storedReports(includingRequests: Bool, batchSize: Int = 256) -> StoredReports {
         StoredReports(store: self, includingRequests: includingRequests, batchSize: batchSize)
     }
 
     /// Whether the store holds a crawl already: its settings, or any page
     /// reported, queued or leased. A new crawl may start only in a store
     /// that holds none; one that does is resumed or joined.
-    public func holdsCrawl() async throws -> Bool {
+    package func holdsCrawl() async throws -> Bool {
         let counts = try await counts()
         return try await settings() != nil || counts.reported + counts.queued + counts.leased > 0
     }
 
     /// Every stored report, in the order stored, in one array.
-    public func allReports(includingRequests: Bool = true) async throws -> [PageLoadReport] {
+    package func allReports(includingRequests: Bool = true) async throws -> [PageLoadReport] {
         var reports: [PageLoadReport] = []
         for try await report in storedReports(includingRequests: includingRequests) { reports.append(report) }
         return reports

@@ -4,13 +4,13 @@ import GRDB
 /// A `CrawlStore` in one SQLite file (WAL mode), through GRDB, for the
 /// workers of one process. Databases written by earlier versions are
 /// migrated when opened.
-public final class SQLiteCrawlStore: CrawlStore {
+package final class SQLiteCrawlStore: CrawlStore {
     private let database: DatabaseQueue
 
-    public var isShared: Bool { false }
+    package var isShared: Bool { false }
 
     /// Opens or creates the crawl database at `path`, creating or migrating its schema.
-    public init(path: String) throws {
+    package init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         // WAL with synchronous=NORMAL: a commit survives a killed process
@@ -90,11 +90,11 @@ public final class SQLiteCrawlStore: CrawlStore {
         return migrator
     }
 
-    public func settings() async throws -> CrawlSettings? {
+    package func settings() async throws -> CrawlSettings? {
         try await database.read { db in try Self.settings(in: db) }
     }
 
-    public func start(with settings: CrawlSettings) async throws -> CrawlSettings {
+    package func start(with settings: CrawlSettings) async throws -> CrawlSettings {
         try await database.write { db in
             if let stored = try Self.settings(in: db) { return stored }
             let json = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
@@ -103,17 +103,17 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
-    public func enqueue(_ entries: [FrontierEntry]) async throws -> [FrontierEntry] {
+    package func enqueue(_ entries: [FrontierEntry]) async throws -> [FrontierEntry] {
         try await database.write { db in try Self.insert(entries, state: "queued", in: db) }
     }
 
-    public func seeds() async throws -> [String] {
+    package func seeds() async throws -> [String] {
         try await database.read { db in
             try String.fetchAll(db, sql: "SELECT url FROM frontier WHERE depth = 0 ORDER BY seq")
         }
     }
 
-    public func lease(_ request: LeaseRequest) async throws -> LeaseOutcome {
+    package func lease(_ request: LeaseRequest) async throws -> LeaseOutcome {
         let now = request.now.timeIntervalSince1970
         return try await database.write { db in
             // Past `maxPages` pages, only links to check are leased.
@@ -166,7 +166,7 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
-    public func renewLeases(_ urls: [String], worker: String, until: Date) async throws {
+    package func renewLeases(_ urls: [String], worker: String, until: Date) async throws {
         try await database.write { db in
             for url in urls {
                 try db.execute(sql: """
@@ -176,7 +176,7 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
-    public func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
+    package func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
                          discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> [PageLoadReport] {
         try await database.write { db in
             var stored: [PageLoadReport] = []
@@ -207,20 +207,20 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
-    public func retry(_ entry: FrontierEntry, notBefore: Date) async throws {
+    package func retry(_ entry: FrontierEntry, notBefore: Date) async throws {
         try await database.write { db in
             try db.execute(sql: "UPDATE frontier SET state = 'queued', attempts = ?, not_before = ? WHERE url = ?",
                            arguments: [entry.attempts, notBefore.timeIntervalSince1970, entry.url])
         }
     }
 
-    public func releaseLeases() async throws {
+    package func releaseLeases() async throws {
         try await database.write { db in
             try db.execute(sql: "UPDATE frontier SET state = 'queued' WHERE state = 'leased'")
         }
     }
 
-    public func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport] {
+    package func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport] {
         try await database.write { db in
             let entries = try Row.fetchAll(db, sql: """
                 SELECT url, depth, parent, attempts, kind FROM frontier WHERE state = 'queued' ORDER BY depth, seq
@@ -235,7 +235,7 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
-    public func reports(after position: Int64, limit: Int, includingRequests: Bool) async throws -> [StoredReport] {
+    package func reports(after position: Int64, limit: Int, includingRequests: Bool) async throws -> [StoredReport] {
         let requests = includingRequests ? "requests" : "NULL"
         return try await database.read { db in
             try Row.fetchAll(db, sql: """
@@ -246,7 +246,7 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
-    public func linkGraph() async throws -> LinkGraph {
+    package func linkGraph() async throws -> LinkGraph {
         try await database.read { db in
             var graph = LinkGraph()
             graph.links = try Row.fetchAll(db, sql: """
@@ -266,7 +266,7 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
-    public func counts() async throws -> CrawlCounts {
+    package func counts() async throws -> CrawlCounts {
         try await database.read { db in
             var counts = CrawlCounts()
             counts.queued = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state = 'queued'") ?? 0
@@ -289,7 +289,7 @@ public final class SQLiteCrawlStore: CrawlStore {
     }
 
     /// Nothing to do: the file closes when the store is released.
-    public func close() async {}
+    package func close() async {}
 
     private static func settings(in db: Database) throws -> CrawlSettings? {
         try String.fetchOne(db, sql: "SELECT json FROM settings WHERE id = 1").map {

@@ -5,18 +5,18 @@
 /// (a crawl still running) may come at its end; on PostgreSQL one whose
 /// transaction commits after a later report was read is not. An error
 /// reading a batch ends the iteration with it.
-public struct StoredReports: AsyncSequence, Sendable {
-    public typealias Element = PageLoadReport
+package struct StoredReports: AsyncSequence, Sendable {
+    package typealias Element = PageLoadReport
 
     let store: any CrawlStore
     let includingRequests: Bool
     let batchSize: Int
 
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(sequence: self)
     }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         private let sequence: StoredReports
         private var batch: [StoredReport] = []
         private var next = 0
@@ -28,7 +28,7 @@ public struct StoredReports: AsyncSequence, Sendable {
             self.sequence = sequence
         }
 
-        public mutating func next() async throws -> PageLoadReport? {
+        package mutating func next() async throws -> PageLoadReport? {
             if next == batch.count {
                 guard !exhausted else { return nil }
                 batch = try await sequence.store.reports(after: position, limit: sequence.batchSize,
