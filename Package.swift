@@ -45,8 +45,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Layer 5a: plain HTTP for what the crawler asks without a web view:
-        // robots.txt, sitemaps and links that leave the crawl's scope.
+        // Layer 4, beside the engine (no WebKit): plain HTTP for what the
+        // crawler asks without a web view: robots.txt, sitemaps and links
+        // that leave the crawl's scope.
         .target(
             name: "NavWatchHTTP",
             dependencies: [
@@ -57,8 +58,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Layer 5c: the private-address guard, a filtering HTTP proxy that
-        // crawls send every request through (the engine's and their own).
+        // Layer 4, beside the engine (no WebKit): the private-address guard,
+        // a filtering HTTP proxy that crawls send every request through (the
+        // engine's and their own).
         .target(
             name: "NavWatchGuard",
             dependencies: [
@@ -76,7 +78,7 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
-        // Layer 5b: the crawl store on PostgreSQL, shared by workers on many machines.
+        // Layer 6: the crawl store on PostgreSQL, shared by workers on many machines.
         .target(
             name: "NavWatchPostgres",
             dependencies: [
@@ -96,7 +98,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // The command-line tool: its commands live in a library so tests can reach them.
+        // Layer 7: the command-line tool; its commands live in a library so tests can reach them.
         .target(
             name: "NavWatchCLI",
             dependencies: [
