@@ -22,7 +22,7 @@ package enum Sitemap {
     /// as is one that is not a URL.
     ///
     /// - Throws: `SitemapError` (`notASitemap`, with a nil `url`) when the
-    ///   data is not XML, its root is neither `<urlset>` nor `<sitemapindex>`,
+    ///   data is not UTF-8 XML, its root is neither `<urlset>` nor `<sitemapindex>`,
     ///   or it is gzip that does not decompress or decompresses to more than
     ///   `maximumDocumentBytes`.
     package static func parse(_ data: Data, base: URL? = nil) throws -> SitemapDocument {
@@ -40,6 +40,12 @@ package enum Sitemap {
             xml = decompressed.data
         }
         guard !xml.isEmpty else { throw SitemapError(url: nil, reason: .notASitemap("the document is empty")) }
+        // The protocol wants UTF-8; and FoundationXML stops the process on an
+        // element name, attribute name or comment that is not (it force-unwraps
+        // their decoding), which libxml2 passes on after an encoding error.
+        guard String(validating: xml, as: UTF8.self) != nil else {
+            throw SitemapError(url: nil, reason: .notASitemap("it is not UTF-8"))
+        }
         let parser = SitemapParser()
         if let error = parser.parse(xml) {
             throw SitemapError(url: nil, reason: .notASitemap("not XML (\(error))"))
@@ -117,11 +123,11 @@ package enum Sitemap {
     /// The URLs of the `Sitemap:` lines of a robots.txt, in order, without
     /// duplicates. The field name is case-insensitive; a relative URL is
     /// resolved against `base` (the robots.txt's URL); comments (`#` to the
-    /// end of the line) are ignored.
+    /// end of the line) and a byte order mark before the first line are ignored.
     package static func sitemapURLs(inRobotsTxt text: String, base: URL) -> [URL] {
         var urls: [URL] = []
         var seen: Set<String> = []
-        for line in text.split(whereSeparator: \.isNewline) {
+        for line in text.trimmingPrefix("\u{FEFF}").split(whereSeparator: \.isNewline) {
             let content = line.prefix { $0 != "#" }
             guard let colon = content.firstIndex(of: ":") else { continue }
             let field = content[..<colon].trimmingCharacters(in: .whitespaces)

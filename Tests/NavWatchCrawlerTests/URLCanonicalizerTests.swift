@@ -125,4 +125,27 @@ struct RobotsTxtTests {
         #expect(RobotsTxt("User-agent: navwatch\nDisallow: /\n").allows(URL(string: "http://h/a")!) == false)
         #expect(RobotsTxt("User-agent: navwatch\nDisallow:\n").allows(URL(string: "http://h/a")!))
     }
+
+    // Found by NavWatchFuzzTests.
+    @Test("$ anchors a pattern without * too; an empty Disallow ends a group's agents; a byte order mark is ignored")
+    func fuzzFindings() {
+        let anchored = RobotsTxt("User-agent: *\nDisallow: /$\nDisallow: /search\nAllow: /search/about$\n")
+        #expect(!anchored.allows(URL(string: "http://h/")!))
+        #expect(anchored.allows(URL(string: "http://h/docs/")!))
+        #expect(anchored.allows(URL(string: "http://h/search/about")!))
+        #expect(!anchored.allows(URL(string: "http://h/search/about/search/about")!))
+        let onlyUs = RobotsTxt("User-agent: navwatch\nDisallow:\n\nUser-agent: *\nDisallow: /\n")
+        #expect(onlyUs.allows(URL(string: "http://h/a")!))
+        #expect(!RobotsTxt("User-agent: other\nDisallow:\n\nUser-agent: *\nDisallow: /\n").allows(URL(string: "http://h/a")!))
+        #expect(!RobotsTxt("\u{FEFF}User-agent: *\nDisallow: /private\n").allows(URL(string: "http://h/private")!))
+    }
+
+    @Test("a long pattern and a path of near misses match in linear time")
+    func nearMisses() {
+        let piece = String(repeating: "ab", count: 8_000)
+        let robots = RobotsTxt("User-agent: *\nDisallow: /*\(piece)x\n")
+        let clock = ContinuousClock(), started = clock.now
+        #expect(robots.allows(URL(string: "http://h/" + String(repeating: piece, count: 3))!))
+        #expect(clock.now - started < .seconds(1))   // seconds with a naive search: range(of:), firstRange(of:)
+    }
 }

@@ -74,6 +74,13 @@ import Testing
         #expect(empty?.description == "the document is not a sitemap: the document is empty")
         let broken = #expect(throws: SitemapError.self) { try Sitemap.parse(Data([0x1f, 0x8b, 0x00, 0x01, 0x02, 0x03])) }
         #expect(broken?.description == "the document is not a sitemap: gzip data that does not decompress")
+        // Found by NavWatchFuzzTests: FoundationXML stopped the process on this element name.
+        let latin1 = #expect(throws: SitemapError.self) {
+            try Sitemap.parse(Data("<urlset><url><loc>https://example.com/</loc><\u{F0}astmod/></url></urlset>".unicodeScalars.map {
+                UInt8($0.value)
+            }))
+        }
+        #expect(latin1?.description == "the document is not a sitemap: it is not UTF-8")
     }
 
     @Test("pages(at:) follows an index (one child gzip, one missing, itself listed): pages in order, once each")
@@ -137,5 +144,8 @@ import Testing
         let found = Sitemap.sitemapURLs(inRobotsTxt: robots, base: URL(string: "https://example.com/robots.txt")!)
         #expect(found == urls("https://example.com/sitemap.xml", "https://example.com/relative-sitemap.xml",
                               "https://cdn.example.net/s2.xml.gz"))
+        // Found by NavWatchFuzzTests: a byte order mark hid the first line.
+        #expect(Sitemap.sitemapURLs(inRobotsTxt: "\u{FEFF}Sitemap: /s.xml", base: URL(string: "https://example.com/robots.txt")!)
+                == urls("https://example.com/s.xml"))
     }
 }

@@ -8,7 +8,20 @@ import NavWatch
 /// The script returns JSON text: one string crosses from the web process,
 /// not an object WebKit would rebuild. Timing entries are arrays of numbers
 /// (see `Timing`) to keep that string short on pages with many requests.
+///
+/// A page can replace what the script calls (`JSON.stringify`,
+/// `performance`) and so send any JSON: a time beyond `largestTime` or a
+/// size outside `0...largestSize` is a `DecodingError`, which keeps the sums
+/// and `Int` conversions of the facts' numbers from overflowing.
 package struct PageFacts: Decodable, Sendable {
+    /// The largest time that decodes, in milliseconds either side of the
+    /// navigation's start: JavaScript's largest exact integer (2^53 - 1, some
+    /// 285,000 years).
+    package static let largestTime = 9_007_199_254_740_991.0
+    /// The largest size that decodes, in bytes: 1 TiB.
+    package static let largestSize = Double(1 << 40)
+    private static let times = -largestTime...largestTime, sizes = 0...largestSize
+
     /// One Resource (or Navigation) Timing entry: milliseconds since the
     /// navigation started, 0 where the engine gives nothing (cross-origin
     /// details without `Timing-Allow-Origin`, for one).
@@ -33,19 +46,19 @@ package struct PageFacts: Decodable, Sendable {
             var values = try decoder.unkeyedContainer()
             name = try values.decode(String.self)
             initiatorType = try values.decode(String.self)
-            startTime = try values.decode(Double.self)
-            fetchStart = try values.decode(Double.self)
-            domainLookupStart = try values.decode(Double.self)
-            domainLookupEnd = try values.decode(Double.self)
-            connectStart = try values.decode(Double.self)
-            connectEnd = try values.decode(Double.self)
-            secureConnectionStart = try values.decode(Double.self)
-            requestStart = try values.decode(Double.self)
-            responseStart = try values.decode(Double.self)
-            responseEnd = try values.decode(Double.self)
-            transferSize = try values.decode(Double.self)
-            encodedBodySize = try values.decode(Double.self)
-            decodedBodySize = try values.decode(Double.self)
+            startTime = try values.decode(within: times)
+            fetchStart = try values.decode(within: times)
+            domainLookupStart = try values.decode(within: times)
+            domainLookupEnd = try values.decode(within: times)
+            connectStart = try values.decode(within: times)
+            connectEnd = try values.decode(within: times)
+            secureConnectionStart = try values.decode(within: times)
+            requestStart = try values.decode(within: times)
+            responseStart = try values.decode(within: times)
+            responseEnd = try values.decode(within: times)
+            transferSize = try values.decode(within: sizes)
+            encodedBodySize = try values.decode(within: sizes)
+            decodedBodySize = try values.decode(within: sizes)
         }
     }
 
@@ -85,9 +98,26 @@ package struct PageFacts: Decodable, Sendable {
     /// Every subresource's entry, in the order they started.
     package var resources: [Timing]
 
-    /// Bytes transferred for the document and every subresource.
+    private enum CodingKeys: String, CodingKey {
+        case links, anchors, ttfb, domContentLoaded, load, redirect, firstContentfulPaint, navigation, resources
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        links = try values.decode([Link].self, forKey: .links)
+        anchors = try values.decode([String].self, forKey: .anchors)
+        ttfb = try values.decodeIfPresent(.ttfb, within: Self.times)
+        domContentLoaded = try values.decodeIfPresent(.domContentLoaded, within: Self.times)
+        load = try values.decodeIfPresent(.load, within: Self.times)
+        redirect = try values.decodeIfPresent(.redirect, within: Self.times)
+        firstContentfulPaint = try values.decodeIfPresent(.firstContentfulPaint, within: Self.times)
+        navigation = try values.decodeIfPresent(Timing.self, forKey: .navigation)
+        resources = try values.decode([Timing].self, forKey: .resources)
+    }
+
+    /// Bytes transferred for the document and every subresource, `largestSize` at most.
     package var transferBytes: Int {
-        Int(resources.reduce(navigation?.transferSize ?? 0) { $0 + $1.transferSize })
+        Int(min(resources.reduce(navigation?.transferSize ?? 0) { $0 + $1.transferSize }, Self.largestSize))
     }
 
     /// Reads the facts of the page `view` shows; nil when the page cannot run
@@ -112,7 +142,8 @@ package struct PageFacts: Decodable, Sendable {
               const img = e.querySelector && e.querySelector('img[alt]');
               t = (img && img.alt) || e.getAttribute('aria-label') || e.getAttribute('title') || '';
             }
-            return t.replace(/\\s+/g, ' ').trim().slice(0, 200);
+            // Not cutting a surrogate pair in two: JSONDecoder refuses a lone half.
+            return t.replace(/\\s+/g, ' ').trim().slice(0, 200).replace(/[\\uD800-\\uDBFF]$/, '');
           };
           const link = (e, url, attribute) =>
             [url, e.getAttribute(attribute) || '', text(e), e.getAttribute('rel') || '', e.localName];
@@ -133,4 +164,26 @@ package struct PageFacts: Decodable, Sendable {
           };
         })())
         """
+}
+
+extension UnkeyedDecodingContainer {
+    /// The next number, which must be within `range`.
+    fileprivate mutating func decode(within range: ClosedRange<Double>) throws -> Double {
+        let value = try decode(Double.self)
+        guard range.contains(value) else {
+            throw DecodingError.dataCorruptedError(in: self, debugDescription: "\(value) is not within \(range)")
+        }
+        return value
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The number at `key`, which must be within `range`; nil when it is null or missing.
+    fileprivate func decodeIfPresent(_ key: Key, within range: ClosedRange<Double>) throws -> Double? {
+        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard range.contains(value) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "\(value) is not within \(range)")
+        }
+        return value
+    }
 }
