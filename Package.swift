@@ -147,6 +147,7 @@ let package = Package(
                 "NavWatchCrawler", "NavWatchPostgres", "NavWatchTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
     ],

@@ -20,7 +20,8 @@ import PostgresNIO
 /// - A lost connection is reopened and the transaction run again, for up to
 ///   two minutes; every transaction is safe to run twice.
 /// - The schema is created on first use, under an advisory lock, so workers
-///   starting together do not race.
+///   starting together do not race; a worker joining a crawl whose schema is
+///   complete locks no table.
 package final class PostgresCrawlStore: CrawlStore {
     private let session: PostgresSession
     private let logger: Logger
@@ -50,6 +51,11 @@ package final class PostgresCrawlStore: CrawlStore {
         await session.close()
     }
 
+    /// Creates the tables, columns and indexes that are missing. CREATE INDEX
+    /// and ALTER TABLE lock their table even when IF NOT EXISTS finds nothing
+    /// to do (ALTER TABLE exclusively), and a worker joining a running crawl
+    /// would then deadlock with the workers storing pages: they run only when
+    /// their index or column is missing.
     private static func createSchema(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("SELECT pg_advisory_xact_lock(7417200001)", logger: logger)
         for statement: PostgresQuery in [
@@ -71,7 +77,6 @@ package final class PostgresCrawlStore: CrawlStore {
                 worker text,
                 lease_until float8 NOT NULL DEFAULT 0)
             """,
-            "CREATE INDEX IF NOT EXISTS navwatch_frontier_ready ON navwatch_frontier (state, depth, seq)",
             """
             CREATE TABLE IF NOT EXISTS navwatch_reports (
                 seq bigserial PRIMARY KEY,
@@ -80,11 +85,6 @@ package final class PostgresCrawlStore: CrawlStore {
                 json text NOT NULL,
                 worker text)
             """,
-            "ALTER TABLE navwatch_reports ADD COLUMN IF NOT EXISTS requests text",
-            "ALTER TABLE navwatch_reports ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'page'",
-            "ALTER TABLE navwatch_reports ADD COLUMN IF NOT EXISTS anchors text",
-            "ALTER TABLE navwatch_frontier ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'page'",
-            "ALTER TABLE navwatch_frontier ADD COLUMN IF NOT EXISTS alias_of text",
             """
             CREATE TABLE IF NOT EXISTS navwatch_links (
                 seq bigserial PRIMARY KEY,
@@ -96,12 +96,35 @@ package final class PostgresCrawlStore: CrawlStore {
                 rel text,
                 element text NOT NULL)
             """,
-            "CREATE INDEX IF NOT EXISTS navwatch_links_target ON navwatch_links (target)",
-            // `lease` counts the loaded pages for `maxPages` every time.
-            "CREATE INDEX IF NOT EXISTS navwatch_reports_counted ON navwatch_reports (outcome, kind)",
             "CREATE TABLE IF NOT EXISTS navwatch_hosts (host text PRIMARY KEY, next_at float8 NOT NULL)",
         ] {
             try await connection.query(statement, logger: logger)
+        }
+        for (table, column, type) in [
+            ("navwatch_reports", "requests", "text"),
+            ("navwatch_reports", "kind", "text NOT NULL DEFAULT 'page'"),
+            ("navwatch_reports", "anchors", "text"),
+            ("navwatch_frontier", "kind", "text NOT NULL DEFAULT 'page'"),
+            ("navwatch_frontier", "alias_of", "text"),
+        ] {
+            let present = try await connection.query("""
+                SELECT 1 FROM pg_attribute WHERE attrelid = \(table)::regclass AND attname = \(column) AND NOT attisdropped
+                """, logger: logger).collect()
+            if present.isEmpty {
+                try await connection.query("ALTER TABLE \(unescaped: table) ADD COLUMN IF NOT EXISTS \(unescaped: column) \(unescaped: type)",
+                                           logger: logger)
+            }
+        }
+        for (index, definition) in [
+            ("navwatch_frontier_ready", "navwatch_frontier (state, depth, seq)"),
+            ("navwatch_links_target", "navwatch_links (target)"),
+            // `lease` counts the loaded pages for `maxPages` every time.
+            ("navwatch_reports_counted", "navwatch_reports (outcome, kind)"),
+        ] {
+            let present = try await connection.query("SELECT 1 WHERE to_regclass(\(index)) IS NOT NULL", logger: logger).collect()
+            if present.isEmpty {
+                try await connection.query("CREATE INDEX IF NOT EXISTS \(unescaped: index) ON \(unescaped: definition)", logger: logger)
+            }
         }
     }
 

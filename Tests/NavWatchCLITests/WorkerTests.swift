@@ -220,6 +220,7 @@ struct WorkerTests {
             for result in results {
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(result.stderr.contains("trying again"), "this worker missed the restart: \(result.stderr)")
+                #expect(!result.stderr.contains("deadlock"), "\(result.stderr)")
                 printed += try reportURLs(result.stdout)
             }
             let export = try await NavwatchProcess.run(["export", "--db", db])

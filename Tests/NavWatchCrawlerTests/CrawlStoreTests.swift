@@ -3,6 +3,7 @@ import Logging
 @testable import NavWatchCrawler
 @testable import NavWatchPostgres
 import NavWatchTestSupport
+import PostgresNIO
 import Synchronization
 import Testing
 
@@ -349,6 +350,35 @@ struct CrawlStoreTests {
             #expect(warnings.messages.isEmpty, "\(warnings.messages)")
             let counts = try await stores[0].counts()
             #expect(counts.queued == rounds * width && counts.loaded == 2 * rounds && counts.reported == rounds * (2 + width / 4))
+        }
+    }
+
+    @Test("a worker joins a running crawl without locking its tables: no deadlock with a worker storing a page",
+          arguments: [StoreKind.postgres])
+    func joinWhileStoring(_ kind: StoreKind) async throws {
+        let warnings = Warnings()
+        try await kind.withStores { stores in
+            _ = try await stores[0].enqueue([entry("/")])
+            let address = try #require((stores[0] as? PostgresCrawlStore)?.address)
+            let logger = Logger(label: "navwatch.postgres")
+            // What `complete` does, in a transaction kept open meanwhile: the
+            // report first, then the page's frontier row.
+            let storing = try await PostgresConnection.connect(configuration: try address.connectionConfiguration(), id: 1,
+                                                               logger: logger)
+            try await storing.query("BEGIN", logger: logger)
+            try await storing.query("SELECT pg_advisory_xact_lock(7417200002)", logger: logger)
+            try await storing.query("""
+                INSERT INTO navwatch_reports (url, outcome, json) VALUES ('http://a.test/', 'ok', '{}')
+                """, logger: logger)
+            let joining = Task { try await PostgresCrawlStore(address: address, logger: warnings.logger) }
+            // Time for the joining worker to wait for the report's lock, if it takes table locks.
+            try await Task.sleep(for: .milliseconds(500))
+            try await storing.query("UPDATE navwatch_frontier SET state = 'done' WHERE url = 'http://a.test/'", logger: logger)
+            try await storing.query("COMMIT", logger: logger)
+            try await storing.close()
+            let joined = try await withDeadline("the worker to join", within: .seconds(30)) { try await joining.value }
+            await joined.close()
+            #expect(warnings.messages.isEmpty, "\(warnings.messages)")
         }
     }
 
