@@ -16,9 +16,14 @@ package enum URLCanonicalizer {
               let scheme = components.scheme?.lowercased() else { return nil }
         components.scheme = scheme
         components.fragment = nil
-        if let host = components.percentEncodedHost {
+        // `encodedHost`, not `percentEncodedHost`, which decodes punycode to
+        // Unicode that may not encode again (`xn--bcher-kva.-xample`); and set
+        // only when it changes: Foundation reads some `xn--` labels it wrote
+        // differently (`xn--a` has no Unicode form).
+        if let host = components.encodedHost {
             guard let canonicalHost = HostName.canonical(normalisePercentEncoding(host)) else { return nil }
-            components.percentEncodedHost = canonicalHost.contains(":") ? "[\(canonicalHost)]" : canonicalHost
+            let written = canonicalHost.contains(":") ? "[\(canonicalHost)]" : canonicalHost
+            if written != host { components.encodedHost = written }
         }
         if components.port == defaultPorts[scheme] { components.port = nil }
         var path = normalisePercentEncoding(components.percentEncodedPath)
@@ -38,7 +43,7 @@ package enum URLCanonicalizer {
     /// when `url` has no scheme or host. The port is kept as written.
     package static func origin(of url: URL) -> String? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-              let scheme = components.scheme?.lowercased(), let rawHost = components.percentEncodedHost,
+              let scheme = components.scheme?.lowercased(), let rawHost = components.encodedHost,
               let host = HostName.canonical(normalisePercentEncoding(rawHost)) else { return nil }
         let authority = host.contains(":") ? "[\(host)]" : host
         return "\(scheme)://\(authority)" + (components.port.map { ":\($0)" } ?? "")
