@@ -24,6 +24,9 @@ package enum URLCanonicalizer {
             guard let canonicalHost = HostName.canonical(normalisePercentEncoding(host)) else { return nil }
             let written = canonicalHost.contains(":") ? "[\(canonicalHost)]" : canonicalHost
             if written != host { components.encodedHost = written }
+            // A host Foundation cannot decode (`xn--a..x`) is lost by the
+            // next change of the components: such a URL has no key.
+            guard components.percentEncodedHost != nil else { return nil }
         }
         if components.port == defaultPorts[scheme] { components.port = nil }
         var path = normalisePercentEncoding(components.percentEncodedPath)
