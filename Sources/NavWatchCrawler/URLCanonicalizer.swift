@@ -6,8 +6,22 @@ import Foundation
 /// removed, percent-encoded unreserved characters are decoded and the other
 /// escapes use upper-case hex. Equal URLs get equal keys; a key is its own key.
 public enum URLCanonicalizer {
-    /// The canonical form of `url`, or nil when it has no scheme or host.
+    /// The canonical form of `url`, or nil when it has no scheme, an empty
+    /// host, or a host Foundation does not write or read back as it was, as
+    /// happens with escapes of bytes RFC 3986 allows in no host (`%00`, `%22`)
+    /// or that are not UTF-8, Unicode that IDNA refuses (`-%C3%A9.example`),
+    /// `xn--` labels that are no punycode (`xn--a`), labels longer than 63
+    /// characters, escapes in an IPv6 zone (`%2525`). A URL without a host
+    /// (`mailto:a@example.org`) keeps its path.
     public static func canonical(_ url: URL) -> URL? {
+        // Such a host is dropped (`http://xn--a.example/a` gave `http:/a`) or
+        // comes back changed (`[fe80::1%252525eth0]` lost a `25` each time).
+        guard let once = normalised(url), (once.host == nil) == (url.host == nil),
+              normalised(once)?.absoluteString == once.absoluteString else { return nil }
+        return once
+    }
+
+    private static func normalised(_ url: URL) -> URL? {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
               let scheme = components.scheme?.lowercased() else { return nil }
         components.scheme = scheme
