@@ -140,6 +140,13 @@ let package = Package(
         ),
         .testTarget(name: "NavWatchHTTPTests", dependencies: ["NavWatchHTTP", "NavWatchTestSupport", "LoopbackServer"]),
         .testTarget(name: "NavWatchCLITests", dependencies: ["NavWatchCLI", "NavWatchPostgres", "NavWatchTestSupport"]),
+        // Fuzz passes over the five parsers that read strangers' bytes, from
+        // the seed corpus in Tests/NavWatchFuzzTests/Corpus (Scripts/fuzz runs a long one).
+        .testTarget(
+            name: "NavWatchFuzzTests",
+            dependencies: ["NavWatchGuard", "NavWatchHTTP", "NavWatchCrawler"],
+            resources: [.copy("Corpus")]
+        ),
         .testTarget(
             name: "NavWatchCrawlerTests",
             dependencies: [
