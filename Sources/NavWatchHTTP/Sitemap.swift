@@ -22,7 +22,8 @@ package enum Sitemap {
     /// as is one that is not a URL.
     ///
     /// - Throws: `SitemapError` (`notASitemap`, with a nil `url`) when the
-    ///   data is not UTF-8 XML, its root is neither `<urlset>` nor `<sitemapindex>`,
+    ///   data is not UTF-8 XML, has what FoundationXML cannot read (see
+    ///   `foundationXMLTrap(in:)`), its root is neither `<urlset>` nor `<sitemapindex>`,
     ///   or it is gzip that does not decompress or decompresses to more than
     ///   `maximumDocumentBytes`.
     package static func parse(_ data: Data, base: URL? = nil) throws -> SitemapDocument {
@@ -46,6 +47,9 @@ package enum Sitemap {
         guard String(validating: xml, as: UTF8.self) != nil else {
             throw SitemapError(url: nil, reason: .notASitemap("it is not UTF-8"))
         }
+        if let trap = foundationXMLTrap(in: xml) {
+            throw SitemapError(url: nil, reason: .notASitemap(trap))
+        }
         let parser = SitemapParser()
         if let error = parser.parse(xml) {
             throw SitemapError(url: nil, reason: .notASitemap("not XML (\(error))"))
@@ -61,6 +65,38 @@ package enum Sitemap {
         case let root?: throw SitemapError(url: nil, reason: .notASitemap("its root element is <\(root)>, not <urlset> or <sitemapindex>"))
         case nil: throw SitemapError(url: nil, reason: .notASitemap("it has no root element"))
         }
+    }
+
+    /// Why FoundationXML cannot read `xml` (UTF-8) without stopping the
+    /// process, or nil. On Linux it reads a null pointer for a processing
+    /// instruction without data (`<?x?>`) and for some declarations of a DTD
+    /// (`<!NOTATION`, `<!ATTLIST` without a default, unparsed entities). A
+    /// sitemap has neither: such an instruction and any DTD are refused, as
+    /// is what would hide them from this look: NUL bytes (libxml2 then reads
+    /// UTF-16) and a declared encoding that is not ASCII or a single-byte
+    /// superset of it (UTF-7 writes `<` as `+ADw-`).
+    static func foundationXMLTrap(in xml: Data) -> String? {
+        let bytes = [UInt8](xml)
+        guard !bytes.contains(0) else { return "it has NUL bytes" }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingPrefix("\u{FEFF}")
+        // libxml2 switches encodings as it reads the declaration, even one that does not end in `?>`.
+        if text.hasPrefix("<?xml"),
+           let encoding = text.prefix(while: { $0 != ">" }).firstMatch(of: /encoding\s*=\s*["']([^"']*)["']/)?.1.lowercased(),
+           !(["utf-8", "utf8", "us-ascii", "ascii", "latin1"].contains(encoding)
+             || encoding.hasPrefix("iso-8859-") || encoding.hasPrefix("windows-125")) {
+            return "it declares the encoding \(encoding), not UTF-8"
+        }
+        guard !text.contains("<!DOCTYPE") else { return "it has a DTD" }
+        var index = 0
+        while let start = bytes[index...].firstRange(of: [UInt8(ascii: "<"), UInt8(ascii: "?")])?.lowerBound {
+            var end = start + 2
+            while end < bytes.count, ![0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: "?")].contains(bytes[end]) { end += 1 }
+            if end > start + 2, bytes[end...].starts(with: [UInt8(ascii: "?"), UInt8(ascii: ">")]) {
+                return "it has a processing instruction without data"
+            }
+            index = start + 2
+        }
+        return nil
     }
 
     /// The pages listed by the sitemap at `url`, following sitemap indexes.

@@ -17,6 +17,8 @@ final class CrashReport: Sendable {
     private let length = Atomic<Int>(0)
     /// When the current input started (`DispatchTime` nanoseconds), 0 between inputs.
     private let started = Atomic<UInt64>(0)
+    /// The thread checking the current input.
+    private let thread = Atomic<UInt>(0)
 
     private init(name: String) {
         self.name = Array(name.utf8)
@@ -46,6 +48,7 @@ final class CrashReport: Sendable {
         let count = min(bytes.count, Self.capacity)
         bytes.withUnsafeBufferPointer { input.update(from: $0.baseAddress!, count: count) }
         length.store(bytes.count, ordering: .relaxed)
+        thread.store(pthread_self(), ordering: .relaxed)
         started.store(DispatchTime.now().uptimeNanoseconds, ordering: .releasing)
     }
 
@@ -54,8 +57,8 @@ final class CrashReport: Sendable {
     }
 
     /// Writes `navwatch fuzz: <parser>: <what> on input (<n> bytes): "<escaped>"`
-    /// to standard error and the raw input to the crash file.
-    private func dump(_ what: StaticString) {
+    /// to standard error and, if `save`, the raw input to the crash file.
+    private func dump(_ what: StaticString, save: Bool = true) {
         let count = length.load(ordering: .relaxed), kept = min(count, Self.capacity)
         var end = 0
         func emit(_ byte: UInt8) { output[end] = byte; end += 1 }
@@ -79,6 +82,7 @@ final class CrashReport: Sendable {
         for index in 0..<kept { Escaped.escape(input[index]) { emit($0) } }
         emit("\"\n")
         _ = write(2, output, end)
+        guard save else { return }
         _ = mkdir(FuzzFailures.directory, 0o755)
         let file = path.withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         if file >= 0 {
@@ -102,8 +106,10 @@ final class CrashReport: Sendable {
         for signal in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { signal in
+                // The signal comes on the thread that crashed; other passes were running too.
                 for slot in CrashReport.handlerSlots where slot.started.load(ordering: .acquiring) != 0 {
-                    slot.dump("crashed")
+                    let crashed = slot.thread.load(ordering: .relaxed) == pthread_self()
+                    slot.dump(crashed ? "crashed" : "was running when another pass crashed", save: crashed)
                 }
                 if var old = CrashReport.previous[signal] { sigaction(signal, &old, nil) } else { Glibc.signal(signal, SIG_DFL) }
                 // Returning runs the faulting instruction again (or abort raises

@@ -64,11 +64,13 @@ struct FuzzTarget: Sendable {
             if took > .seconds(1) {
                 print("navwatch fuzz: \(name): input \(index) took \(took): \(Escaped(input))"
                       + (FuzzFailures.save(input, parser: name + "-slow").map { "\n  saved as \($0)" } ?? ""))
+                fflush(nil)   // standard output is a pipe under Scripts/fuzz
             }
             slot.end()
             if failures == 10 { break }
             if settings.iterations >= 100_000, index > corpus.count, (index - corpus.count) % (settings.iterations / 10) == 0 {
                 print("navwatch fuzz: \(name): \(index - corpus.count) inputs so far, \(failures) failed")
+                fflush(nil)   // standard output is a pipe under Scripts/fuzz
             }
         }
         let seconds = (clock.now - started) / .milliseconds(1) / 1000, slowestMs = slowest / .microseconds(1) / 1000
@@ -82,6 +84,7 @@ struct FuzzTarget: Sendable {
         let message = "\(name): \(origin) broke a property: \(failure)\n  input (\(input.count) bytes): \(Escaped(input))"
             + (saved.map { "\n  saved as \($0)" } ?? "")
         print("navwatch fuzz: " + message)
+        fflush(nil)   // standard output is a pipe under Scripts/fuzz
         Issue.record(Comment(rawValue: message))
     }
 }

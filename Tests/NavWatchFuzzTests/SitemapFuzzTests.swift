@@ -19,6 +19,9 @@ import Testing
         "<!DOCTYPE urlset [<!ENTITY x \"xx\">]>", "<!ENTITY y SYSTEM \"file:///etc/passwd\">", "<?xml version=\"1.0\"?>",
         " xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"", " xmlns:sm=\"s\"", "https://example.com/", "/relative",
         "//host/x", "mailto:a@b", "http://[::1]/", "\u{1F600}", "\u{FEFF}", "<!--", "-->", "\u{1F}\u{8B}",
+        "<?x?>", "<?x ?>", "<?xml-stylesheet type=\"text/xsl\" href=\"s.xsl\"?>", "<!NOTATION n SYSTEM \"x\">",
+        "<!ATTLIST urlset a CDATA #REQUIRED>", "<!ENTITY e SYSTEM \"x\" NDATA n>", " encoding=\"UTF-7\"",
+        " encoding=\"ISO-8859-1\"", " encoding=\"UTF-16\"", "+ADw-", "+AD4-", "\0",
     ]
 
     static let base = URL(string: "https://example.com/maps/sitemap.xml")!

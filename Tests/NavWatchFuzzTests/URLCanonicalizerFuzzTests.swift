@@ -30,9 +30,9 @@ import Testing
         guard let canonical = URLCanonicalizer.canonical(url) else {
             // Nil only without a scheme, with an empty host, with a host
             // WebKit refuses (it ends in a number but is no IPv4 address, or
-            // is a bad IPv6 literal: `HostName.canonical`), or with a host
-            // Foundation cannot rebuild: one with escapes of bytes no host
-            // has, or `xn--` labels (punycode it may not read back).
+            // is a bad IPv6 literal, zones included: `HostName.canonical`), or
+            // with a host Foundation cannot rebuild: one with escapes of bytes
+            // no host has, or `xn--` labels (punycode it may not read back).
             let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
             let written = url.host(percentEncoded: true) ?? "", host = components?.percentEncodedHost ?? written
             let refused = HostName.canonical(URLCanonicalizer.normalisePercentEncoding(components?.encodedHost ?? host)) == nil
@@ -43,6 +43,7 @@ import Testing
         let key = canonical.absoluteString
         try require(canonical.fragment == nil && !key.contains("#"), "the key \(key) has a fragment")
         try require(canonical.scheme == url.scheme?.lowercased(), "the key \(key) has another scheme than \(url.absoluteString)")
+        try require((canonical.host == nil) == (url.host == nil), "the key \(key) has \(url.host == nil ? "a" : "no") host")
         try require(URLCanonicalizer.canonical(canonical)?.absoluteString == key,
                     "the key \(key) is not its own key: \(URLCanonicalizer.canonical(canonical)?.absoluteString ?? "nil")")
         try require(URLCanonicalizer.key(key) == key, "the text \(key) has the key \(URLCanonicalizer.key(key) ?? "nil")")
@@ -69,7 +70,7 @@ import Testing
 
     /// Whether Foundation may not read `host` (percent-encoded) back as it
     /// wrote it, as `URLCanonicalizer.canonical` documents: escapes of bytes
-    /// no host has or that are not UTF-8; Unicode that IDNA refuses (beside
+    /// RFC 3986 allows in no host, or that are not UTF-8; Unicode that IDNA refuses (beside
     /// an empty label, or one that starts or ends with `-` or has `--` third
     /// and fourth); `xn--` labels;
     /// labels longer than 63 characters (hosts longer than 253); IPv6 zones.
@@ -79,10 +80,13 @@ import Testing
         let labels = decoded.split(separator: ".", omittingEmptySubsequences: false).dropLast(decoded.hasSuffix(".") ? 1 : 0)
         return (written + "." + decoded).lowercased().split(separator: ".").contains { $0.hasPrefix("xn--") }
             || labels.contains { $0.utf8.count > 63 } || decoded.utf8.count > 253
-            || decoded.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7F || "#%/:<>?@[\\]^|".unicodeScalars.contains($0) }
+            || decoded.unicodeScalars.contains { $0.isASCII && !hostCharacters.contains($0) }
             || !decoded.allSatisfy(\.isASCII)
                 && labels.contains { $0.isEmpty || $0.hasPrefix("-") || $0.hasSuffix("-") || $0.dropFirst(2).hasPrefix("--") }
     }
+
+    /// The ASCII of RFC 3986's reg-name, unreserved characters and sub-delims.
+    private static let hostCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=".unicodeScalars)
 
     private static func percentDecoded(_ text: String) -> [UInt8] {
         let bytes = Array(text.utf8)

@@ -83,6 +83,27 @@ import Testing
         #expect(latin1?.description == "the document is not a sitemap: it is not UTF-8")
     }
 
+    // Found by NavWatchFuzzTests: FoundationXML read a null pointer on each of these.
+    @Test("what FoundationXML cannot read is refused, not parsed", arguments: [
+        ("<urlset><?x?><url><loc>https://example.com/</loc></url></urlset>", "it has a processing instruction without data"),
+        (#"<!DOCTYPE urlset [<!NOTATION n SYSTEM "x">]><urlset/>"#, "it has a DTD"),
+        ("<!DOCTYPE urlset [<!ATTLIST urlset a CDATA #REQUIRED>]><urlset/>", "it has a DTD"),
+        (#"<?xml version="1.0" encoding="UTF-7"?>+ADw-urlset+AD4-+ADw-?x?+AD4-+ADw-/urlset+AD4-"#,
+         "it declares the encoding utf-7, not UTF-8"),
+        ("<\0u\0r\0l\0s\0e\0t\0/\0>\0", "it has NUL bytes"),
+    ])
+    func foundationXMLTraps(xml: String, reason: String) {
+        let error = #expect(throws: SitemapError.self) { try Sitemap.parse(Data(xml.utf8)) }
+        #expect(error?.reason == .notASitemap(reason))
+    }
+
+    @Test("a stylesheet instruction and a Latin-1 declaration are read")
+    func instructionsWithData() throws {
+        let xml = #"<?xml version="1.0" encoding="ISO-8859-1"?><?xml-stylesheet type="text/xsl" href="/s.xsl"?>"#
+            + "<urlset><url><loc>https://example.com/a</loc></url></urlset>"
+        #expect(try Sitemap.parse(Data(xml.utf8)) == SitemapDocument(pages: urls("https://example.com/a")))
+    }
+
     @Test("pages(at:) follows an index (one child gzip, one missing, itself listed): pages in order, once each")
     func pagesOfIndex() async throws {
         try await withSite { server, checker, log in
