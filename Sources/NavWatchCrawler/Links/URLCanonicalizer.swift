@@ -14,16 +14,19 @@ package enum URLCanonicalizer {
     package static func canonical(_ url: URL) -> URL? {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
               let scheme = components.scheme?.lowercased() else { return nil }
+        // Read before any change: Foundation drops a host it cannot decode
+        // (`xn--a.example`) when the components change.
+        let originalHost = components.encodedHost
         components.scheme = scheme
         components.fragment = nil
         // `encodedHost`, not `percentEncodedHost`, which decodes punycode to
         // Unicode that may not encode again (`xn--bcher-kva.-xample`); and set
         // only when it changes: Foundation reads some `xn--` labels it wrote
         // differently (`xn--a` has no Unicode form).
-        if let host = components.encodedHost {
+        if let host = originalHost {
             guard let canonicalHost = HostName.canonical(normalisePercentEncoding(host)) else { return nil }
             let written = canonicalHost.contains(":") ? "[\(canonicalHost)]" : canonicalHost
-            if written != host { components.encodedHost = written }
+            if written != components.encodedHost { components.encodedHost = written }
             // A host Foundation cannot decode (`xn--a..x`) is lost by the
             // next change of the components: such a URL has no key.
             guard components.percentEncodedHost != nil else { return nil }
