@@ -14,18 +14,15 @@ extension Reactive where Base: WebView {
     public func pageLoad(_ url: URL, timeout: Duration? = nil) async throws -> PageLoadOutcome {
         let events = self.events
         let view = base
+        let start = ContinuousClock.now
         let navigation = try view.load(url, timeout: timeout)
-        let outcome: PageLoadOutcome? = await withTaskCancellationHandler {
-            var state = PageLoadState(navigation: navigation)
-            for await event in events {
-                state.apply(event)
-                if let outcome = state.outcome { return outcome }
-            }
-            return nil
+        let fold = RunningFold(navigation: navigation, events: events, start: start)
+        await withTaskCancellationHandler {
+            await fold.wait(until: { $0.outcome != nil })
         } onCancel: {
             Task { @WebKitActor in view.stop() }
         }
         // No outcome: the events ended without a `.closed` (the view went away).
-        return outcome ?? .failed(navigation, .viewClosed(url: url), response: nil)
+        return fold.stop().outcome ?? .failed(navigation, .viewClosed(url: url), response: nil)
     }
 }

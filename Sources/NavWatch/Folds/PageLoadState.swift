@@ -165,6 +165,12 @@ public struct PageLoadState: Sendable, Hashable {
         Dictionary(uniqueKeysWithValues: pendingIDs.map { ($0, requests[requestIndex[$0]!].url) })
     }
 
+    /// The request WebKit gave resource id `id`, if it started while this
+    /// state was being folded.
+    public func request(_ id: UInt64) -> Request? {
+        requestIndex[id].map { requests[$0] }
+    }
+
     /// Whether any request is still on the network.
     public var hasPendingRequests: Bool { !pendingIDs.isEmpty }
 

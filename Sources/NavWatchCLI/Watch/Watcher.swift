@@ -24,6 +24,24 @@ package struct PageSummary: Sendable, Equatable {
     package var report: PageLoadReport?
     /// The screenshot written, when `Options.screenshot` is set and the page finished.
     package var screenshot: String?
+
+    /// The summary of the navigation to `requested`, numbered `nav`, as
+    /// `state` has it when it was done being watched.
+    init(requested: URL, nav: Int, state: PageLoadState) {
+        let finished = state.stage == .finished
+        self.requested = requested
+        self.nav = nav
+        status = state.httpStatus
+        finalURL = state.response?.url.absoluteString ?? (finished ? state.navigation.url.absoluteString : nil)
+        commitMilliseconds = state.committedAt?.milliseconds
+        finishMilliseconds = finished ? state.endedAt?.milliseconds : nil
+        title = finished ? state.title : nil
+        error = state.error
+        consoleErrors = state.consoleCounts[.error] ?? 0
+        consoleWarnings = state.consoleCounts[.warning] ?? 0
+        pageErrors = state.pageErrorCount
+        succeeded = state.error == nil && state.committedAt != nil && (state.httpStatus ?? 0) < 400
+    }
 }
 
 /// Loads URLs one after another in one view and reports every event of every
@@ -54,22 +72,10 @@ package final class Watcher {
     private let options: Options
     private let emit: (WatchEvent) -> Void
     private let onBlocked: (URL, BlockedRequest) -> Void
-    /// The URLs already passed to `onBlocked`.
-    private var blockedURLs: Set<URL> = []
-    /// Where the guard's record stood when this watcher started.
-    private var guardMark: GuardMark?
     private let clock = ContinuousClock()
-
-    // The consumer's view of navigations, built from the events it has seen.
-    private var numbers: [UInt64: Int] = [:]
-    private var startTimes: [UInt64: ContinuousClock.Instant] = [:]
-    /// Every navigation still running, and the current one also after it ended.
-    private var loads: [UInt64: PageLoadState] = [:]
-    private var lastNumber = 0
-    private var current: (navigation: Navigation, summary: PageSummary, done: Bool)?
-    private var doneWaiter: CheckedContinuation<Void, Never>?
-    private var lastNetworkActivity: ContinuousClock.Instant
     private var view: WebView?
+    /// The fold of the URL being watched.
+    private var fold: RunningFold?
     private var interrupted = false
 
     /// - Parameters:
@@ -82,8 +88,6 @@ package final class Watcher {
         self.options = options
         self.emit = emit
         self.onBlocked = onBlocked
-        self.guardMark = options.privateAddressGuard?.mark
-        self.lastNetworkActivity = clock.now
     }
 
     /// Watches each URL in turn; returns one summary per URL that was started.
@@ -92,39 +96,49 @@ package final class Watcher {
     package func run(_ urls: [URL]) async throws -> [PageSummary] {
         let view = try WebView(configuration: options.configuration)
         self.view = view
+        let translator = WatchEventTranslator(view: view, resources: options.resources,
+                                              privateAddressGuard: options.privateAddressGuard,
+                                              emit: emit, onBlocked: onBlocked)
         let events = view.rx.events  // subscribed before the first load
         let consumer = Task { @WebKitActor in
-            for await event in events { self.handle(event) }
+            for await event in events { translator.handle(event) }
         }
         var summaries: [PageSummary] = []
         for url in urls where !interrupted {
-            let requestedAt = clock.now
+            let start = clock.now
+            let foldEvents = view.rx.events  // subscribed before the load
             let navigation = try view.load(url, timeout: options.timeout)
-            lastNumber += 1
-            numbers[navigation.id] = lastNumber
-            startTimes[navigation.id] = requestedAt
-            loads[navigation.id] = PageLoadState(navigation: navigation)
-            current = (navigation, PageSummary(requested: url, nav: lastNumber, succeeded: false), false)
-            await waitUntilDone(navigation)
-            if options.recordRequests { await record(navigation, on: view) }
-            if let path = options.screenshot, current?.summary.finishMilliseconds != nil {
+            let number = translator.begin(navigation, at: start)
+            let fold = RunningFold(navigation: navigation, events: foldEvents, start: start)
+            self.fold = fold
+            await waitUntilDone(fold, start: start)
+            var summary = PageSummary(requested: url, nav: number, state: fold.state)
+            if options.recordRequests { summary.report = await record(url, fold, on: view, start: start) }
+            if let path = options.screenshot, summary.finishMilliseconds != nil {
                 let file = urls.count == 1 ? path : Self.numbered(path, summaries.count + 1)
                 do {
                     try await view.writeScreenshot(to: file, fullPage: options.fullPageScreenshot)
-                    current?.summary.screenshot = file
+                    summary.screenshot = file
                 } catch {
                     // The page itself loaded: say so on standard error and go on with the next.
                     FileHandle.standardError.write(Data("navwatch: cannot write the screenshot \(file): \(error)\n".utf8))
                 }
             }
-            summaries.append(current!.summary)
-            if loads[navigation.id]?.isEnded == true { loads[navigation.id] = nil }
-            current = nil
+            summaries.append(summary)
+            _ = fold.stop()
+            self.fold = nil
         }
         view.close()  // ends a navigation still running as cancelled, then completes `events`
         await consumer.value
         self.view = nil
         return summaries
+    }
+
+    /// Stops the running navigation (reported as cancelled) and starts no other.
+    package func interrupt() {
+        interrupted = true
+        view?.stop()
+        fold?.stopWaiting()
     }
 
     /// `path` with `-number` before its extension.
@@ -135,282 +149,46 @@ package final class Watcher {
         return ext.isEmpty ? "\(stem)-\(number)" : "\(stem)-\(number).\(ext)"
     }
 
-    /// Makes the current page's report, with every request it made.
-    private func record(_ navigation: Navigation, on view: WebView) async {
-        guard var summary = current?.summary else { return }
-        let finished = summary.finishMilliseconds != nil
-        let facts = finished ? await PageFacts.read(from: view) : nil
-        if finished {
-            // WebKit reports some requests' ends after the page's: let them arrive.
-            await settle(until: clock.now + .milliseconds(500)) { self.requestsBeforeEndInFlight }
-        }
-        guard let state = loads[navigation.id] else { return }
-        let now = clock.now - (startTimes[navigation.id] ?? clock.now)
-        var report = PageLoadReport(url: summary.requested.absoluteString, depth: 0, parent: nil, outcome: .failed)
-        report.startedAt = Date().addingTimeInterval(-now.seconds)
-        report.attempts = 1
-        report.record(state, facts: facts, now: now)
-        summary.report = report
-        current?.summary = summary
-    }
-
-    /// Stops the running navigation (reported as cancelled) and starts no other.
-    package func interrupt() {
-        interrupted = true
-        view?.stop()
-        finishWaiting()
-        resumeSettled()
-    }
-
-    // MARK: Waiting
-
-    private func waitUntilDone(_ navigation: Navigation) async {
-        if current?.done != true && !interrupted {
-            await withCheckedContinuation { doneWaiter = $0 }
-        }
-        guard current?.summary.finishMilliseconds != nil, !interrupted else { return }
-        let deadline = (startTimes[navigation.id] ?? clock.now) + options.timeout
-        switch options.waitUntil {
+    /// Returns when the navigation has reached `options.waitUntil`, has
+    /// failed, or the watcher was interrupted.
+    private func waitUntilDone(_ fold: RunningFold, start: ContinuousClock.Instant) async {
+        let deadline = start + options.timeout
+        let waitUntil = options.waitUntil
+        await fold.wait(until: { $0.isEnded || (waitUntil == .commit && $0.stage >= .committed) })
+        guard case .finished? = fold.state.outcome, !interrupted else { return }
+        switch waitUntil {
         case .commit:
             return
         case .finish:
             // With --resources, let the resources still in flight report their
             // end (WebKit may report it after the page's), for up to a second.
-            if options.resources { await settle(until: min(deadline, clock.now + .seconds(1))) }
+            if options.resources {
+                await fold.wait(until: { !$0.hasPendingRequests }, deadline: min(deadline, clock.now + .seconds(1)))
+            }
         case .idle:
             // No resource in flight and no network activity for 500 ms, within the timeout.
             while !interrupted && clock.now < deadline {
-                await settle(until: deadline)
-                let quietUntil = lastNetworkActivity + .milliseconds(500)
-                if clock.now >= quietUntil { return }
+                await fold.wait(until: { !$0.hasPendingRequests }, deadline: deadline)
+                let quietUntil = start + (fold.lastResourceEventAt ?? .zero) + .milliseconds(500)
+                if interrupted || clock.now >= quietUntil { return }
                 try? await Task.sleep(until: min(quietUntil, deadline), clock: clock)
             }
         }
     }
 
-    /// Whether the current page has requests on the network.
-    private var requestsInFlight: Bool {
-        current.flatMap { loads[$0.navigation.id] }?.hasPendingRequests ?? false
-    }
-
-    /// Whether requests the current page started before it ended are still on the network.
-    private var requestsBeforeEndInFlight: Bool {
-        (current.flatMap { loads[$0.navigation.id] }?.pendingBeforeEnd ?? 0) > 0
-    }
-
-    /// Returns once `inFlight` is false (by default: no resource is in
-    /// flight), or at `deadline`.
-    private func settle(until deadline: ContinuousClock.Instant, while inFlight: @escaping () -> Bool = { true }) async {
-        settleCondition = inFlight
-        defer { settleCondition = nil }
-        guard requestsInFlight, inFlight(), !interrupted else { return }
-        let timer = Task { [clock] in
-            try? await Task.sleep(until: deadline, clock: clock)
-            self.resumeSettled()
+    /// Makes the current page's report, with every request it made.
+    private func record(_ url: URL, _ fold: RunningFold, on view: WebView, start: ContinuousClock.Instant) async -> PageLoadReport {
+        var facts: PageFacts?
+        if case .finished? = fold.state.outcome {
+            facts = await PageFacts.read(from: view)
+            // WebKit reports some requests' ends after the page's: let them arrive.
+            await fold.wait(until: { $0.pendingBeforeEnd == 0 }, deadline: clock.now + PageLoader.settleTime)
         }
-        await withCheckedContinuation { settledWaiter = $0 }
-        timer.cancel()
-    }
-
-    private func resumeSettled() {
-        settledWaiter?.resume()
-        settledWaiter = nil
-    }
-
-    private var settledWaiter: CheckedContinuation<Void, Never>?
-    /// What `settle` waits for to become false, besides requests in flight.
-    private var settleCondition: (() -> Bool)?
-
-    private func markDone() {
-        guard current?.done == false else { return }
-        current?.done = true
-        finishWaiting()
-    }
-
-    private func finishWaiting() {
-        doneWaiter?.resume()
-        doneWaiter = nil
-    }
-
-    // MARK: Events
-
-    private func handle(_ event: WebViewEvent) {
-        if case .navigation(.didStartProvisionalNavigation(let navigation)) = event, loads[navigation.id] == nil {
-            loads[navigation.id] = PageLoadState(navigation: navigation)  // the page started it
-        }
-        let now = clock.now
-        for id in loads.keys { loads[id]!.apply(event, at: now - (startTimes[id] ?? now)) }
-        switch event {
-        case .navigation(let navigationEvent): handle(navigationEvent)
-        case .resource(let resourceEvent): handle(resourceEvent)
-        case .consoleMessage(let message): handle(message)
-        case .pageError(let error): handle(error)
-        case .propertyChange, .closed: break
-        }
-    }
-
-    private func number(_ navigation: Navigation) -> Int {
-        if let number = numbers[navigation.id] { return number }
-        lastNumber += 1
-        numbers[navigation.id] = lastNumber
-        return lastNumber
-    }
-
-    private func milliseconds(_ navigation: Navigation?) -> Double {
-        guard let navigation, let start = startTimes[navigation.id] else { return 0 }
-        return (clock.now - start).milliseconds
-    }
-
-    private func isCurrent(_ navigation: Navigation) -> Bool {
-        current?.navigation.id == navigation.id
-    }
-
-    /// Forgets an ended navigation, unless it is the current one (whose
-    /// requests `--wait-until idle` still watches).
-    private func retire(_ navigation: Navigation) {
-        if !isCurrent(navigation) { loads[navigation.id] = nil }
-    }
-
-    private func handle(_ event: NavigationEvent) {
-        switch event {
-        case .didStartProvisionalNavigation(let navigation):
-            if startTimes[navigation.id] == nil { startTimes[navigation.id] = clock.now }
-            emit(WatchEvent(kind: .started, nav: number(navigation), url: navigation.url.absoluteString,
-                            milliseconds: milliseconds(navigation)))
-
-        case .didReceiveServerRedirect(let navigation, let url):
-            emit(WatchEvent(kind: .redirected, nav: number(navigation), url: url.absoluteString,
-                            milliseconds: milliseconds(navigation)))
-
-        case .didCommit(let navigation, let response):
-            let ms = milliseconds(navigation)
-            emit(WatchEvent(kind: .committed, nav: number(navigation), url: response.url.absoluteString,
-                            milliseconds: ms, status: httpStatus(response), mime: response.mimeType))
-            if isCurrent(navigation) {
-                current?.summary.status = httpStatus(response)
-                current?.summary.finalURL = response.url.absoluteString
-                current?.summary.commitMilliseconds = ms
-                current?.summary.succeeded = (httpStatus(response) ?? 0) < 400
-                if options.waitUntil == .commit { markDone() }
-            }
-
-        case .didFinish(let navigation):
-            let ms = milliseconds(navigation)
-            let state = loads[navigation.id]
-            let response = state?.response
-            let title = state?.title
-            let finalURL = (response?.url ?? navigation.url).absoluteString
-            retire(navigation)
-            emit(WatchEvent(kind: .finished, nav: number(navigation), url: finalURL,
-                            milliseconds: ms, status: response.flatMap(httpStatus), mime: response?.mimeType, title: title))
-            if isCurrent(navigation) {
-                current?.summary.finishMilliseconds = ms
-                current?.summary.title = title
-                current?.summary.finalURL = finalURL
-                markDone()
-            }
-
-        case .didFailProvisionalNavigation(let navigation, let error), .didFail(let navigation, let error):
-            reportIfBlocked(error.failingURL ?? navigation.url)
-            let provisional: Bool
-            if case .didFailProvisionalNavigation = event { provisional = true } else { provisional = false }
-            // A failure that follows the web process going away is the `terminated` line.
-            let terminated = loads[navigation.id]?.webProcessTermination != nil && error.kind == .webProcessCrashed
-            retire(navigation)
-            emit(WatchEvent(kind: terminated ? .terminated : .failed, nav: number(navigation),
-                            url: error.failingURL?.absoluteString ?? navigation.url.absoluteString,
-                            milliseconds: milliseconds(navigation), provisional: provisional, error: error))
-            if isCurrent(navigation) {
-                current?.summary.error = error
-                current?.summary.succeeded = false
-                markDone()
-            }
-
-        case .webContentProcessDidTerminate(let reason):
-            if loads.values.allSatisfy({ $0.isEnded || $0.stage == .requested }) {
-                // No navigation fails of it (one not started yet is issued
-                // again in a new process): report it against the last one.
-                let error = NavigationError(kind: .webProcessCrashed, domain: NavigationError.navwatchDomain,
-                                            code: NavigationError.NavwatchCode.webProcessTerminated.rawValue,
-                                            message: "the web process terminated (\(reason))", failingURL: view?.url)
-                emit(WatchEvent(kind: .terminated, nav: lastNumber, url: view?.url?.absoluteString ?? "",
-                                milliseconds: 0, error: error))
-            }  // otherwise the failure that follows becomes the `terminated` line
-
-        case .sameDocumentNavigation(let change):
-            emit(WatchEvent(kind: .sameDocument, nav: change.navigation.map(number) ?? lastNumber,
-                            url: change.url.absoluteString, milliseconds: milliseconds(change.navigation)))
-
-        case .newWindowRequest(let request):
-            emit(WatchEvent(kind: .newWindow, nav: lastNumber, url: request.url?.absoluteString ?? "",
-                            milliseconds: milliseconds(current?.navigation)))
-
-        case .scriptDialog(let dialog):
-            emit(WatchEvent(kind: .dialog, nav: lastNumber, url: view?.url?.absoluteString ?? "",
-                            milliseconds: milliseconds(current?.navigation), note: "\(dialog.kind): \(dialog.message)"))
-
-        case .download(let download):
-            emit(WatchEvent(kind: .download, nav: download.navigation.map(number) ?? lastNumber,
-                            url: download.url.absoluteString, milliseconds: milliseconds(download.navigation),
-                            status: httpStatus(download.response), mime: download.response.mimeType))
-        }
-    }
-
-    /// Passes `url` to `onBlocked` if the guard refused it and it was not passed before.
-    private func reportIfBlocked(_ url: URL) {
-        guard let privateAddressGuard = options.privateAddressGuard,
-              case .blocked(let request) = privateAddressGuard.verdict(for: url, since: guardMark),
-              blockedURLs.insert(url).inserted else { return }
-        onBlocked(url, request)
-    }
-
-    private func handle(_ event: ResourceEvent) {
-        lastNetworkActivity = clock.now
-        defer { if !requestsInFlight || settleCondition?() == false { resumeSettled() } }
-        switch event {
-        case .finished(_, let url, _, _, _), .failed(_, let url, _): reportIfBlocked(url)
-        case .started, .redirected: break
-        }
-        guard options.resources else { return }
-        let navigation = current?.navigation
-        switch event {
-        case .started(_, let url, _, _, _):
-            emit(WatchEvent(kind: .resourceStarted, nav: lastNumber, url: url.absoluteString,
-                            milliseconds: milliseconds(navigation)))
-        case .redirected:
-            return
-        case .finished(let id, let url, let status, let mime, _):
-            // WebKit reports `finished` after `failed` too; print one line per resource.
-            if failedResources.remove(id) != nil { return }
-            emit(WatchEvent(kind: .resourceFinished, nav: lastNumber, url: url.absoluteString,
-                            milliseconds: milliseconds(navigation), status: status > 0 ? status : nil, mime: mime))
-        case .failed(let id, let url, let error):
-            failedResources.insert(id)
-            emit(WatchEvent(kind: .resourceFailed, nav: lastNumber, url: url.absoluteString,
-                            milliseconds: milliseconds(navigation), error: error))
-        }
-    }
-
-    private var failedResources: Set<UInt64> = []
-
-    private func handle(_ message: ConsoleMessage) {
-        if let navigation = message.navigation, isCurrent(navigation) {
-            if message.level == .error { current?.summary.consoleErrors += 1 }
-            if message.level == .warning { current?.summary.consoleWarnings += 1 }
-        }
-        emit(WatchEvent(kind: .console, nav: message.navigation.map(number) ?? lastNumber,
-                        url: message.url?.absoluteString ?? "", milliseconds: milliseconds(message.navigation),
-                        level: message.level.rawValue, message: message.text, line: message.line))
-    }
-
-    private func handle(_ error: PageError) {
-        if let navigation = error.navigation, isCurrent(navigation) { current?.summary.pageErrors += 1 }
-        emit(WatchEvent(kind: .pageError, nav: error.navigation.map(number) ?? lastNumber,
-                        url: error.url?.absoluteString ?? "", milliseconds: milliseconds(error.navigation),
-                        message: error.message, line: error.line, column: error.column))
-    }
-
-    private func httpStatus(_ response: NavigationResponse) -> Int? {
-        response.statusCode > 0 ? response.statusCode : nil
+        let now = clock.now - start
+        var report = PageLoadReport(url: url.absoluteString, depth: 0, parent: nil, outcome: .failed)
+        report.startedAt = Date().addingTimeInterval(-now.seconds)
+        report.attempts = 1
+        report.record(fold.state, facts: facts, now: now)
+        return report
     }
 }

@@ -121,5 +121,5 @@ package final class PageLoader {
     }
 
     /// How long a finished page's requests may take to report their end.
-    static let settleTime: Duration = .milliseconds(500)
+    package static let settleTime: Duration = .milliseconds(500)
 }

@@ -1,24 +1,29 @@
 import Foundation
 import NavWatch
-import NavWatchRx
 
 /// Folds a view's events into one navigation's `PageLoadState` as they
 /// arrive, in a task of its own, so that its owner can wait for a condition
 /// (the end, the requests settling) while doing other work on the page.
 ///
-/// Events are applied in order, each at the time it arrives on `clock`,
-/// relative to `start`. `wait(until:deadline:)` returns once the condition
-/// holds, the deadline passes or the events end; `stop()` ends the folding
-/// and returns the state. Everything happens on the WebKit thread.
+/// Events are applied in order, each at the time it arrives on the
+/// continuous clock, relative to `start`. `wait(until:deadline:)` returns
+/// once the condition holds, the deadline passes, the events end or
+/// `stopWaiting()` is called; `stop()` ends the folding and returns the
+/// state. Everything happens on the WebKit thread. `rx.pageLoad`, the
+/// crawler's page loader and the command line's watcher all fold with it.
 @WebKitActor
-final class RunningFold {
-    private(set) var state: PageLoadState
+package final class RunningFold {
+    package private(set) var state: PageLoadState
+    /// When the last resource event arrived (of any request of the view),
+    /// relative to `start`; nil before the first.
+    package private(set) var lastResourceEventAt: Duration?
     private var task: Task<Void, Never>?
     private var eventsEnded = false
     private var waiter: (condition: (PageLoadState) -> Bool, continuation: CheckedContinuation<Void, Never>)?
-    private let clock = ContinuousClock()
 
-    init(navigation: Navigation, events: Observable<WebViewEvent>, start: ContinuousClock.Instant) {
+    /// Starts folding `events`, which must have been subscribed before
+    /// `navigation` was asked for, so that none of its events is missed.
+    package init(navigation: Navigation, events: Observable<WebViewEvent>, start: ContinuousClock.Instant) {
         state = PageLoadState(navigation: navigation)
         task = Task { [weak self] in
             for await event in events {
@@ -30,9 +35,11 @@ final class RunningFold {
         }
     }
 
-    /// Returns when `condition` holds for the state, at `deadline`, or when
-    /// the events have ended (the view closed).
-    func wait(until condition: @escaping (PageLoadState) -> Bool, deadline: ContinuousClock.Instant? = nil) async {
+    /// Returns when `condition` holds for the state, at `deadline`, when
+    /// the events have ended (the view closed) or when `stopWaiting()` is
+    /// called. One caller waits at a time.
+    package func wait(until condition: @escaping (PageLoadState) -> Bool,
+                      deadline: ContinuousClock.Instant? = nil) async {
         guard !condition(state), !eventsEnded else { return }
         precondition(waiter == nil, "RunningFold has one waiter at a time")
         let timer = deadline.map { deadline in
@@ -45,8 +52,13 @@ final class RunningFold {
         timer?.cancel()
     }
 
+    /// Makes the current `wait` return now; folding goes on.
+    package func stopWaiting() {
+        resume()
+    }
+
     /// Stops folding and returns the state as it is.
-    func stop() -> PageLoadState {
+    package func stop() -> PageLoadState {
         task?.cancel()
         task = nil
         resume()
@@ -55,6 +67,7 @@ final class RunningFold {
 
     private func apply(_ event: WebViewEvent, at time: Duration) {
         state.apply(event, at: time)
+        if case .resource = event { lastResourceEventAt = time }
         if let waiter, waiter.condition(state) { resume() }
     }
 
