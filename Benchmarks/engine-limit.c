@@ -21,11 +21,18 @@
  * to the last page's end; pages_per_second = pages / seconds. Progress and
  * failures go to stderr.
  *
- * The set-up matches navwatch's crawler so the comparison is fair: one shared
- * ephemeral context with the DOCUMENT_VIEWER cache model, each view in its own
- * 1280x800 GtkOffscreenWindow, JavaScript and images on, and every view loads
- * about:blank once before timing starts. Unlike navwatch it never replaces a
- * view after a number of pages (navwatch's recycleAfter, 100 by default).
+ * It is the loop a user would write first: WebKit's own defaults (the default
+ * web context, so the WEB_BROWSER cache model and a disk cache under
+ * $XDG_CACHE_HOME), each view in its own 1280x800 GtkOffscreenWindow,
+ * JavaScript and images on, and every view loads about:blank once before
+ * timing starts. Scripts/bench gives each run an empty $XDG_CACHE_HOME, as a
+ * user's first run has. Unlike navwatch it never replaces a view after a
+ * number of pages (navwatch's recycleAfter, 100 by default).
+ *
+ * To see what one of navwatch's choices costs or gains, two options change
+ * the context (they are not the engine limit):
+ *   --ephemeral           one ephemeral context (no disk cache), as navwatch's
+ *   --cache-model MODEL   document-viewer, web-browser or document-browser
  */
 
 #include <webkit2/webkit2.h>
@@ -299,7 +306,8 @@ static gboolean on_warmup_timeout(gpointer user_data) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: engine-limit [--concurrency C] [--max-pages N] URL\n");
+    fprintf(stderr, "usage: engine-limit [--concurrency C] [--max-pages N] [--ephemeral] "
+                    "[--cache-model document-viewer|web-browser|document-browser] URL\n");
     exit(2);
 }
 
@@ -310,11 +318,24 @@ static int parse_count(const char *text) {
     return (int)value;
 }
 
+/* -1: the context's own default. */
+static int parse_cache_model(const char *text) {
+    if (text && strcmp(text, "document-viewer") == 0) return WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER;
+    if (text && strcmp(text, "web-browser") == 0) return WEBKIT_CACHE_MODEL_WEB_BROWSER;
+    if (text && strcmp(text, "document-browser") == 0) return WEBKIT_CACHE_MODEL_DOCUMENT_BROWSER;
+    usage();
+    return -1;
+}
+
 int main(int argc, char **argv) {
+    gboolean ephemeral = FALSE;
+    int cache_model = -1;
     const char *start_url = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--concurrency") == 0) concurrency = parse_count(argv[++i]);
         else if (strcmp(argv[i], "--max-pages") == 0) max_pages = parse_count(argv[++i]);
+        else if (strcmp(argv[i], "--ephemeral") == 0) ephemeral = TRUE;
+        else if (strcmp(argv[i], "--cache-model") == 0) cache_model = parse_cache_model(argv[++i]);
         else if (argv[i][0] == '-' || start_url) usage();
         else start_url = argv[i];
     }
@@ -346,13 +367,17 @@ int main(int argc, char **argv) {
         return 2;
     }
 
-    /* One context for all views, as navwatch's pool has: one network process
-       shared by every view, and one web process per view (the 4.1 API's
-       process model setting is deprecated and ignored). */
-    WebKitWebsiteDataManager *manager = webkit_website_data_manager_new_ephemeral();
-    context = webkit_web_context_new_with_website_data_manager(manager);
-    g_object_unref(manager);
-    webkit_web_context_set_cache_model(context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER);
+    /* One context for all views: one network process shared by every view,
+       and one web process per view (the 4.1 API's process model setting is
+       deprecated and ignored). By default it is WebKit's default context. */
+    if (ephemeral) {
+        WebKitWebsiteDataManager *manager = webkit_website_data_manager_new_ephemeral();
+        context = webkit_web_context_new_with_website_data_manager(manager);
+        g_object_unref(manager);
+    } else {
+        context = g_object_ref(webkit_web_context_get_default());
+    }
+    if (cache_model >= 0) webkit_web_context_set_cache_model(context, (WebKitCacheModel)cache_model);
 
     seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_hash_table_add(seen, g_strdup(first));

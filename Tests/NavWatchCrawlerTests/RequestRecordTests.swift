@@ -75,6 +75,42 @@ struct RequestRecordTests {
         #expect(records[5].pending && records[5].timings.wait == 27 && records[5].startMs == 13)
     }
 
+    @Test("from the cache: no byte crossed the network, said only where the page may see the sizes")
+    func fromCache() throws {
+        var state = PageLoadState(navigation: Self.navigation)
+        let tao = [HTTPHeader(name: "timing-allow-origin", value: "*")]
+        let events: [WebViewEvent] = [
+            .navigation(.didStartProvisionalNavigation(Self.navigation)),
+            .resource(.started(id: 1, url: Self.url("/"), method: "GET", isMainResource: true, headers: [])),
+            .navigation(.didCommit(Self.navigation, NavigationResponse(url: Self.url("/"), statusCode: 200, mimeType: "text/html",
+                headers: [], expectedContentLength: nil, suggestedFilename: nil, canShowMIMEType: true))),
+            .resource(.started(id: 2, url: Self.url("/cached.css"), method: "GET", isMainResource: false, headers: [])),
+            .resource(.started(id: 3, url: Self.url("/fetched.css"), method: "GET", isMainResource: false, headers: [])),
+            .resource(.started(id: 4, url: URL(string: "http://cdn/x.js")!, method: "GET", isMainResource: false, headers: [])),
+            .resource(.started(id: 5, url: URL(string: "http://cdn/y.js")!, method: "GET", isMainResource: false, headers: [])),
+            .resource(.finished(id: 1, url: Self.url("/"), status: 200, mimeType: "text/html", headers: [])),
+            .resource(.finished(id: 2, url: Self.url("/cached.css"), status: 200, mimeType: "text/css", headers: [])),
+            .resource(.finished(id: 3, url: Self.url("/fetched.css"), status: 200, mimeType: "text/css", headers: [])),
+            .resource(.finished(id: 4, url: URL(string: "http://cdn/x.js")!, status: 200, mimeType: "text/javascript", headers: [])),
+            .resource(.finished(id: 5, url: URL(string: "http://cdn/y.js")!, status: 200, mimeType: "text/javascript", headers: tao)),
+            .navigation(.didFinish(Self.navigation)),
+        ]
+        for event in events { state.apply(event, at: .zero) }
+        let facts = try Self.facts("""
+            ["http://h/cached.css", "link", 6, 6, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0],
+            ["http://h/fetched.css", "link", 6, 6, 6, 6, 6, 6, 0, 7, 8, 9, 330, 30, 30],
+            ["http://cdn/x.js", "script", 6, 6, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0],
+            ["http://cdn/y.js", "script", 6, 6, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0]
+            """)
+        let records = RequestRecord.records(of: state, facts: facts, now: .zero)
+        #expect(records.map(\.fromCache) == [false, true, false, nil, true])
+        #expect(records.map(\.transferBytes) == [600, 0, 330, nil, 0])
+        var report = PageLoadReport(url: "http://h/", depth: 0, parent: nil, outcome: .ok)
+        report.requests = records
+        report.summariseRequests()
+        #expect(report.resources.fromCache == 2)
+    }
+
     @Test("per-type weights and the hosts of other sites")
     func summary() throws {
         var report = PageLoadReport(url: "http://www.example.org/", depth: 0, parent: nil, outcome: .ok)

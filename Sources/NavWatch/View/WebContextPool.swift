@@ -31,8 +31,10 @@ package enum WebContextPool {
                       sandboxed: configuration.sandboxed, networkProxy: configuration.networkProxy)
         if let context = contexts[key] { return context }
         let ignoreTLS: Int32 = configuration.tlsErrors == .ignore ? 1 : 0
-        // A crawler and a watcher load each page once: the smallest cache.
-        let cacheModel = NW_CACHE_MODEL_DOCUMENT_VIEWER
+        // The pages of a site share their scripts, style sheets and images:
+        // WEB_BROWSER keeps them in the memory cache (DOCUMENT_VIEWER has
+        // none, so each page fetched and parsed them again, some twice).
+        let cacheModel = NW_CACHE_MODEL_WEB_BROWSER
         let sandboxed: Int32 = configuration.sandboxed ? 1 : 0
         let proxy = configuration.networkProxy?.absoluteString
         let context: OpaquePointer

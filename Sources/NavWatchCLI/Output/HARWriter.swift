@@ -15,6 +15,11 @@ import NavWatchCrawler
 ///   (all in `wait`), and `time` is their sum, as the spec defines it.
 /// - `content.size` is the decoded body, `response.bodySize` the body as
 ///   received, `_transferSize` the bytes on the wire; 0 or -1 where unknown.
+/// - A request WebKit served from its cache, no byte crossing the network,
+///   has `_fromCache: true`, `_transferSize: 0` and a `cache` object with a
+///   comment saying so; `_fromCache: false` says it was fetched, and where
+///   the page may not see a request's sizes (cross-origin without
+///   `Timing-Allow-Origin`) there is no `_fromCache`.
 /// - `_resourceType` is navwatch's resource type. A report stored without
 ///   its requests (by an earlier version) gets one entry for its document.
 ///
@@ -97,6 +102,7 @@ final class HARWriter {
 
     private struct NameValue: Encodable { var name, value: String }
     private struct Empty: Encodable {}
+    private struct Cache: Encodable { var comment: String? }
 
     private struct Entry: Encodable {
         struct Request: Encodable {
@@ -125,10 +131,11 @@ final class HARWriter {
         var time: Double
         var request: Request
         var response: Response
-        var cache = Empty()
+        var cache: Cache
         var timings: RequestRecord.Timings
         var _resourceType: String
         var _transferSize: Int?
+        var _fromCache: Bool?
         var _error: String?
         var _pending: Bool?
 
@@ -148,6 +155,8 @@ final class HARWriter {
             timings = request.timings
             _resourceType = request.type.rawValue
             _transferSize = request.transferBytes
+            _fromCache = request.fromCache
+            cache = Cache(comment: request.fromCache == true ? "served from WebKit's cache" : nil)
             _error = request.error
             _pending = request.pending ? true : nil
         }

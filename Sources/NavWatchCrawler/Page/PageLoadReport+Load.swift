@@ -85,6 +85,7 @@ extension PageLoadReport {
             byType[request.type.rawValue, default: .init()].bytes += request.transferBytes ?? 0
         }
         resources.byType = byType
+        resources.fromCache = requests.count { $0.fromCache == true }
         let site = URL(string: url).flatMap(\.host).map(Self.site)
         let others = Set(requests.compactMap { URL(string: $0.url)?.host?.lowercased() }.filter { Self.site($0) != site })
         thirdPartyHosts = others.isEmpty ? nil : others.sorted()

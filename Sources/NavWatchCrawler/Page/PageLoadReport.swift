@@ -95,7 +95,11 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         package var failed = 0
         /// Requests the private-address guard refused (no connection was made).
         package var blocked = 0
+        /// Bytes that crossed the network: a request served from WebKit's
+        /// cache adds none.
         package var transferBytes = 0
+        /// Requests WebKit served from its cache (see `RequestRecord.fromCache`).
+        package var fromCache = 0
         /// Per resource type (`document`, `image`, ...): requests and bytes
         /// transferred; types the page did not request are absent.
         package var byType: [String: Weight] = [:]
@@ -103,6 +107,7 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         enum CodingKeys: String, CodingKey {
             case count, failed, blocked
             case transferBytes = "transfer_bytes"
+            case fromCache = "from_cache"
             case byType = "by_type"
         }
 
@@ -115,6 +120,8 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
             // Reports stored before the private-address guard have no count.
             blocked = try container.decodeIfPresent(Int.self, forKey: .blocked) ?? 0
             transferBytes = try container.decode(Int.self, forKey: .transferBytes)
+            // Reports stored before the memory cache was on have no count.
+            fromCache = try container.decodeIfPresent(Int.self, forKey: .fromCache) ?? 0
             // Reports stored before per-type weights were kept have none.
             byType = try container.decodeIfPresent([String: Weight].self, forKey: .byType) ?? [:]
         }

@@ -52,6 +52,12 @@ package struct RequestRecord: Codable, Sendable, Equatable {
     /// Still waiting for an answer when the report was made: the page timed
     /// out, or a finished page never finished it (a long poll).
     package var pending: Bool
+    /// Served from WebKit's cache, no byte crossing the network (then
+    /// `transferBytes` is 0). Said only where the page's Resource Timing may
+    /// show the request's sizes (an http or https request of the document's
+    /// own origin, or one whose response has `Timing-Allow-Origin`); nil
+    /// elsewhere, where the sizes are hidden and cannot tell.
+    package var fromCache: Bool?
 
     enum CodingKeys: String, CodingKey {
         case url, method, type, status, mime, timings, error, pending
@@ -63,6 +69,7 @@ package struct RequestRecord: Codable, Sendable, Equatable {
         case bodyBytes = "body_bytes"
         case startMs = "start_ms"
         case redirectURL = "redirect_url"
+        case fromCache = "from_cache"
     }
 
     /// The phases' sum.
@@ -84,11 +91,12 @@ extension RequestRecord {
             unmatched[name]?.popFirst()
         }
         var records: [RequestRecord] = []
+        let document = state.response?.url ?? state.navigation.url
         for request in state.requestsBeforeEnd {
             let timing = request.id == state.mainResourceID
                 ? facts?.navigation
                 : take(request.requestedURL.absoluteString) ?? take(request.url.absoluteString)
-            records += Self.records(of: request, timing: timing, now: now)
+            records += Self.records(of: request, timing: timing, document: document, now: now)
         }
         return records
     }
@@ -106,7 +114,8 @@ extension RequestRecord {
             redirectURL: report.finalURL != report.url ? report.finalURL : nil, error: report.error?.kind, pending: false)
     }
 
-    private static func records(of request: PageLoadState.Request, timing: PageFacts.Timing?, now: Duration) -> [RequestRecord] {
+    private static func records(of request: PageLoadState.Request, timing: PageFacts.Timing?, document: URL,
+                                now: Duration) -> [RequestRecord] {
         let type = ResourceType(request, initiator: timing?.initiatorType)
         let method = request.method ?? "GET"
         let eventStart = request.startedAt.map(\.milliseconds) ?? 0
@@ -135,7 +144,8 @@ extension RequestRecord {
             let from = request.redirects.isEmpty || timing.fetchStart <= 0 ? timing.startTime : timing.fetchStart
             final.startMs = from.tenths
             final.timings = Self.timings(timing, from: from)
-            final.transferBytes = timing.transferSize > 0 ? Int(timing.transferSize) : nil
+            final.fromCache = sizesVisible(request, document: document) ? timing.transferSize == 0 : nil
+            final.transferBytes = timing.transferSize > 0 ? Int(timing.transferSize) : final.fromCache == true ? 0 : nil
             final.encodedBytes = timing.encodedBodySize > 0 ? Int(timing.encodedBodySize) : nil
             final.bodyBytes = timing.decodedBodySize > 0 ? Int(timing.decodedBodySize) : nil
         } else {
@@ -146,6 +156,20 @@ extension RequestRecord {
         }
         records.append(final)
         return records
+    }
+
+    /// Whether the document's Resource Timing shows `request`'s sizes: an
+    /// http or https request of the document's origin, or one whose
+    /// response allows it with `Timing-Allow-Origin` (a cross-origin entry
+    /// without it has every size 0, fetched or not).
+    private static func sizesVisible(_ request: PageLoadState.Request, document: URL) -> Bool {
+        let url = request.url
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        if scheme == document.scheme?.lowercased() && url.host == document.host && url.port == document.port,
+           request.redirects.isEmpty {
+            return true
+        }
+        return request.responseHeaders.contains { $0.name.caseInsensitiveCompare("Timing-Allow-Origin") == .orderedSame }
     }
 
     /// The URL the request went to after its `index`-th redirect.
