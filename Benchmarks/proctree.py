@@ -25,6 +25,12 @@ peak_rss_mb   the largest sum, over one sample, of the tree's resident set
               sizes. Pages shared between processes (libraries, shared
               memory) count once per process, as in `ps`.
 processes     how many processes were seen in the tree, CMD included.
+cpu_by_name   cpu_seconds split by process name (WebKitWebProcess,
+              WebKitNetworkProcess, CMD's own name, ...).
+cmd_threads   CMD's own CPU split by thread name (NIO-ELT-... for SwiftNIO's
+              event loops, ReceiveQueue for WebKit's IPC, ...), as last
+              sampled: a thread that ends between samples loses its last
+              moments, one that lives less than a sample is missed.
 
 Exits with CMD's exit code (128 + N when a signal N killed it).
 """
@@ -54,20 +60,21 @@ def become_subreaper():
         pass  # not Linux enough: reparented orphans are followed only once seen
 
 
-def read_stat(pid):
-    """(ppid, starttime, cpu_ticks, rss_bytes, is_zombie) or None if pid is gone."""
+def read_stat(pid, path=None):
+    """(ppid, starttime, cpu_ticks, rss_bytes, is_zombie, name) or None if pid is gone."""
     try:
-        with open("/proc/%d/stat" % pid, "rb") as f:
+        with open(path or "/proc/%d/stat" % pid, "rb") as f:
             data = f.read()
     except OSError:
         return None
     # The command name is in parentheses and may hold spaces or ')'.
+    name = data[data.index(b"(") + 1:data.rindex(b")")].decode("utf-8", "replace")
     fields = data[data.rindex(b")") + 2:].split()
     # fields[0] is field 3 of proc(5): state; field k is fields[k - 3].
     state, ppid = fields[0], int(fields[1])
     utime, stime = int(fields[11]), int(fields[12])
     starttime, rss = int(fields[19]), int(fields[21])
-    return ppid, starttime, utime + stime, rss * PAGE, state == b"Z"
+    return ppid, starttime, utime + stime, rss * PAGE, state == b"Z", name
 
 
 def all_stats():
@@ -86,6 +93,8 @@ class Tree:
         self.cpu = {}       # (pid, starttime) -> last-seen cpu ticks
         self.members = {}   # pid -> starttime, for processes known to belong
         self.peak_rss = 0
+        self.names = {}     # (pid, starttime) -> process name
+        self.threads = {}   # (tid, starttime) -> (thread name, cpu ticks), the root's threads
 
     def sample(self):
         """Samples the tree; returns how many of its processes are alive (zombies excluded)."""
@@ -107,14 +116,40 @@ class Tree:
             todo.extend(children.get(pid, ()))
         rss, alive = 0, 0
         for pid in tree:
-            _, start, cpu, size, zombie = stats[pid]
+            _, start, cpu, size, zombie, name = stats[pid]
             self.members[pid] = start
             key = (pid, start)
             self.cpu[key] = max(cpu, self.cpu.get(key, 0))
+            self.names[key] = name
             rss += size
             alive += not zombie
         self.peak_rss = max(self.peak_rss, rss)
+        self.sample_threads()
         return alive
+
+    def sample_threads(self):
+        try:
+            tids = os.listdir("/proc/%d/task" % self.root)
+        except OSError:
+            return
+        for tid in tids:
+            stat = read_stat(int(tid), "/proc/%d/task/%s/stat" % (self.root, tid))
+            if stat:
+                key = (int(tid), stat[1])
+                self.threads[key] = (stat[5], max(stat[2], self.threads.get(key, ("", 0))[1]))
+
+    def cpu_by_name(self):
+        totals = {}
+        for key, ticks in self.cpu.items():
+            name = self.names.get(key, "?")
+            totals[name] = totals.get(name, 0) + ticks
+        return {name: round(ticks / TICKS, 2) for name, ticks in sorted(totals.items(), key=lambda t: -t[1])}
+
+    def thread_cpu_by_name(self):
+        totals = {}
+        for name, ticks in self.threads.values():
+            totals[name] = totals.get(name, 0) + ticks
+        return {name: round(ticks / TICKS, 2) for name, ticks in sorted(totals.items(), key=lambda t: -t[1]) if ticks}
 
     def descendants_alive(self):
         count = 0
@@ -196,6 +231,8 @@ def main():
         "peak_rss_mb": round(tree.peak_rss / (1024 * 1024), 1),
         "exit_code": code,
         "processes": len(tree.cpu),
+        "cpu_by_name": tree.cpu_by_name(),
+        "cmd_threads": tree.thread_cpu_by_name(),
     }
     with open(out, "w") as f:
         json.dump(result, f)

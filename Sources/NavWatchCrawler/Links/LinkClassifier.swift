@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Sorts a page's links for a crawl: what to load or check next, what to
 /// report as skipped, and the page's part of the link graph. Pure: no I/O.
@@ -12,7 +13,24 @@ import Foundation
 ///   `include`/`exclude` it is checked with plain HTTP (`checkExternal`,
 ///   within `maxDepth`) or skipped (`scope`); deeper than `maxDepth` skipped
 ///   (`max-depth`); otherwise followed, one level deeper.
+///
+/// A site's pages share most of their links: each link's key and scope are
+/// worked out once and remembered (up to `rememberedLinks` of them).
 struct LinkClassifier: Sendable {
+    /// What a link without its fragment comes to; `key` nil when it has none.
+    private struct Target: Sendable {
+        var key: String?
+        var scheme: String
+        var inScope: Bool
+    }
+
+    /// How many links' keys are remembered; past it, they are forgotten and remembered anew.
+    static let rememberedLinks = 20_000
+    private final class Memory: Sendable {
+        let targets = Mutex<[String: Target]>([:])
+    }
+    private let memory = Memory()
+
     var scope: CrawlScope
     var seeds: [URL]
     var include: [NSRegularExpression]
@@ -38,20 +56,20 @@ struct LinkClassifier: Sendable {
         var discovered: [FrontierEntry] = [], skipped: [PageLoadReport] = [], graph: [PageLink] = []
         var seen: Set<String> = [], inGraph: Set<PageLink> = []
         for link in links {
-            guard let url = URL(string: link.url), let scheme = url.scheme?.lowercased() else { continue }
-            // Not documents: nothing to load or report.
-            if ["mailto", "javascript", "tel", "data", "blob", "about"].contains(scheme) { continue }
-            guard let canonical = URLCanonicalizer.canonical(url) else { continue }
-            let pageLink = PageLink(source: shownAt, target: canonical.absoluteString, href: link.href,
-                                    fragment: url.fragment?.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 },
+            let hash = link.url.firstIndex(of: "#")
+            let withoutFragment = String(link.url[..<(hash ?? link.url.endIndex)])
+            guard let target = target(of: withoutFragment), let key = target.key else { continue }
+            let fragment = hash.map { link.url[link.url.index(after: $0)...] }
+            let pageLink = PageLink(source: shownAt, target: key, href: link.href,
+                                    fragment: fragment?.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 },
                                     text: link.text, rel: link.rel.isEmpty ? nil : link.rel, element: link.element)
             if inGraph.insert(pageLink).inserted { graph.append(pageLink) }
-            guard seen.insert(canonical.absoluteString).inserted, canonical.absoluteString != entry.url else { continue }
-            let child = FrontierEntry(url: canonical.absoluteString, depth: entry.depth + 1, parent: entry.url)
+            guard seen.insert(key).inserted, key != entry.url else { continue }
+            let child = FrontierEntry(url: key, depth: entry.depth + 1, parent: entry.url)
             let tooDeep = maxDepth.map { child.depth > $0 } ?? false
-            if scheme != "http" && scheme != "https" {
+            if target.scheme != "http" && target.scheme != "https" {
                 skipped.append(.skipped(child, .nonHTTP))
-            } else if !isInScope(canonical) {
+            } else if !target.inScope {
                 if checkExternal && !tooDeep {
                     discovered.append(FrontierEntry(url: child.url, depth: child.depth, parent: child.parent, kind: .external))
                 } else {
@@ -64,6 +82,23 @@ struct LinkClassifier: Sendable {
             }
         }
         return (discovered, skipped, graph)
+    }
+
+    /// What the link `text` (without its fragment) comes to; nil for no
+    /// document (`mailto:`, `javascript:`, `tel:`, `data:`, `blob:`,
+    /// `about:`) or no URL.
+    private func target(of text: String) -> Target? {
+        if let known = memory.targets.withLock({ $0[text] }) { return known }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return nil }
+        // Not documents: nothing to load or report.
+        if ["mailto", "javascript", "tel", "data", "blob", "about"].contains(scheme) { return nil }
+        let canonical = URLCanonicalizer.canonical(url)
+        let target = Target(key: canonical?.absoluteString, scheme: scheme, inScope: canonical.map(isInScope) ?? false)
+        memory.targets.withLock { targets in
+            if targets.count >= Self.rememberedLinks { targets.removeAll(keepingCapacity: true) }
+            targets[text] = target
+        }
+        return target
     }
 
     /// Whether the crawl loads `url`: inside its scope and through `include`/`exclude`.

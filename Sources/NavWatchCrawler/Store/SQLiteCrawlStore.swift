@@ -87,6 +87,11 @@ package final class SQLiteCrawlStore: CrawlStore {
             // the reports' JSON that is a scan of the whole file per page.
             try db.execute(sql: "CREATE INDEX reports_counted ON reports (outcome, kind)")
         }
+        migrator.registerMigration("v6: the next frontier position from an index") { db in
+            // Each insert numbers its entry MAX(seq) + 1: without this index
+            // that is a scan of the whole frontier per link of every page.
+            try db.execute(sql: "CREATE INDEX frontier_seq ON frontier (seq)")
+        }
         return migrator
     }
 
