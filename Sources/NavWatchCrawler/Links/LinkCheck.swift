@@ -85,7 +85,7 @@ package struct LinkCheckResult: Sendable, Equatable {
             let reportURL = graph.aliases[link.target] ?? link.target
             let report = byURL[reportURL] ?? byURL[link.target]
             var key = link.target
-            var problem = report.flatMap { Self.problem(of: $0, expectingPage: Self.expectsPage(link)) }
+            var problem = report.flatMap { Self.problem(of: $0, expectingPage: { Self.expectsPage(link) }) }
             var detail = report.map(Self.detail) ?? "not checked: the crawl did not get to it"
             if problem == nil, let fragment = link.fragment, Self.isCheckable(fragment), let report,
                report.outcome == .ok, report.checkedWith == nil,
@@ -107,14 +107,15 @@ package struct LinkCheckResult: Sendable, Equatable {
             .map(\.url).sorted()
     }
 
-    private static func problem(of report: PageLoadReport, expectingPage: Bool) -> CheckedTarget.Problem? {
+    /// `expectingPage` is asked only of a download (it parses the link's URL).
+    private static func problem(of report: PageLoadReport, expectingPage: () -> Bool) -> CheckedTarget.Problem? {
         switch report.outcome {
         case .ok, .skipped, .blocked: return nil
         case .httpError: return .httpError
         case .failed: return .failed
         case .timeout: return .timeout
         case .crashed: return .crashed
-        case .download: return expectingPage ? .download : nil
+        case .download: return expectingPage() ? .download : nil
         }
     }
 

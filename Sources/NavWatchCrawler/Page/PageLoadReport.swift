@@ -4,7 +4,7 @@ import NavWatch
 /// What the crawler learnt about one URL it tried (or decided not to try).
 /// Encodes to JSON with snake_case keys; see the README for the schema.
 package struct PageLoadReport: Codable, Sendable, Equatable {
-    package enum Outcome: String, Codable, Sendable {
+    package enum Outcome: String, Codable, Sendable, CaseIterable {
         /// Finished with an HTTP status below 400.
         case ok
         /// Finished with an HTTP status of 400 or more.

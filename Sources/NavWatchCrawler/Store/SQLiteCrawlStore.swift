@@ -91,6 +91,9 @@ package final class SQLiteCrawlStore: CrawlStore {
             // Each insert numbers its entry MAX(seq) + 1: without this index
             // that is a scan of the whole frontier per link of every page.
             try db.execute(sql: "CREATE INDEX frontier_seq ON frontier (seq)")
+            // `lease` counts the external links left to check: from this
+            // index, not a scan of the frontier.
+            try db.execute(sql: "CREATE INDEX frontier_kind ON frontier (kind, state)")
         }
         return migrator
     }
@@ -125,14 +128,14 @@ package final class SQLiteCrawlStore: CrawlStore {
             var pagesFull = false
             if let maxPages = request.maxPages {
                 let loaded = try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM reports WHERE outcome != 'skipped' AND kind != 'external'
+                    SELECT COUNT(*) FROM reports WHERE outcome IN \(Self.loadedOutcomes) AND kind = 'page'
                     """) ?? 0
                 let leased = try Int.fetchOne(db, sql: """
                     SELECT COUNT(*) FROM frontier WHERE state = 'leased' AND lease_until >= ? AND kind != 'external'
                     """, arguments: [now]) ?? 0
                 pagesFull = loaded + leased >= maxPages
                 let externalLeft = try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM frontier WHERE state != 'done' AND kind = 'external'
+                    SELECT COUNT(*) FROM frontier WHERE kind = 'external' AND state IN ('queued', 'leased')
                     """) ?? 0
                 if pagesFull && externalLeft == 0 { return leased == 0 ? .finished : .wait(until: nil) }
             }
@@ -292,6 +295,11 @@ package final class SQLiteCrawlStore: CrawlStore {
             return counts
         }
     }
+
+    /// The outcomes of a page that was loaded (all but `skipped`), as an SQL
+    /// list: `lease` counts them from the `reports_counted` index.
+    private static let loadedOutcomes = "(" + PageLoadReport.Outcome.allCases.filter { $0 != .skipped }
+        .map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
 
     /// Nothing to do: the file closes when the store is released.
     package func close() async {}
