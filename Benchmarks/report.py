@@ -139,6 +139,50 @@ def crawl_table(r, prefix, site):
     return rows
 
 
+def breakdown_table(r, sites):
+    """Where the CPU of a crawl at concurrency 2 goes, per page: the engine
+    limit's and navwatch's processes, and navwatch's own process split into
+    the private-address guard (its SwiftNIO event loops and resolver
+    threads), the crawl store (counted by the store itself), WebKit's IPC
+    thread, and the rest (events, page facts, links, the WebKit thread)."""
+    rows = []
+    for prefix, site in sites:
+        for name in ("engine", "navwatch"):
+            runs = []
+            for path in sorted(glob.glob(f"{r}/{prefix}{name}-c2-r*.tree.json")):
+                tree = load(path)
+                if name == "engine":
+                    pages = load(path.replace(".tree.json", ".json"))["pages"]
+                else:
+                    pages, _ = navwatch_crawl(path.replace(".tree.json", ".jsonl"))
+                by_name = tree.get("cpu_by_name", {})
+                threads = tree.get("cmd_threads", {})
+                web = sum(v for k, v in by_name.items() if k.startswith("WebKitWebProce"))
+                network = sum(v for k, v in by_name.items() if k.startswith("WebKitNetwork"))
+                own = tree["cpu_seconds"] - web - network
+                guard = sum(v for k, v in threads.items() if k.startswith("NIO-ELT") or k.startswith("TP-#"))
+                ipc = threads.get("ReceiveQueue", 0)
+                counters = path.replace(".tree.json", ".counters.json")
+                store = (load(counters).get("store_cpu_seconds") or 0) if os.path.exists(counters) else 0
+                runs.append([x * 1000 / max(1, pages) for x in (web, network, own, guard, store, ipc,
+                                                                  own - guard - store - ipc)])
+            if runs:
+                rows.append((site, name, runs))
+    if not rows:
+        return
+    print("CPU ms per page at concurrency 2 (medians), by process, and navwatch's own process split:")
+    print()
+    print("| site | crawler | web processes | network process | own process | of it: guard | store | WebKit IPC | the rest |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for site, name, runs in rows:
+        cells = [f"{statistics.median(run[i] for run in runs):.1f}" for i in range(7)]
+        if name == "engine":
+            cells[3:6] = ["–", "–", cells[5]]
+            cells[6] = "–"
+        print(f"| {site} | {name} | " + " | ".join(cells) + " |")
+    print()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("results")
@@ -151,6 +195,7 @@ def main():
     rows = crawl_table(r, "", "the generated site")
     crawl_table(r, "docs-", "the real site (python3.11-doc)")
     fast_table(r, (("", "generated site"), ("docs-", "real site")))
+    breakdown_table(r, (("", "generated site"), ("docs-", "real site")))
 
     # What an option costs (or saves) against the default crawl at concurrency 2,
     # whose runs alternate with these.

@@ -29,6 +29,9 @@ package final class PostgresCrawlStore: CrawlStore {
 
     package var isShared: Bool { true }
 
+    /// Not counted: the client's work runs on SwiftNIO's threads.
+    package var databaseCPUSeconds: Double? { nil }
+
     /// Connects to `address` and creates the schema if needed.
     ///
     /// - Throws: `PostgresAddressError` with a one-line message when the

@@ -135,6 +135,17 @@ package struct CrawlCommand: AsyncParsableCommand {
         }
     }
 
+    /// Where `Scripts/bench` asks for the crawl's CPU counters: one JSON
+    /// object, `{"store_cpu_seconds": ...}` (null when the store does not
+    /// count), written when the crawl ends.
+    static let cpuCountersVariable = "NAVWATCH_CPU_COUNTERS"
+
+    private static func writeCPUCounters(_ store: any CrawlStore) {
+        guard let path = ProcessInfo.processInfo.environment[cpuCountersVariable], !path.isEmpty else { return }
+        let seconds = store.databaseCPUSeconds.map { String(format: "%.3f", $0) } ?? "null"
+        FileManager.default.createFile(atPath: path, contents: Data("{\"store_cpu_seconds\": \(seconds)}\n".utf8))
+    }
+
     package func run() async throws {
         guard demo else { return try await crawl(seeds) }
         guard seeds.isEmpty else { throw InputError("--demo takes no seed URLs") }
@@ -229,6 +240,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data(CrawlSummaryText(summary).text.utf8))
         let links = try await LinkCheckResult.of(store)
         FileHandle.standardError.write(Data(LinkSummaryText(links, db: shownDB).text.utf8))
+        Self.writeCPUCounters(store)
         let seedReports = seedReportsSeen.withLock { $0 }
         if !resume, !worker, !seedReports.isEmpty, !seedReports.contains(where: \.wasAnswered) {
             let first = seedReports[0]

@@ -20,6 +20,11 @@ package protocol CrawlStore: Sendable {
     /// is not shared returns every lease on `releaseLeases()` at start.
     var isShared: Bool { get }
 
+    /// The CPU time this process spent in the store's database work so far
+    /// (statements, and encoding what they store), in seconds; nil when the
+    /// store does not count it. For benchmarks.
+    var databaseCPUSeconds: Double? { get }
+
     /// The settings the crawl was started with; nil before it is started.
     func settings() async throws -> CrawlSettings?
 

@@ -6,8 +6,11 @@ import GRDB
 /// migrated when opened.
 package final class SQLiteCrawlStore: CrawlStore {
     private let database: DatabaseQueue
+    private let cpu = CPUTimeCounter()
 
     package var isShared: Bool { false }
+
+    package var databaseCPUSeconds: Double? { cpu.seconds }
 
     /// Opens or creates the crawl database at `path`, creating or migrating its schema.
     package init(path: String) throws {
@@ -99,11 +102,11 @@ package final class SQLiteCrawlStore: CrawlStore {
     }
 
     package func settings() async throws -> CrawlSettings? {
-        try await database.read { db in try Self.settings(in: db) }
+        try await read { db in try Self.settings(in: db) }
     }
 
     package func start(with settings: CrawlSettings) async throws -> CrawlSettings {
-        try await database.write { db in
+        try await write { db in
             if let stored = try Self.settings(in: db) { return stored }
             let json = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
             try db.execute(sql: "INSERT INTO settings (id, json) VALUES (1, ?)", arguments: [json])
@@ -112,18 +115,18 @@ package final class SQLiteCrawlStore: CrawlStore {
     }
 
     package func enqueue(_ entries: [FrontierEntry]) async throws -> [FrontierEntry] {
-        try await database.write { db in try Self.insert(entries, state: "queued", in: db) }
+        try await write { db in try Self.insert(entries, state: "queued", in: db) }
     }
 
     package func seeds() async throws -> [String] {
-        try await database.read { db in
+        try await read { db in
             try String.fetchAll(db, sql: "SELECT url FROM frontier WHERE depth = 0 ORDER BY seq")
         }
     }
 
     package func lease(_ request: LeaseRequest) async throws -> LeaseOutcome {
         let now = request.now.timeIntervalSince1970
-        return try await database.write { db in
+        return try await write { db in
             // Past `maxPages` pages, only links to check are leased.
             var pagesFull = false
             if let maxPages = request.maxPages {
@@ -175,7 +178,7 @@ package final class SQLiteCrawlStore: CrawlStore {
     }
 
     package func renewLeases(_ urls: [String], worker: String, until: Date) async throws {
-        try await database.write { db in
+        try await write { db in
             for url in urls {
                 try db.execute(sql: """
                     UPDATE frontier SET lease_until = ? WHERE url = ? AND state = 'leased' AND worker = ?
@@ -186,7 +189,7 @@ package final class SQLiteCrawlStore: CrawlStore {
 
     package func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
                          discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> [PageLoadReport] {
-        try await database.write { db in
+        try await write { db in
             var stored: [PageLoadReport] = []
             if try Self.store(report, kind: entry.kind, worker: worker, in: db) {
                 stored.append(report)
@@ -216,20 +219,20 @@ package final class SQLiteCrawlStore: CrawlStore {
     }
 
     package func retry(_ entry: FrontierEntry, notBefore: Date) async throws {
-        try await database.write { db in
+        try await write { db in
             try db.execute(sql: "UPDATE frontier SET state = 'queued', attempts = ?, not_before = ? WHERE url = ?",
                            arguments: [entry.attempts, notBefore.timeIntervalSince1970, entry.url])
         }
     }
 
     package func releaseLeases() async throws {
-        try await database.write { db in
+        try await write { db in
             try db.execute(sql: "UPDATE frontier SET state = 'queued' WHERE state = 'leased'")
         }
     }
 
     package func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport] {
-        try await database.write { db in
+        try await write { db in
             let entries = try Row.fetchAll(db, sql: """
                 SELECT url, depth, parent, attempts, kind FROM frontier WHERE state = 'queued' ORDER BY depth, seq
                 """).map(Self.entry)
@@ -245,7 +248,7 @@ package final class SQLiteCrawlStore: CrawlStore {
 
     package func reports(after position: Int64, limit: Int, includingRequests: Bool) async throws -> [StoredReport] {
         let requests = includingRequests ? "requests" : "NULL"
-        return try await database.read { db in
+        return try await read { db in
             try Row.fetchAll(db, sql: """
                 SELECT seq, json, \(requests) AS requests FROM reports WHERE seq > ? ORDER BY seq LIMIT ?
                 """, arguments: [position, limit]).map { row in
@@ -255,7 +258,7 @@ package final class SQLiteCrawlStore: CrawlStore {
     }
 
     package func linkGraph() async throws -> LinkGraph {
-        try await database.read { db in
+        try await read { db in
             var graph = LinkGraph()
             graph.links = try Row.fetchAll(db, sql: """
                 SELECT source, target, href, fragment, text, rel, element FROM links ORDER BY seq
@@ -275,7 +278,7 @@ package final class SQLiteCrawlStore: CrawlStore {
     }
 
     package func counts() async throws -> CrawlCounts {
-        try await database.read { db in
+        try await read { db in
             var counts = CrawlCounts()
             counts.queued = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state = 'queued'") ?? 0
             counts.leased = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state = 'leased'") ?? 0
@@ -300,6 +303,16 @@ package final class SQLiteCrawlStore: CrawlStore {
     /// list: `lease` counts them from the `reports_counted` index.
     private static let loadedOutcomes = "(" + PageLoadReport.Outcome.allCases.filter { $0 != .skipped }
         .map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+
+    /// `database.write`, its CPU time counted.
+    private func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await database.write { [cpu] db in try cpu.measure { try updates(db) } }
+    }
+
+    /// `database.read`, its CPU time counted.
+    private func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await database.read { [cpu] db in try cpu.measure { try value(db) } }
+    }
 
     /// Nothing to do: the file closes when the store is released.
     package func close() async {}
