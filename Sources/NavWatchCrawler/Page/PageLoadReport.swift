@@ -255,7 +255,7 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(timestampFormatter.string(from: date))
+            try container.encode(Timestamp.string(date))
         }
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
@@ -265,7 +265,7 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = timestampFormatter.date(from: text) else {
+            guard let date = Timestamp.date(text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
             }
             return date
@@ -273,19 +273,10 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         return decoder
     }()
 
-    /// `date` as reports write it: ISO 8601 with milliseconds, in UTC.
+    /// `date` as reports write it: ISO 8601 with milliseconds, in UTC (`Timestamp`).
     package static func timestamp(_ date: Date) -> String {
-        timestampFormatter.string(from: date)
+        Timestamp.string(date)
     }
-
-    /// ISO 8601 with milliseconds, in UTC. Shared across threads without a
-    /// lock: ISO8601DateFormatter is thread-safe once configured (it is
-    /// never changed after this initialiser), though not marked Sendable.
-    nonisolated(unsafe) private static let timestampFormatter: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
 
     /// The screenshot file name for `url`: its host, port and path with every
     /// character but letters, digits, `.` and `-` made `_` (80 at most), then
