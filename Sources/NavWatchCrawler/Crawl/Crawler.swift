@@ -38,6 +38,13 @@ package actor Crawler {
     /// requests go through (`SharedGuard`), allowing the seeds' hosts.
     private var privateAddressGuard: PrivateAddressGuard?
 
+    /// The URLs this run already offered to the store's frontier (found on
+    /// a page, followed or skipped), up to `rememberedOffers`: the store
+    /// keeps the first offer of a URL and ignores the rest, so those are not
+    /// sent again.
+    private var offered: Set<String> = []
+    static let rememberedOffers = 50_000
+
     /// For tests: called on the WebKit thread once a page's load was asked for.
     private var onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
 
@@ -222,8 +229,9 @@ package actor Crawler {
             try await store.retry(entry, notBefore: Date().addingTimeInterval(delay))
             return
         }
-        let (discovered, skipped, links) = links.classify(result.links, from: entry,
+        let (found, foundSkipped, links) = links.classify(result.links, from: entry,
                                                          shownAt: result.report.finalURL ?? entry.url)
+        let discovered = found.filter { offer($0.url) }, skipped = foundSkipped.filter { offer($0.url) }
         var report = result.report
         report.links = result.links.count
         let (worker, aliases) = (configuration.worker, result.aliases)
@@ -231,6 +239,12 @@ package actor Crawler {
             try await store.complete(entry, worker: worker, report: report, aliases: aliases,
                                      discovered: discovered, skipped: skipped, links: links)
         }
+    }
+
+    /// Whether `url` is offered to the frontier for the first time in this run.
+    private func offer(_ url: String) -> Bool {
+        if offered.count >= Self.rememberedOffers { offered.removeAll(keepingCapacity: true) }
+        return offered.insert(url).inserted
     }
 
     /// Checks a link outside the scope with plain HTTP.

@@ -130,27 +130,27 @@ package final class SQLiteCrawlStore: CrawlStore {
             // Past `maxPages` pages, only links to check are leased.
             var pagesFull = false
             if let maxPages = request.maxPages {
-                let loaded = try Int.fetchOne(db, sql: """
+                let loaded = try Int.fetchOne(db.cachedStatement(sql: """
                     SELECT COUNT(*) FROM reports WHERE outcome IN \(Self.loadedOutcomes) AND kind = 'page'
-                    """) ?? 0
-                let leased = try Int.fetchOne(db, sql: """
+                    """)) ?? 0
+                let leased = try Int.fetchOne(db.cachedStatement(sql: """
                     SELECT COUNT(*) FROM frontier WHERE state = 'leased' AND lease_until >= ? AND kind != 'external'
-                    """, arguments: [now]) ?? 0
+                    """), arguments: [now]) ?? 0
                 pagesFull = loaded + leased >= maxPages
-                let externalLeft = try Int.fetchOne(db, sql: """
+                let externalLeft = try Int.fetchOne(db.cachedStatement(sql: """
                     SELECT COUNT(*) FROM frontier WHERE kind = 'external' AND state IN ('queued', 'leased')
-                    """) ?? 0
+                    """)) ?? 0
                 if pagesFull && externalLeft == 0 { return leased == 0 ? .finished : .wait(until: nil) }
             }
-            if let row = try Row.fetchOne(db, sql: """
+            if let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT url, depth, parent, attempts, host, kind FROM frontier
                 WHERE ((state = 'queued' AND not_before <= :now) OR (state = 'leased' AND lease_until < :now))
                   AND NOT EXISTS (SELECT 1 FROM hosts WHERE hosts.host = frontier.host AND hosts.next_at > :now)
                   AND (:pagesFull = 0 OR kind = 'external')
                 ORDER BY depth, seq LIMIT 1
-                """, arguments: ["now": now, "pagesFull": pagesFull]) {
-                try db.execute(sql: "UPDATE frontier SET state = 'leased', worker = ?, lease_until = ? WHERE url = ?",
-                               arguments: [request.worker, request.until.timeIntervalSince1970, row["url"]])
+                """), arguments: ["now": now, "pagesFull": pagesFull]) {
+                try db.cachedStatement(sql: "UPDATE frontier SET state = 'leased', worker = ?, lease_until = ? WHERE url = ?")
+                    .execute(arguments: [request.worker, request.until.timeIntervalSince1970, row["url"]])
                 let entry = Self.entry(row)
                 let delay = request.hostDelay(for: entry.kind)
                 if delay > 0 {
@@ -172,7 +172,7 @@ package final class SQLiteCrawlStore: CrawlStore {
                     SELECT MIN(next_at) FROM hosts WHERE next_at > :now
                         AND host IN (SELECT host FROM frontier WHERE state = 'queued'))
                 """, arguments: ["now": now])
-            let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state != 'done'") ?? 0
+            let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state IN ('queued', 'leased')") ?? 0
             return pending == 0 ? .finished : .wait(until: until.map(Date.init(timeIntervalSince1970:)))
         }
     }
@@ -201,8 +201,8 @@ package final class SQLiteCrawlStore: CrawlStore {
                                                        link.rel, link.element])
                 }
             }
-            try db.execute(sql: "UPDATE frontier SET state = 'done', attempts = ?, worker = ? WHERE url = ?",
-                           arguments: [report.attempts, worker, entry.url])
+            try db.cachedStatement(sql: "UPDATE frontier SET state = 'done', attempts = ?, worker = ? WHERE url = ?")
+                .execute(arguments: [report.attempts, worker, entry.url])
             let added = try Self.insert(aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) },
                                         state: "done", in: db)
             for alias in added {
@@ -325,12 +325,15 @@ package final class SQLiteCrawlStore: CrawlStore {
 
     /// Inserts the entries whose URL is new; returns them.
     private static func insert(_ entries: [FrontierEntry], state: String, in db: Database) throws -> [FrontierEntry] {
+        guard !entries.isEmpty else { return [] }
+        let insert = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO frontier (url, depth, parent, state, attempts, host, kind, seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM frontier))
+            """)
         var added: [FrontierEntry] = []
         for entry in entries {
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO frontier (url, depth, parent, state, attempts, host, kind, seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM frontier))
-                """, arguments: [entry.url, entry.depth, entry.parent, state, entry.attempts, entry.host, entry.kind.rawValue])
+            try insert.execute(arguments: [entry.url, entry.depth, entry.parent, state, entry.attempts, entry.host,
+                                           entry.kind.rawValue])
             if db.changesCount == 1 { added.append(entry) }
         }
         return added
@@ -338,10 +341,10 @@ package final class SQLiteCrawlStore: CrawlStore {
 
     /// Stores `report` unless one for its URL exists; returns whether it did.
     private static func store(_ report: PageLoadReport, kind: FrontierEntry.Kind, worker: String?, in db: Database) throws -> Bool {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO reports (url, outcome, json, worker, requests, kind, anchors) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [report.url, report.outcome.rawValue, report.jsonLine, worker, report.requestsJSON,
-                               kind == .external ? "external" : "page", report.anchorsText])
+            """).execute(arguments: [report.url, report.outcome.rawValue, report.jsonLine, worker, report.requestsJSON,
+                                     kind == .external ? "external" : "page", report.anchorsText])
         return db.changesCount == 1
     }
 
