@@ -26,6 +26,18 @@ struct LinkClassifierTests {
         ["http://site.test/private/p", "/private/p", "private", "", "iframe"],
     ]
 
+    @Test("fragments: escapes decoded, an empty one none, the same link twice over a remembered key")
+    func fragments() throws {
+        let classifier = try Self.classifier()
+        let rows = [["http://site.test/b#caf%C3%A9", "/b#caf%C3%A9", "B", "", "a"],
+                    ["http://site.test/b#", "/b#", "B", "", "a"], ["http://site.test/b#x%y", "/b#x%y", "B", "", "a"]]
+        for _ in 1...2 {  // the second time from the classifier's memory of each link
+            let result = classifier.classify(try Self.links(rows), from: Self.page, shownAt: "http://site.test/a")
+            #expect(result.graph.map { $0.fragment ?? "-" } == ["café", "-", "-"])
+            #expect(result.discovered.map(\.url) == ["http://site.test/b"])
+        }
+    }
+
     @Test("a page's links: followed, skipped by reason, checked outside; every document link in the graph once")
     func classify() throws {
         let result = try Self.classifier { $0.exclude = ["/private/"] }

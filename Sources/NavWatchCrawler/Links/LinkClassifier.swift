@@ -59,9 +59,12 @@ struct LinkClassifier: Sendable {
             let hash = link.url.firstIndex(of: "#")
             let withoutFragment = String(link.url[..<(hash ?? link.url.endIndex)])
             guard let target = target(of: withoutFragment), let key = target.key else { continue }
-            let fragment = hash.map { link.url[link.url.index(after: $0)...] }
+            let fragment = hash.map { link.url[link.url.index(after: $0)...] }.flatMap { fragment -> String? in
+                // Most fragments have no escapes: only those go through Foundation.
+                fragment.contains("%") ? fragment.removingPercentEncoding : String(fragment)
+            }
             let pageLink = PageLink(source: shownAt, target: key, href: link.href,
-                                    fragment: fragment?.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 },
+                                    fragment: fragment.flatMap { $0.isEmpty ? nil : $0 },
                                     text: link.text, rel: link.rel.isEmpty ? nil : link.rel, element: link.element)
             if inGraph.insert(pageLink).inserted { graph.append(pageLink) }
             guard seen.insert(key).inserted, key != entry.url else { continue }
