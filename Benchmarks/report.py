@@ -139,6 +139,20 @@ def crawl_table(r, prefix, site):
     return rows
 
 
+def proxied_requests(path):
+    """How many requests of a crawl's loaded pages crossed the network (all
+    but those WebKit served from its cache): what the guard carried."""
+    total = 0
+    with open(path) as f:
+        for line in f:
+            report = json.loads(line)
+            if report.get("outcome") == "skipped":
+                continue
+            resources = report.get("resources") or {}
+            total += resources.get("count", 0) - resources.get("from_cache", 0)
+    return total
+
+
 def breakdown_table(r, sites):
     """Where the CPU of a crawl at concurrency 2 goes, per page: the engine
     limit's and navwatch's processes, and navwatch's own process split into
@@ -164,21 +178,29 @@ def breakdown_table(r, sites):
                 ipc = threads.get("ReceiveQueue", 0)
                 counters = path.replace(".tree.json", ".counters.json")
                 store = (load(counters).get("store_cpu_seconds") or 0) if os.path.exists(counters) else 0
-                runs.append([x * 1000 / max(1, pages) for x in (web, network, own, guard, store, ipc,
-                                                                  own - guard - store - ipc)])
+                row = [x * 1000 / max(1, pages) for x in (web, network, own, guard, store, ipc, own - guard - store - ipc)]
+                if name == "navwatch":
+                    # The guard's CPU per request it carried: every request but those served from WebKit's cache.
+                    proxied = proxied_requests(path.replace(".tree.json", ".jsonl"))
+                    row.append(guard * 1000 / proxied if proxied else 0)
+                runs.append(row)
             if runs:
                 rows.append((site, name, runs))
     if not rows:
         return
     print("CPU ms per page at concurrency 2 (medians), by process, and navwatch's own process split:")
     print()
-    print("| site | crawler | web processes | network process | own process | of it: guard | store | WebKit IPC | the rest |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| site | crawler | web processes | network process | own process | of it: guard | store | WebKit IPC | the rest "
+          "| guard CPU ms per request it carried |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for site, name, runs in rows:
         cells = [f"{statistics.median(run[i] for run in runs):.1f}" for i in range(7)]
         if name == "engine":
             cells[3:6] = ["–", "–", cells[5]]
             cells[6] = "–"
+            cells.append("–")
+        else:
+            cells.append(f"{statistics.median(run[7] for run in runs):.2f}")
         print(f"| {site} | {name} | " + " | ".join(cells) + " |")
     print()
 
