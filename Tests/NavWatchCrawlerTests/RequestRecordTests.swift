@@ -88,11 +88,15 @@ struct RequestRecordTests {
             .resource(.started(id: 3, url: Self.url("/fetched.css"), method: "GET", isMainResource: false, headers: [])),
             .resource(.started(id: 4, url: URL(string: "http://cdn/x.js")!, method: "GET", isMainResource: false, headers: [])),
             .resource(.started(id: 5, url: URL(string: "http://cdn/y.js")!, method: "GET", isMainResource: false, headers: [])),
+            .resource(.started(id: 6, url: URL(string: "http://cdn/z.js")!, method: "GET", isMainResource: false, headers: [])),
             .resource(.finished(id: 1, url: Self.url("/"), status: 200, mimeType: "text/html", headers: [])),
             .resource(.finished(id: 2, url: Self.url("/cached.css"), status: 200, mimeType: "text/css", headers: [])),
             .resource(.finished(id: 3, url: Self.url("/fetched.css"), status: 200, mimeType: "text/css", headers: [])),
             .resource(.finished(id: 4, url: URL(string: "http://cdn/x.js")!, status: 200, mimeType: "text/javascript", headers: [])),
             .resource(.finished(id: 5, url: URL(string: "http://cdn/y.js")!, status: 200, mimeType: "text/javascript", headers: tao)),
+            // Timing allowed to another origin only: the page sees no sizes.
+            .resource(.finished(id: 6, url: URL(string: "http://cdn/z.js")!, status: 200, mimeType: "text/javascript",
+                                headers: [HTTPHeader(name: "Timing-Allow-Origin", value: "http://other, http://else")])),
             .navigation(.didFinish(Self.navigation)),
         ]
         for event in events { state.apply(event, at: .zero) }
@@ -100,11 +104,12 @@ struct RequestRecordTests {
             ["http://h/cached.css", "link", 6, 6, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0],
             ["http://h/fetched.css", "link", 6, 6, 6, 6, 6, 6, 0, 7, 8, 9, 330, 30, 30],
             ["http://cdn/x.js", "script", 6, 6, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0],
-            ["http://cdn/y.js", "script", 6, 6, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0]
+            ["http://cdn/y.js", "script", 6, 6, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0],
+            ["http://cdn/z.js", "script", 6, 6, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0]
             """)
         let records = RequestRecord.records(of: state, facts: facts, now: .zero)
-        #expect(records.map(\.fromCache) == [false, true, false, nil, true])
-        #expect(records.map(\.transferBytes) == [600, 0, 330, nil, 0])
+        #expect(records.map(\.fromCache) == [false, true, false, nil, true, nil])
+        #expect(records.map(\.transferBytes) == [600, 0, 330, nil, 0, nil])
         var report = PageLoadReport(url: "http://h/", depth: 0, parent: nil, outcome: .ok)
         report.requests = records
         report.summariseRequests()

@@ -55,8 +55,8 @@ package struct RequestRecord: Codable, Sendable, Equatable {
     /// Served from WebKit's cache, no byte crossing the network (then
     /// `transferBytes` is 0). Said only where the page's Resource Timing may
     /// show the request's sizes (an http or https request of the document's
-    /// own origin, or one whose response has `Timing-Allow-Origin`); nil
-    /// elsewhere, where the sizes are hidden and cannot tell.
+    /// own origin, or one whose `Timing-Allow-Origin` allows that origin);
+    /// nil elsewhere, where the sizes are hidden and cannot tell.
     package var fromCache: Bool?
 
     enum CodingKeys: String, CodingKey {
@@ -160,8 +160,9 @@ extension RequestRecord {
 
     /// Whether the document's Resource Timing shows `request`'s sizes: an
     /// http or https request of the document's origin, or one whose
-    /// response allows it with `Timing-Allow-Origin` (a cross-origin entry
-    /// without it has every size 0, fetched or not).
+    /// response allows the document's origin with `Timing-Allow-Origin`
+    /// (`*` or that origin; a cross-origin entry without it has every size
+    /// 0, fetched or not).
     private static func sizesVisible(_ request: PageLoadState.Request, document: URL) -> Bool {
         let url = request.url
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
@@ -169,7 +170,14 @@ extension RequestRecord {
            request.redirects.isEmpty {
             return true
         }
-        return request.responseHeaders.contains { $0.name.caseInsensitiveCompare("Timing-Allow-Origin") == .orderedSame }
+        let origin = URLCanonicalizer.origin(of: document)
+        return request.responseHeaders.contains { header in
+            header.name.caseInsensitiveCompare("Timing-Allow-Origin") == .orderedSame
+                && header.value.split(separator: ",").contains { value in
+                    let value = value.trimmingCharacters(in: .whitespaces)
+                    return value == "*" || value == origin
+                }
+        }
     }
 
     /// The URL the request went to after its `index`-th redirect.
