@@ -57,11 +57,18 @@ final class NavwatchProcess: Sendable {
             var result: Int32
             repeat { result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) } while result == -1 && errno == EINTR
             guard result == 0 else { return }  // Foundation reaped it: its handler signals
-            var status: Int32 = 0
-            guard waitpid(pid, &status, WNOHANG) == pid else { return }
-            // As Foundation reports it: the exit code, or the signal that ended it.
-            reapedStatus.withLock { $0 = status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f }
-            exited.signal()
+            // Reaped and recorded under the lock `finishUnbounded` reads it
+            // with: once this reaps the child, Foundation's own wait fails and
+            // its handler can run at once, with a status of 0 that is not
+            // the child's.
+            let reaped = reapedStatus.withLock { reapedStatus in
+                var status: Int32 = 0
+                guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+                // As Foundation reports it: the exit code, or the signal that ended it.
+                reapedStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f
+                return true
+            }
+            if reaped { exited.signal() }
         }
     }
 
