@@ -80,31 +80,75 @@ package struct LinkCheckResult: Sendable, Equatable {
     ///   `top` (the top of any page), routes (`#/...`, `#!...`), text fragments (`#:~:`).
     package init(graph: LinkGraph, reports: [PageLoadReport]) {
         let byURL = Dictionary(reports.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
-        var groups: [String: (report: PageLoadReport?, problem: CheckedTarget.Problem?, detail: String, links: [PageLink])] = [:]
+        // What became of each target, worked out once for all of its links.
+        var fates: [String: TargetFate] = [:]
+        func fate(of target: String) -> TargetFate {
+            if let known = fates[target] { return known }
+            let reportURL = graph.aliases[target] ?? target
+            let report = byURL[reportURL] ?? byURL[target]
+            let checksFragments = report.map { $0.outcome == .ok && $0.checkedWith == nil } ?? false
+            let fate = TargetFate(report: report, detail: report.map(Self.detail) ?? "not checked: the crawl did not get to it",
+                                  anchors: checksFragments ? graph.anchors[reportURL] ?? graph.anchors[target] ?? [] : nil)
+            fates[target] = fate
+            return fate
+        }
+        // A group takes its report, problem and detail from its first link.
+        var groups: [(key: String, report: PageLoadReport?, problem: CheckedTarget.Problem?, detail: String, links: [PageLink])] = []
+        var groupIndex: [String: Int] = [:]
         for link in graph.links {
-            let reportURL = graph.aliases[link.target] ?? link.target
-            let report = byURL[reportURL] ?? byURL[link.target]
+            let fate = fate(of: link.target)
             var key = link.target
-            var problem = report.flatMap { Self.problem(of: $0, expectingPage: { Self.expectsPage(link) }) }
-            var detail = report.map(Self.detail) ?? "not checked: the crawl did not get to it"
-            if problem == nil, let fragment = link.fragment, Self.isCheckable(fragment), let report,
-               report.outcome == .ok, report.checkedWith == nil,
-               !(graph.anchors[reportURL] ?? graph.anchors[link.target] ?? []).contains(fragment) {
+            var problem = fate.report.flatMap { Self.problem(of: $0, expectingPage: { Self.expectsPage(link) }) }
+            var missing: String?
+            if problem == nil, let anchors = fate.anchors, let fragment = link.fragment, Self.isCheckable(fragment),
+               !anchors.contains(fragment) {
                 key = link.target + "#" + fragment
                 problem = .missingFragment
-                detail = "no element with id or name \"\(fragment)\""
+                missing = fragment
             }
-            groups[key, default: (report, problem, detail, [])].links.append(link)
+            if let index = groupIndex[key] {
+                groups[index].links.append(link)
+            } else {
+                groupIndex[key] = groups.count
+                groups.append((key, fate.report, problem, missing.map { "no element with id or name \"\($0)\"" } ?? fate.detail,
+                               [link]))
+            }
         }
-        targets = groups.map { target, group in
-            CheckedTarget(target: target, report: group.report, problem: group.problem, detail: group.detail,
-                          referrers: Array(Set(group.links)).sorted {
-                              ($0.source, $0.text, $0.href) < ($1.source, $1.text, $1.href)
-                          })
+        targets = groups.map { group in
+            CheckedTarget(target: group.key, report: group.report, problem: group.problem, detail: group.detail,
+                          referrers: Self.ordered(group.links))
         }.sorted { $0.target < $1.target }
         let linked = Set(graph.links.filter { $0.source != $0.target }.map { graph.aliases[$0.target] ?? $0.target })
         orphans = reports.filter { $0.foundInSitemap == true && $0.wasLoaded && !linked.contains($0.url) }
             .map(\.url).sorted()
+    }
+
+    /// A link target's report, its one-line detail, and the names its
+    /// fragments are checked against (nil when they are not checked: the
+    /// page did not load in a web view with a status below 400).
+    private struct TargetFate {
+        var report: PageLoadReport?
+        var detail: String
+        var anchors: Set<String>?
+    }
+
+    /// `links` by page, then text, then href, each link once.
+    private static func ordered(_ links: [PageLink]) -> [PageLink] {
+        guard links.count > 1 else { return links }
+        // Sorted on every field (nil before any string), so that equal links
+        // end up side by side; positions are sorted, not the links, which are costly to move.
+        func rest(_ link: PageLink) -> (String, String, String, String) {
+            (link.target, link.fragment.map { "+" + $0 } ?? "", link.rel.map { "+" + $0 } ?? "", link.element)
+        }
+        let sorted = links.indices.sorted { i, j in
+            if links[i].source != links[j].source { return links[i].source < links[j].source }
+            if links[i].text != links[j].text { return links[i].text < links[j].text }
+            if links[i].href != links[j].href { return links[i].href < links[j].href }
+            return rest(links[i]) < rest(links[j])
+        }.map { links[$0] }
+        var unique = [sorted[0]]
+        for link in sorted.dropFirst() where link != unique[unique.count - 1] { unique.append(link) }
+        return unique
     }
 
     /// `expectingPage` is asked only of a download (it parses the link's URL).

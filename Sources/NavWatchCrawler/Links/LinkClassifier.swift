@@ -61,7 +61,7 @@ struct LinkClassifier: Sendable {
             guard let target = target(of: withoutFragment), let key = target.key else { continue }
             let fragment = hash.map { link.url[link.url.index(after: $0)...] }.flatMap { fragment -> String? in
                 // Most fragments have no escapes: only those go through Foundation.
-                fragment.contains("%") ? fragment.removingPercentEncoding : String(fragment)
+                fragment.utf8.contains(UInt8(ascii: "%")) ? fragment.removingPercentEncoding : String(fragment)
             }
             let pageLink = PageLink(source: shownAt, target: key, href: link.href,
                                     fragment: fragment.flatMap { $0.isEmpty ? nil : $0 },

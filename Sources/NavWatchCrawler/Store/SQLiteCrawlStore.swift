@@ -260,9 +260,13 @@ package final class SQLiteCrawlStore: CrawlStore {
     package func linkGraph() async throws -> LinkGraph {
         try await read { db in
             var graph = LinkGraph()
-            graph.links = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchCursor(db, sql: """
                 SELECT source, target, href, fragment, text, rel, element FROM links ORDER BY seq
-                """).map(Self.link)
+                """)
+            while let row = try rows.next() {  // by column index: a name is looked up anew in every row
+                graph.links.append(PageLink(source: row[0], target: row[1], href: row[2], fragment: row[3], text: row[4],
+                                            rel: row[5], element: row[6]))
+            }
             for row in try Row.fetchAll(db, sql: "SELECT url, alias_of FROM frontier WHERE alias_of IS NOT NULL") {
                 graph.aliases[row["url"]] = row["alias_of"]
             }
@@ -351,10 +355,5 @@ package final class SQLiteCrawlStore: CrawlStore {
     private static func entry(_ row: Row) -> FrontierEntry {
         FrontierEntry(url: row["url"], depth: row["depth"], parent: row["parent"], attempts: row["attempts"],
                       kind: (row["kind"] as String?).flatMap(FrontierEntry.Kind.init(rawValue:)) ?? .page)
-    }
-
-    private static func link(_ row: Row) -> PageLink {
-        PageLink(source: row["source"], target: row["target"], href: row["href"], fragment: row["fragment"],
-                 text: row["text"], rel: row["rel"], element: row["element"])
     }
 }
