@@ -20,10 +20,17 @@ import Synchronization
 ///   `200 Connection Established` and the bytes go both ways unchanged until
 ///   both sides have closed; a half-close is passed on.
 /// - A plain-HTTP request (`GET http://host/path HTTP/1.1`) goes to the
-///   origin in origin form, without `Proxy-Connection` or
-///   `Proxy-Authorization`, with `Connection: close` unless it is an upgrade
-///   (WebSocket); then the bytes go both ways unchanged. Each client
-///   connection carries one request: it is closed once the origin is done.
+///   origin in origin form, without `Proxy-Connection`,
+///   `Proxy-Authorization` or other hop-by-hop fields; the response comes
+///   back unchanged. An HTTP/1.1 request of known length (no upgrade, no
+///   `Transfer-Encoding`, no `Connection: close`) keeps both connections
+///   open when its response is framed by length and does not close them
+///   (`ResponseFramer`): the next request on the client's connection is
+///   read, resolved and checked like the first, and reuses the origin
+///   connection only when it was checked to the very address that
+///   connection reached. Any other request goes with `Connection: close`
+///   (an upgrade keeps its own `Connection`), its bytes both ways
+///   unchanged, and its client connection is closed once the origin is done.
 /// - A target that cannot be reached is answered `502 Bad Gateway` with
 ///   `X-Navwatch-Proxy-Error: dns|connection-refused|timeout|connection-reset|other`
 ///   and recorded as a `ProxyFailure`.

@@ -14,10 +14,19 @@ struct GuardSettings: Sendable {
     var log: GuardLog
 }
 
-/// Serves one client connection of the guard: reads one request head,
+/// Serves one client connection of the guard: reads a request head,
 /// resolves and checks its target, then either answers an error and closes,
-/// or connects to the checked address and splices the two connections
-/// (with a `ByteSpliceHandler` on each side).
+/// or reaches the checked address and:
+/// - for a plain-HTTP/1.1 request of known length (no upgrade, no
+///   `Transfer-Encoding`), forwards the request and relays the response
+///   (`OriginRelayHandler`); when the response ends (`ResponseFramer`) and
+///   both sides allow it, the next request head is read and checked like
+///   the first, and goes over the same origin connection when it was
+///   checked to the same address;
+/// - for a tunnel, an upgrade or any other request, splices the two
+///   connections (a `ByteSpliceHandler` on each side); a plain-HTTP
+///   request then carries `Connection: close` and ends the client's
+///   connection when the origin is done.
 ///
 /// Lives on the client channel's event loop; the origin channel is made on
 /// the same loop, so every callback here runs there.
@@ -33,6 +42,8 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
         case readingHead(ByteBuffer?)
         /// Resolving and connecting; the bytes that came after the head.
         case connecting(ProxyRequestHead, pending: ByteBuffer?)
+        /// A request that may share its connections is forwarded and its response relayed.
+        case exchanging(Exchange)
         /// Bytes go through the splice handler after this one.
         case splicing
         /// An error answer went out; what the client still sends is dropped.
@@ -40,7 +51,21 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
         case closed
     }
 
+    /// One plain-HTTP request and its response under way.
+    private struct Exchange {
+        var origin: any Channel
+        var relay: OriginRelayHandler
+        /// Request body bytes still to forward.
+        var bodyRemaining: Int
+        /// What the client sent after this request: the next one.
+        var next: ByteBuffer?
+        /// The client has shut its side.
+        var clientDone = false
+    }
+
     private var state = State.readingHead(nil)
+    /// The origin connection of the last exchange, kept for the next request to the same checked address.
+    private var idle: (channel: any Channel, relay: OriginRelayHandler)?
     private var timer: Scheduled<Void>?
     private let settings: GuardSettings
 
@@ -49,6 +74,12 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        startHeadTimer(context: context)
+    }
+
+    /// A client must send a whole head within `headTimeout` of connecting or of its last response.
+    private func startHeadTimer(context: ChannelHandlerContext) {
+        timer?.cancel()
         timer = context.eventLoop.assumeIsolated().scheduleTask(in: settings.headTimeout) {
             if case .readingHead = self.state {
                 self.state = .closed
@@ -73,11 +104,25 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
             var incoming = unwrapInboundIn(data)
             buffer.writeBuffer(&incoming)
             state = .connecting(head, pending: buffer)
+        case .exchanging:
+            forwardRequestBytes(unwrapInboundIn(data), context: context)
         case .splicing:
             context.fireChannelRead(data)
         case .answered, .closed:
             break
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if case .exchanging(let exchange) = state { exchange.origin.flush() }
+        context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if case .exchanging(let exchange) = state, context.channel.isWritable {
+            exchange.origin.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -88,6 +133,16 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
                 // its error answer, gets nothing more.
                 state = .closed
                 context.close(promise: nil)
+            case .exchanging(var exchange):
+                if exchange.bodyRemaining > 0 {
+                    // The request was cut short: nothing it gets could be right.
+                    state = .closed
+                    context.close(promise: nil)
+                } else {
+                    // The response still comes; then the connection ends.
+                    exchange.clientDone = true
+                    state = .exchanging(exchange)
+                }
             case .connecting, .splicing, .closed:
                 break
             }
@@ -97,6 +152,9 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
+        if case .exchanging(let exchange) = state { exchange.origin.close(promise: nil) }
+        idle?.channel.close(promise: nil)
+        idle = nil
         if case .splicing = state {} else { state = .closed }
         context.fireChannelInactive()
     }
@@ -164,23 +222,28 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
     private struct Subject {
         var host: String
         var port: Int
-        var url: URL?
-        var key: GuardRecordKey
+        private var head: ProxyRequestHead
         /// `host:port`, IPv6 in brackets.
         var authority: String { HostName.authority(host, port: port) }
 
         init(_ head: ProxyRequestHead) {
             host = HostName.normalized(head.target.host)
             port = head.target.port
+            self.head = head
+        }
+
+        /// The URL asked for; nil for a tunnel. (Made only for a record: most requests need none.)
+        var url: URL? {
+            guard case .http(_, _, _, let path) = head.target else { return nil }
+            let scheme = head.rawTarget.lowercased().hasPrefix("ws://") ? "ws" : "http"
+            let authority = host.contains(":") ? "[\(host)]" : host
+            return URL(string: "\(scheme)://\(authority)\(port == 80 ? "" : ":\(port)")\(path)")
+        }
+
+        var key: GuardRecordKey {
             switch head.target {
-            case .tunnel:
-                url = nil
-                key = .tunnel(host: host, port: port)
-            case .http(_, _, _, let path):
-                let scheme = head.rawTarget.lowercased().hasPrefix("ws://") ? "ws" : "http"
-                let authority = host.contains(":") ? "[\(host)]" : host
-                url = URL(string: "\(scheme)://\(authority)\(port == 80 ? "" : ":\(port)")\(path)")
-                key = .http(host: host, port: port, path: path)
+            case .tunnel: .tunnel(host: host, port: port)
+            case .http(_, _, _, let path): .http(host: host, port: port, path: path)
             }
         }
     }
@@ -223,6 +286,15 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
             fail(.other, subject: subject, context: context)
             return
         }
+        if case .connecting(let head, _) = state, let bodyLength = head.sharedConnectionBodyLength, let idle,
+           idle.channel.isActive, let remote = idle.channel.remoteAddress, addresses.contains(remote) {
+            // The origin connection of the last request, to an address this request was checked to.
+            self.idle = nil
+            exchange(over: idle.channel, relay: idle.relay, bodyLength: bodyLength, context: context)
+            return
+        }
+        idle?.channel.close(promise: nil)
+        idle = nil
         connect(addresses, index: 0, subject: subject, context: context)
     }
 
@@ -246,7 +318,7 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
             .whenComplete { result in
                 switch result {
                 case .success(let origin):
-                    self.splice(origin, context: context)
+                    self.connected(origin, context: context)
                 case .failure(let error):
                     guard case .connecting = self.state else { return }
                     if index + 1 < addresses.count {
@@ -257,6 +329,107 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
                 }
             }
     }
+
+    /// Starts the exchange, or the splice, over a new origin connection.
+    private func connected(_ origin: any Channel, context: ChannelHandlerContext) {
+        guard case .connecting(let head, _) = state, context.channel.isActive else {
+            origin.close(promise: nil)
+            return
+        }
+        guard let bodyLength = head.sharedConnectionBodyLength else {
+            splice(origin, context: context)
+            return
+        }
+        let relay = OriginRelayHandler(client: context.channel) { [unowned origin] event in
+            self.originEvent(event, from: origin, context: context)
+        }
+        do {
+            try origin.pipeline.syncOperations.addHandler(relay)
+        } catch {
+            origin.close(promise: nil)
+            context.close(promise: nil)
+            return
+        }
+        exchange(over: origin, relay: relay, bodyLength: bodyLength, context: context)
+    }
+
+    // MARK: - Requests that share connections
+
+    /// Forwards the head (without `Connection: close`) and what came of the
+    /// body, then relays the response.
+    private func exchange(over origin: any Channel, relay: OriginRelayHandler, bodyLength: Int,
+                          context: ChannelHandlerContext) {
+        guard case .connecting(let head, let pending) = state else { return }
+        guard origin.isActive else {
+            context.close(promise: nil)
+            return
+        }
+        relay.expectResponse(to: head.method)
+        origin.write(ByteBuffer(bytes: head.originHead(closing: false)), promise: nil)
+        state = .exchanging(Exchange(origin: origin, relay: relay, bodyRemaining: bodyLength))
+        if let pending { forwardRequestBytes(pending, context: context) }
+        origin.flush()
+        origin.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+        context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+    }
+
+    /// The request body goes to the origin; what follows it is kept for
+    /// after the response (a client that sends more than a head's worth
+    /// ahead is not read until then).
+    private func forwardRequestBytes(_ incoming: ByteBuffer, context: ChannelHandlerContext) {
+        guard case .exchanging(var exchange) = state else { return }
+        var incoming = incoming
+        let body = min(exchange.bodyRemaining, incoming.readableBytes)
+        if body > 0, let slice = incoming.readSlice(length: body) {
+            exchange.origin.write(slice, promise: nil)
+            exchange.bodyRemaining -= body
+        }
+        if incoming.readableBytes > 0 {
+            var next = exchange.next ?? context.channel.allocator.buffer(capacity: incoming.readableBytes)
+            next.writeBuffer(&incoming)
+            if next.readableBytes > Self.maximumHeadSize {
+                context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+            }
+            exchange.next = next
+        }
+        state = .exchanging(exchange)
+    }
+
+    private func originEvent(_ event: OriginRelayHandler.Event, from origin: any Channel, context: ChannelHandlerContext) {
+        if let idle, idle.channel === origin {
+            // An idle connection the origin ended, or sent unasked-for bytes on.
+            self.idle = nil
+            return
+        }
+        guard case .exchanging(let exchange) = state, exchange.origin === origin else { return }
+        switch event {
+        case .responseEnded(let reusable):
+            guard reusable, exchange.bodyRemaining == 0, !exchange.clientDone else {
+                origin.close(promise: nil)
+                closeAfterPendingWrites(context: context)
+                return
+            }
+            idle = (origin, exchange.relay)
+            state = .readingHead(nil)
+            startHeadTimer(context: context)
+            context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+            if let next = exchange.next { readHead(from: next, context: context) }
+        case .originEnded:
+            // The response ended with the connection, or was cut short: so does the client's connection.
+            closeAfterPendingWrites(context: context)
+        }
+    }
+
+    /// Closes the client connection once what was written to it is sent.
+    private func closeAfterPendingWrites(context: ChannelHandlerContext) {
+        state = .closed
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    // MARK: - Tunnels, upgrades and single requests
 
     private func splice(_ origin: any Channel, context: ChannelHandlerContext) {
         guard case .connecting(let head, let pending) = state, context.channel.isActive else {

@@ -46,8 +46,7 @@ struct ProxyRequestHead: Equatable {
 
     /// Parses `bytes`, a head up to and without its final empty line.
     static func parse(_ bytes: some Collection<UInt8>) throws(Malformed) -> ProxyRequestHead {
-        let text = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
-        var lines = text.components(separatedBy: "\r\n")
+        var lines = Self.lines(Array(bytes))
         guard !lines.isEmpty else { throw Malformed(reason: "empty head") }
         let requestLine = lines.removeFirst()
         let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
@@ -70,7 +69,7 @@ struct ProxyRequestHead: Equatable {
             guard !line.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
                 throw Malformed(reason: "bad characters in a header")
             }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            let value = String(HTTPText.trimmed(line[line.index(after: colon)...], HTTPText.isSpaceOrTab))
             headers.append((String(name), value))
         }
         let target: Target
@@ -83,18 +82,66 @@ struct ProxyRequestHead: Equatable {
         return ProxyRequestHead(method: method, target: target, rawTarget: rawTarget, version: version, headers: headers)
     }
 
+    /// The head's lines, split at each CR LF, each byte one `Unicode.Scalar`
+    /// (ISO-8859-1). Split as bytes: splitting the text would break it into
+    /// `Character`s first.
+    private static func lines(_ bytes: [UInt8]) -> [Substring] {
+        var lines: [Substring] = []
+        var start = 0, index = 0
+        while index < bytes.count {
+            if bytes[index] == 13, index + 1 < bytes.count, bytes[index + 1] == 10 {
+                lines.append(Substring(latin1(bytes[start..<index])))
+                index += 2
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        lines.append(Substring(latin1(bytes[start...])))
+        return lines
+    }
+
+    /// `bytes` read as ISO-8859-1.
+    private static func latin1(_ bytes: ArraySlice<UInt8>) -> String {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+
     /// Whether the request asks to switch protocols (WebSocket): an
     /// `Upgrade` header and `upgrade` among the `Connection` tokens.
     var isUpgrade: Bool {
         headers.contains { $0.name.lowercased() == "upgrade" } && connectionTokens.contains("upgrade")
     }
 
+    /// The length of the request's body when the request may share its
+    /// connections with other requests: plain HTTP/1.1, no upgrade, no
+    /// `Connection: close`, no `Transfer-Encoding`, and no `Content-Length`
+    /// (0) or one length (however often repeated). nil otherwise.
+    var sharedConnectionBodyLength: Int? {
+        guard case .http = target, version == "HTTP/1.1", !isUpgrade, !connectionTokens.contains("close") else { return nil }
+        var length: Int?
+        for (name, value) in headers {
+            switch name.lowercased() {
+            case "transfer-encoding":
+                return nil
+            case "content-length":
+                guard !value.isEmpty, value.count <= 13, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                      let value = Int(value), length == nil || length == value else { return nil }
+                length = value
+            default:
+                break
+            }
+        }
+        return length ?? 0
+    }
+
     /// The head to send to the origin for a plain-HTTP request: origin-form
     /// request line, `Host` from the target, no proxy headers, and
-    /// `Connection: close` unless it is an upgrade (whose `Connection` header
-    /// is kept). Other hop-by-hop headers (`Keep-Alive` and those the
-    /// `Connection` header names) are dropped along with `Connection`.
-    func originHead() -> [UInt8] {
+    /// `Connection: close` when `closing` unless it is an upgrade (whose
+    /// `Connection` header is kept). Other hop-by-hop headers (`Keep-Alive`
+    /// and those the `Connection` header names) are dropped along with
+    /// `Connection`.
+    func originHead(closing: Bool = true) -> [UInt8] {
         guard case .http(_, _, let authority, let path) = target else {
             preconditionFailure("originHead() is for plain-HTTP requests; a tunnel has no head to forward")
         }
@@ -105,7 +152,7 @@ struct ProxyRequestHead: Equatable {
         for (name, value) in headers where !dropped.contains(name.lowercased()) {
             text += "\(name): \(value)\r\n"
         }
-        if !upgrade { text += "Connection: close\r\n" }
+        if !upgrade && closing { text += "Connection: close\r\n" }
         text += "\r\n"
         return text.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
     }
@@ -114,7 +161,7 @@ struct ProxyRequestHead: Equatable {
     private var connectionTokens: Set<String> {
         Set(headers.filter { $0.name.lowercased() == "connection" }
             .flatMap { $0.value.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+            .map { HTTPText.trimmed($0, HTTPText.isLatin1Whitespace).lowercased() })
     }
 
     /// `http://[userinfo@]host[:port][/path][?query]` (or `ws://`).

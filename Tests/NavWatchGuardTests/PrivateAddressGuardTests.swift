@@ -82,15 +82,59 @@ import Testing
 
     @Test func aPlainGetInAbsoluteFormIsForwardedInOriginForm() async throws {
         try await withGuard(allowing: ["127.0.0.1"]) { proxy in
-            try await withServer(route: Self.hello) { server in
-                let answer = try await RawClient.exchange(
-                    "GET \(server.url("/page?q=1")) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nProxy-Connection: keep-alive\r\n\r\n",
-                    proxyPort: proxy.port)
-                #expect(answer.statusLine == "HTTP/1.1 200 OK")
-                #expect(answer.bodyText == "hello from /page?q=1")
-                #expect(answer.header("Connection") == "close")
-                #expect(server.receivedRequests == ["/page?q=1"])
+            let origin = try await RawTestServer.start(.keepAlive)
+            let answer = try await RawClient.exchange(
+                "GET http://127.0.0.1:\(origin.port)/until-close?q=1#f HTTP/1.1\r\nHost: 127.0.0.1:\(origin.port)\r\n"
+                    + "Proxy-Connection: keep-alive\r\nConnection: keep-alive, X-Hop\r\nX-Hop: 1\r\nAccept: */*\r\n\r\n",
+                proxyPort: proxy.port)
+            #expect(answer.statusLine == "HTTP/1.1 200 OK")
+            #expect(answer.bodyText == "until close")
+            // Hop-by-hop fields are the proxy's: none reaches the origin, nor does `Connection: close`.
+            #expect(origin.heads == ["GET /until-close?q=1 HTTP/1.1\r\nHost: 127.0.0.1:\(origin.port)\r\nAccept: */*"])
+            await origin.shutdown()
+        }
+    }
+
+    @Test func requestsOnOneConnectionShareOneOriginConnectionAndEachIsChecked() async throws {
+        try await withGuard(allowing: ["127.0.0.1"]) { proxy in
+            let origin = try await RawTestServer.start(.keepAlive), another = try await RawTestServer.start(.keepAlive)
+            let blocked = try await RawTestServer.start(host: "127.0.0.2", .keepAlive)
+            let client = try await RawClient.connect(port: proxy.port)
+            func request(_ path: String, method: String = "GET", port: Int = origin.port, host: String = "127.0.0.1") -> String {
+                "\(method) http://\(host):\(port)\(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nProxy-Connection: keep-alive\r\n\r\n"
             }
+            let length = "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\n"
+            try await client.send(request("/length"))
+            #expect(try await client.read(through: "\r\n\r\n") + String(decoding: try await client.read(count: 6), as: UTF8.self)
+                    == length + "length")
+            try await client.send(request("/chunked"))
+            #expect(try await client.read(through: "X-Done: 1\r\n\r\n") == "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "4\r\nchun\r\n3;x=y\r\nked\r\n0\r\nX-Done: 1\r\n\r\n")
+            try await client.send(request("/length", method: "HEAD"))
+            #expect(try await client.read(through: "\r\n\r\n") == length)
+            // Two requests in one write are answered in turn.
+            try await client.send(request("/missing") + request("/length"))
+            #expect(try await client.read(through: "\r\n\r\n") + String(decoding: try await client.read(count: 9), as: UTF8.self)
+                    == "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\nnot found")
+            #expect(try await client.read(through: "\r\n\r\n") + String(decoding: try await client.read(count: 6), as: UTF8.self)
+                    == length + "length")
+            #expect(origin.connectionCount == 1)
+            #expect(origin.heads == ["GET /length", "GET /chunked", "HEAD /length", "GET /missing", "GET /length"]
+                .map { "\($0) HTTP/1.1\r\nHost: 127.0.0.1:\(origin.port)" })
+            // Another origin needs its own connection; going back to the first, a new one.
+            try await client.send(request("/length", port: another.port) + request("/length"))
+            for _ in 0..<2 { _ = try await client.read(through: "\r\n\r\n" ); _ = try await client.read(count: 6) }
+            #expect(another.connectionCount == 1)
+            #expect(origin.connectionCount == 2)
+            // Every request is checked: one to a private address on the same connection is refused, unsent.
+            try await client.send(request("/length", port: blocked.port, host: "127.0.0.2"))
+            let refused = try RawResponse(try await client.readToEnd())
+            #expect(refused.statusLine == "HTTP/1.1 403 Forbidden")
+            #expect(refused.header("X-Navwatch-Blocked") == "private-address")
+            #expect(blocked.connectionCount == 0)
+            #expect(proxy.blockedRequests.map(\.url) == [URL(string: "http://127.0.0.2:\(blocked.port)/length")])
+            await client.close()
+            for server in [origin, another, blocked] { await server.shutdown() }
         }
     }
 
@@ -151,7 +195,7 @@ import Testing
             let answer = try await RawClient.exchange(request, proxyPort: proxy.port)
             #expect(answer.status == 200)
             #expect(answer.bodyText == "POST /submit?x=1 HTTP/1.1\r\nHost: 127.0.0.1:\(origin.port)\r\n"
-                    + "Content-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+                    + "Content-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
             await origin.shutdown()
         }
     }
@@ -359,7 +403,8 @@ import Testing
         try await withGuard(allowing: []) { proxy in
             try await withServer(host: "127.0.0.2", route: Self.hello) { server in
                 func status() async throws -> Int {
-                    try await RawClient.exchange("GET \(server.url("/")) HTTP/1.1\r\nHost: 127.0.0.2\r\n\r\n",
+                    // One request a connection: the guard closes it after the answer.
+                    try await RawClient.exchange("GET \(server.url("/")) HTTP/1.1\r\nHost: 127.0.0.2\r\nConnection: close\r\n\r\n",
                                                  proxyPort: proxy.port).status
                 }
                 let status1 = try await status()

@@ -14,6 +14,10 @@ final class RawTestServer: Sendable {
         case mirrorRequest
         /// Reads a head, answers `101 Switching Protocols`, then echoes.
         case upgradeThenEcho
+        /// Answers one request after another on a connection, each by its path:
+        /// `/length` (`Content-Length`), `/chunked` (chunks and a trailer),
+        /// `/until-close` (no length, then closes), anything else 404 with a length.
+        case keepAlive
     }
 
     let port: Int
@@ -80,6 +84,21 @@ private final class RawServerHandler: ChannelInboundHandler {
             context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
         case .upgradeThenEcho where upgraded:
             context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        case .keepAlive:
+            received += buffer.readableBytesView
+            while let end = headEnd() {
+                let head = String(decoding: received[..<end], as: UTF8.self)
+                state.read(head: head)
+                received.removeFirst(end + 4)
+                let target = head.split(separator: " ").dropFirst().first ?? ""
+                let path = target.split(separator: "?").first.map(String.init) ?? ""
+                let answer = Self.keepAliveAnswers[path] ?? Self.keepAliveAnswers["404"]!
+                let closes = path == "/until-close"
+                let channel = context.channel
+                context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: head.hasPrefix("HEAD ") ? String(answer.prefix { $0 != "!" }) : answer.filter { $0 != "!" })))
+                    .whenComplete { _ in if closes { channel.close(promise: nil) } }
+                if closes { return }
+            }
         case .upgradeThenEcho:
             received += buffer.readableBytesView
             guard let end = headEnd() else { return }
@@ -115,6 +134,14 @@ private final class RawServerHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
+
+    /// What `.keepAlive` answers, by path ("!" marks where a HEAD's answer ends).
+    static let keepAliveAnswers = [
+        "/length": "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\n!length",
+        "/chunked": "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n!4\r\nchun\r\n3;x=y\r\nked\r\n0\r\nX-Done: 1\r\n\r\n",
+        "/until-close": "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n!until close",
+        "404": "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\n!not found",
+    ]
 
     private func headEnd() -> Int? {
         guard received.count >= 4 else { return nil }

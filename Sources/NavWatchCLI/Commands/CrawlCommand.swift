@@ -143,7 +143,7 @@ package struct CrawlCommand: AsyncParsableCommand {
     private static func writeCPUCounters(_ store: any CrawlStore) {
         guard let path = ProcessInfo.processInfo.environment[cpuCountersVariable], !path.isEmpty else { return }
         let seconds = store.databaseCPUSeconds.map { String(format: "%.3f", $0) } ?? "null"
-        FileManager.default.createFile(atPath: path, contents: Data("{\"store_cpu_seconds\": \(seconds)}\n".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data("{\"store_cpu_seconds\": \(seconds)}\n".utf8))
     }
 
     package func run() async throws {
