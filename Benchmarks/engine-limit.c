@@ -27,7 +27,7 @@
  * JavaScript and images on, and every view loads about:blank once before
  * timing starts. Scripts/bench gives each run an empty $XDG_CACHE_HOME, as a
  * user's first run has. Unlike navwatch it never replaces a view after a
- * number of pages (navwatch's recycleAfter, 100 by default).
+ * number of pages (navwatch's recycleAfter, 1000 by default).
  *
  * To see what one of navwatch's choices costs or gains, two options change
  * the context (they are not the engine limit):

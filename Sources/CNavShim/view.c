@@ -350,6 +350,9 @@ nw_view *nw_view_new(nw_context *context, const nw_settings *settings, nw_callba
     if (settings->user_agent) webkit_settings_set_user_agent(web_settings, settings->user_agent);
     webkit_settings_set_enable_javascript_markup(web_settings, settings->javascript_markup_enabled);
     webkit_settings_set_auto_load_images(web_settings, settings->images_enabled);
+    // navwatch never goes back: a page left for the next need not be kept
+    // (suspended, alive) in the back/forward cache.
+    webkit_settings_set_enable_page_cache(web_settings, FALSE);
     webkit_settings_set_javascript_can_open_windows_automatically(web_settings,
                                                                   settings->can_open_windows_automatically);
 
