@@ -28,8 +28,9 @@ struct ReportTests {
                                                    server.url("/redirect/2").absoluteString])
         #expect(crawl.status == 0)
         let report = try await NavwatchProcess.run(["report", "--db", db, "--out", out, "--screenshots", shots])
-        #expect(report.status == 0 && report.stderr == "report: 3 pages in \(out)\n")
-        let stored = try await SQLiteCrawlStore(path: db).allReports()
+        let stored = try await SQLiteCrawlStore(path: db).allReports().filter(\.wasLoaded)
+        #expect(report.status == 0 && report.stderr == "report: \(stored.count) pages in \(out)\n")
+        #expect(stored.count == 3)
 
         let view = try WebView()
         defer { view.close() }
@@ -137,6 +138,57 @@ struct ReportTests {
                          ["http://h/logs", "0", "3", "1", "–"]])
         let summary = CrawlSummaryText(CrawlSummary(reports)).text
         #expect(summary.contains("  javascript: 1 pages with page errors, 2 with console errors (navwatch report lists them)\n"))
+    }
+
+    @Test("links: broken targets and missing fragments with the pages and texts that link to them, links not followed apart")
+    func links() async throws {
+        let server = try await LoopbackServer.start { request in
+            switch request.path {
+            case "/":
+                return .html(#"""
+                    <title>home</title><a href="/gone">gone for good</a> <a href="/b#nowhere">to b</a>
+                    <a href="/b">b</a> <a href="http://example.invalid/x">elsewhere</a> <a href="/gone">again</a>
+                    """#)
+            case "/b": return .html(#"<title>b</title><p id="here">b</p><a href="/gone">also gone</a>"#)
+            default: return .html("<title>Missing</title>", status: 404)
+            }
+        }
+        defer { Task { await server.shutdown() } }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let db = directory + "/crawl.db", out = directory + "/report.html"
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, server.url("/").absoluteString])
+        #expect(crawl.status == 0)
+        let report = try await NavwatchProcess.run(["report", "--db", db, "--out", out])
+        #expect(report.status == 0 && report.stderr == "report: 3 pages in \(out)\n")
+
+        let view = try WebView()
+        defer { view.close() }
+        _ = try await view.rx.pageLoad(URL(fileURLWithPath: out))
+        struct Figures: Decodable, Equatable { var pages, skipped, broken, fragments: String }
+        #expect(try await view.evaluateJavaScript("""
+            ({pages: document.getElementById('figure-pages').textContent, skipped: document.getElementById('figure-skipped').textContent,
+              broken: document.getElementById('figure-broken').textContent,
+              fragments: document.getElementById('figure-fragments').textContent})
+            """, as: Figures.self) == Figures(pages: "3", skipped: "1", broken: "1", fragments: "1"))
+        let rows = { (id: String) in
+            try await view.evaluateJavaScript("""
+                [...document.querySelectorAll('#\(id) tbody tr')].map(row => [...row.cells].map(cell => cell.textContent))
+                """, as: [[String]].self)
+        }
+        let home = server.url("/").absoluteString, b = server.url("/b").absoluteString
+        #expect(try await rows("broken-links") == [[server.url("/gone").absoluteString, "404 Not Found",
+                                                    "\(home) “again”\(home) “gone for good”\(b) “also gone”"]])
+        #expect(try await rows("missing-fragments") == [[b + "#nowhere", "no element with id or name \"nowhere\"", "\(home) “to b”"]])
+        #expect(try await rows("not-followed") == [["outside the crawl's scope (--check-external checks them)", "1"]])
+        // The table of pages loaded leaves the link not followed out; each row draws its requests.
+        struct Row: Decodable, Equatable { var url: String; var bars: Int }
+        let pages = try await view.evaluateJavaScript("""
+            [...document.querySelectorAll('#pages tbody tr')].map(row => ({url: row.cells[0].textContent,
+              bars: row.querySelectorAll('svg.mini rect').length}))
+            """, as: [Row].self)
+        #expect(pages.map(\.url).sorted() == [home, server.url("/gone").absoluteString, b].sorted())
+        #expect(pages.allSatisfy { $0.bars == 1 })
     }
 
     /// Evaluates a script whose value is a promise, and returns what it resolves to.

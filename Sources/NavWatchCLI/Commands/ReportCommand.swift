@@ -7,7 +7,8 @@ package struct ReportCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write an HTML report of a crawl: figures, charts, the slowest, heaviest and failing pages, "
-            + "redirect chains, and every page's request waterfall and screenshot.")
+            + "redirect chains, broken links with the pages that link to them, and every page's request waterfall "
+            + "and screenshot.")
 
     @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
     package var db = "navwatch-crawl.db"
@@ -30,7 +31,8 @@ package struct ReportCommand: AsyncParsableCommand {
             let output = try TextOutput(path: out)
             let pages: Int
             do {
-                pages = try await HTMLReport.write(from: store, source: source, screenshots: screenshots, to: output)
+                pages = try await HTMLReport.write(from: store, source: source, screenshots: screenshots,
+                                                   links: try await LinkCheckResult.of(store), to: output)
             } catch {
                 throw InputError("cannot read the crawl database \(source): \(InputError.reason(error))")
             }

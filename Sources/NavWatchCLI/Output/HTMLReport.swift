@@ -2,15 +2,21 @@ import Foundation
 import NavWatchCrawler
 
 /// One self-contained HTML file about a crawl: its figures, charts drawn as
-/// SVG, the slowest, heaviest and failing pages, redirect chains, and every
-/// page in a paged, searchable table whose rows open that page's request
-/// waterfall and screenshot.
+/// SVG, the slowest, heaviest and failing pages, redirect chains, its links
+/// (every broken target with the pages that link to it and their text,
+/// missing fragments, orphans, the links not followed and why), and every
+/// page loaded in a paged, searchable table whose rows show a thumbnail of
+/// the page's screenshot and of its request waterfall, and open both.
+///
+/// Pages loaded (or checked) and links not followed are kept apart: the
+/// figures and the table of all pages count only the pages loaded.
 ///
 /// Nothing is fetched to view it: styles and the script are inline, and the
 /// pages' data is embedded as JSON that the script renders 50 rows at a
 /// time, so 10,000 pages do not make a 10,000-row document. Screenshots are
-/// linked from `screenshots`, a path relative to the report. A fragment
-/// `#page=N` opens the N-th page's detail (the order of `navwatch export`).
+/// linked from `screenshots`, a path relative to the report, and load only
+/// for the rows shown. A fragment `#page=N` opens the N-th page loaded's
+/// detail (the order of `navwatch export`, links not followed left out).
 ///
 /// The report is written as it is made: the figures and tables come from a
 /// `ReportDigest` of every report, then each page's data is written in turn,
@@ -19,37 +25,44 @@ enum HTMLReport {
     /// Writes the report of every report in `store` to `output`, reading
     /// the store twice (the digest, then the pages' data), a batch at a time.
     /// Returns the number of reports.
-    static func write(from store: any CrawlStore, source: String, screenshots: String?,
+    /// Returns the number of pages loaded.
+    static func write(from store: any CrawlStore, source: String, screenshots: String?, links: LinkCheckResult?,
                       to output: TextOutput) async throws -> Int {
         var digest = ReportDigest()
         for try await report in store.storedReports(includingRequests: true) { digest.add(report) }
-        output.write(head(digest, source: source))
+        output.write(head(digest, links: links, source: source))
         var first = true
-        for try await report in store.storedReports(includingRequests: true) {
+        for try await report in store.storedReports(includingRequests: true) where report.wasLoaded {
             output.write((first ? "" : ",") + data(report, screenshots: screenshots))
             first = false
         }
         output.write(tail)
-        return digest.summary.reported
+        return digest.summary.loaded
     }
 
-    /// The report of `reports`, in one string.
-    static func html(_ reports: [PageLoadReport], source: String, screenshots: String?) -> String {
+    /// The report of `reports` (and of their links, when checked), in one string.
+    static func html(_ reports: [PageLoadReport], links: LinkCheckResult? = nil, source: String, screenshots: String?) -> String {
         let digest = reports.reduce(into: ReportDigest()) { $0.add($1) }
-        return head(digest, source: source) + reports.map { data($0, screenshots: screenshots) }.joined(separator: ",") + tail
+        return head(digest, links: links, source: source)
+            + reports.filter(\.wasLoaded).map { data($0, screenshots: screenshots) }.joined(separator: ",") + tail
     }
 
     /// Everything before the pages' data: figures, charts, tables, the
     /// table of all pages, and the start of the data element.
-    private static func head(_ digest: ReportDigest, source: String) -> String {
+    private static func head(_ digest: ReportDigest, links: LinkCheckResult?, source: String) -> String {
         let summary = digest.summary
         let median = summary.loadTime(percentile: 50), p95 = summary.loadTime(percentile: 95)
-        let figures: [(id: String, label: String, value: String)] = [
-            ("pages", "pages reported", "\(summary.reported)"),
-            ("loaded", "loaded", "\(summary.loaded)"),
+        var figures: [(id: String, label: String, value: String)] = [
+            ("pages", "pages loaded", "\(summary.loaded)"),
             ("ok", "ok", "\(summary.outcomes[.ok] ?? 0)"),
             ("failing", "not ok", "\(digest.failing.offered)"),
-            ("skipped", "skipped", "\(summary.notLoaded)"),
+            ("skipped", "links not followed", "\(summary.notLoaded)"),
+        ]
+        if let links {
+            figures += [("broken", "broken links", "\(links.brokenInScope.count + links.brokenExternal.count)"),
+                        ("fragments", "missing fragments", "\(links.missingFragments.count)")]
+        }
+        figures += [
             ("requests", "requests", "\(digest.requests)"),
             ("bytes", "bytes transferred", bytesText(digest.bytes)),
             ("median", "median load", median.map(msText) ?? "–"),
@@ -80,11 +93,13 @@ enum HTMLReport {
         html += section("Pages with JavaScript errors (\(withErrors.offered))", errorTable(withErrors.reports)
             + (withErrors.offered > 50 ? "<p>The 50 with the most errors.</p>" : ""))
         html += section("Redirect chains (\(digest.redirected.offered))", redirectTable(digest.redirected.reports))
+        if let links { html += linkSections(links) }
+        html += section("Links not followed (\(summary.notLoaded))", notFollowedTable(digest.notFollowed))
         html += """
-            <section><h2>All pages</h2>
+            <section><h2>Pages loaded</h2>
             <p><input id="search" type="search" placeholder="Search URL, title, outcome or status" size="50">
             <span id="page-count"></span></p>
-            <table id="pages"><thead><tr><th>URL</th><th>outcome</th><th>status</th><th>load</th><th>bytes</th><th>requests</th></tr></thead>
+            <table id="pages"><thead><tr><th>URL</th><th>outcome</th><th>status</th><th>load</th><th>bytes</th><th>requests</th><th>requests over time</th><th>screenshot</th></tr></thead>
             <tbody></tbody></table>
             <p class="pager"><button id="previous">‹ previous</button> <span id="pager-position"></span> <button id="next">next ›</button></p>
             </section>
@@ -184,6 +199,54 @@ enum HTMLReport {
         return html + "</tbody></table>"
     }
 
+    /// Broken targets, missing fragments and orphan pages, each broken target
+    /// with the pages that link to it and the links' text.
+    private static func linkSections(_ links: LinkCheckResult) -> String {
+        let broken = links.brokenInScope + links.brokenExternal
+        var html = section("Broken links (\(broken.count))", targetTable(broken, id: "broken-links"))
+        html += section("Missing fragments (\(links.missingFragments.count))",
+                        targetTable(links.missingFragments, id: "missing-fragments"))
+        let orphans = links.orphans.prefix(shownTargets).map { "<li>\(link($0))</li>" }.joined()
+        html += section("Pages only the sitemap leads to (\(links.orphans.count))",
+                        links.orphans.isEmpty ? "<p>None.</p>" : "<ul id=\"orphans\">\(orphans)</ul>"
+                            + (links.orphans.count > shownTargets ? "<p>The first \(shownTargets).</p>" : ""))
+        return html
+    }
+
+    /// How many targets a links table shows, and how many referrers each.
+    static let shownTargets = 200, shownReferrers = 10
+
+    private static func targetTable(_ targets: [CheckedTarget], id: String) -> String {
+        guard !targets.isEmpty else { return "<p>None.</p>" }
+        var html = #"<table id="\#(id)"><thead><tr><th>target</th><th>what became of it</th><th>linked from (link text)</th></tr></thead><tbody>"#
+        for target in targets.prefix(shownTargets) {
+            let referrers = target.referrers.prefix(shownReferrers).map { referrer in
+                "<li>\(link(referrer.source)) <span class=\"hop\">“\(HTML.escape(referrer.text))”</span></li>"
+            }.joined()
+            let more = target.referrers.count > shownReferrers ? "<li>and \(target.referrers.count - shownReferrers) more</li>" : ""
+            html += "<tr><td>\(link(target.target))</td><td>\(HTML.escape(target.detail))\(target.isExternal ? " (external)" : "")</td>"
+            html += "<td><ul class=\"referrers\">\(referrers)\(more)</ul></td></tr>"
+        }
+        html += "</tbody></table>"
+        if targets.count > shownTargets {
+            html += "<p>The first \(shownTargets); <code>navwatch links --broken</code> lists them all.</p>"
+        }
+        return html
+    }
+
+    /// Links not followed, by why.
+    private static func notFollowedTable(_ counts: [String: Int]) -> String {
+        guard !counts.isEmpty else { return "<p>None.</p>" }
+        let why = ["scope": "outside the crawl's scope (--check-external checks them)", "max-depth": "deeper than --max-depth",
+                   "max-pages": "beyond --max-pages", "robots": "disallowed by robots.txt", "non-http": "not http or https",
+                   "private-address": "refused by the private-address guard"]
+        var html = #"<table id="not-followed"><thead><tr><th>why</th><th>links</th></tr></thead><tbody>"#
+        for (reason, count) in counts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+            html += "<tr><td>\(HTML.escape(why[reason] ?? reason))</td><td>\(count)</td></tr>"
+        }
+        return html + "</tbody></table><p><code>navwatch export</code> lists each of them.</p>"
+    }
+
     private static func link(_ url: String) -> String {
         #"<a href="\#(HTML.escape(url))">\#(HTML.escape(url))</a>"#
     }
@@ -238,6 +301,7 @@ enum HTMLReport {
         table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eee;word-break:break-all}
         #pages tbody tr{cursor:pointer}#pages tbody tr:hover{background:#f3f6fa}
         .chart text{font-size:12px;fill:#333}.chart .value{fill:#555}.hop{color:#888}
+        .referrers{margin:0;padding-left:16px}td.thumb img{width:80px;height:50px;object-fit:cover;border:1px solid #ccc}
         #detail{min-height:100vh}#waterfall svg text{font-size:11px}#screenshot img{max-width:640px;border:1px solid #ccc;margin-top:12px}
         """
 
@@ -262,7 +326,8 @@ enum HTMLReport {
           for (const page of matching.slice(offset, offset + size)) {
             const row = document.createElement('tr');
             row.append(text('td', page.u), text('td', page.o + (page.e ? ' (' + page.e + ')' : '') + (page.k ? ' (' + page.k + ')' : '')),
-              text('td', page.s ?? '–'), text('td', ms(page.f)), text('td', kb(page.b)), text('td', page.n));
+              text('td', page.s ?? '–'), text('td', ms(page.f)), text('td', kb(page.b)), text('td', page.n),
+              miniWaterfall(page), thumbnail(page));
             row.addEventListener('click', () => show(page));
             body.append(row);
           }
@@ -271,6 +336,32 @@ enum HTMLReport {
             (offset + 1) + '–' + Math.min(offset + size, matching.length);
           document.getElementById('previous').disabled = offset === 0;
           document.getElementById('next').disabled = offset + size >= matching.length;
+        }
+        // A row's requests over time: one line per request (the first 30), 120x30 pixels.
+        function miniWaterfall(page) {
+          const cell = document.createElement('td');
+          const requests = page.w.slice(0, 30);
+          if (!requests.length) return cell;
+          const end = Math.max(1, ...requests.map(r => r[1] + r[2]));
+          const svgNS = 'http://www.w3.org/2000/svg';
+          const svg = document.createElementNS(svgNS, 'svg');
+          svg.setAttribute('width', 120); svg.setAttribute('height', 30); svg.setAttribute('class', 'mini');
+          const step = 30 / requests.length;
+          requests.forEach((r, i) => {
+            const bar = document.createElementNS(svgNS, 'rect');
+            bar.setAttribute('x', 120 * r[1] / end); bar.setAttribute('y', i * step);
+            bar.setAttribute('width', Math.max(1, 120 * r[2] / end)); bar.setAttribute('height', Math.max(1, step - 0.5));
+            bar.setAttribute('fill', colors[r[0]] || '#888');
+            svg.append(bar);
+          });
+          cell.append(svg);
+          return cell;
+        }
+        function thumbnail(page) {
+          const cell = document.createElement('td');
+          cell.className = 'thumb';
+          if (page.sh) cell.append(text('img', '', {src: page.sh, alt: 'screenshot', loading: 'lazy'}));
+          return cell;
         }
         function show(page) {
           history.replaceState(null, '', '#page=' + (pages.indexOf(page) + 1));

@@ -25,11 +25,17 @@ struct ReportDigest {
     private(set) var firstFetched: Date?
     private(set) var lastFetched: Date?
 
+    /// Links not followed (skipped or blocked reports), by why: a skip reason, or `private-address`.
+    private(set) var notFollowed: [String: Int] = [:]
+
     mutating func add(_ report: PageLoadReport) {
         summary.add(report)
         firstFetched = min(firstFetched ?? report.fetchedAt, report.fetchedAt)
         lastFetched = max(lastFetched ?? report.fetchedAt, report.fetchedAt)
-        guard report.wasLoaded else { return }
+        guard report.wasLoaded else {
+            notFollowed[report.skipReason?.rawValue ?? report.outcome.rawValue, default: 0] += 1
+            return
+        }
         var kept = report
         kept.requests = []  // the tables show none; the data element reads them again
         requests += max(report.requests.count, report.resources.count)
