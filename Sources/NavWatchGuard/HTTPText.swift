@@ -33,4 +33,40 @@ enum HTTPText {
               let last = bytes.lastIndex(where: { $0 != 32 && $0 != 9 }) else { return bytes[bytes.endIndex...] }
         return bytes[first...last]
     }
+
+    /// Where the empty line that ends a head (CR LF CR LF) starts in `bytes`,
+    /// looking from `start` on; nil while it has not come.
+    static func endOfHead<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, from start: Int = 0) -> Int?
+    where Bytes.Index == Int {
+        var index = bytes.startIndex + start
+        while index + 4 <= bytes.endIndex {
+            // Every byte of the empty line is CR or LF: past any other, no match can span it.
+            let last = bytes[index + 3]
+            if last != 10 {
+                index += last == 13 ? 1 : 4
+            } else if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13 {
+                return index - bytes.startIndex
+            } else {
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    /// The lines of `head`, split at each CR LF.
+    static func lines(_ head: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = head.startIndex, index = head.startIndex
+        while index + 1 < head.endIndex {
+            if head[index] == 13, head[index + 1] == 10 {
+                lines.append(head[start..<index])
+                index += 2
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        lines.append(head[start...])
+        return lines
+    }
 }

@@ -171,7 +171,8 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
     // MARK: - The head
 
     private func readHead(from buffer: ByteBuffer, context: ChannelHandlerContext) {
-        guard let headLength = Self.headLength(in: buffer) else {
+        // The length of the head before its empty line.
+        guard let headLength = buffer.withUnsafeReadableBytes({ HTTPText.endOfHead(in: $0) }) else {
             if buffer.readableBytes >= Self.maximumHeadSize {
                 answer(status: "431 Request Header Fields Too Large", body: "navwatch: the request head is larger than 64 KiB",
                        context: context)
@@ -202,18 +203,6 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
         context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
         state = .connecting(head, pending: rest.readableBytes > 0 ? rest : nil)
         resolve(head, context: context)
-    }
-
-    /// The length of the head before its `\r\n\r\n`, or nil while it has not come.
-    private static func headLength(in buffer: ByteBuffer) -> Int? {
-        buffer.withUnsafeReadableBytes { bytes in
-            guard bytes.count >= 4 else { return nil }
-            for index in 0...(bytes.count - 4)
-            where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-                return index
-            }
-            return nil
-        }
     }
 
     // MARK: - Resolving and checking

@@ -46,7 +46,8 @@ struct ProxyRequestHead: Equatable {
 
     /// Parses `bytes`, a head up to and without its final empty line.
     static func parse(_ bytes: some Collection<UInt8>) throws(Malformed) -> ProxyRequestHead {
-        var lines = Self.lines(Array(bytes))
+        // Split as bytes: splitting the text would break it into `Character`s first.
+        var lines = HTTPText.lines(ArraySlice(bytes)).map { Substring(latin1($0)) }
         guard !lines.isEmpty else { throw Malformed(reason: "empty head") }
         let requestLine = lines.removeFirst()
         let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
@@ -80,25 +81,6 @@ struct ProxyRequestHead: Equatable {
             target = try absoluteTarget(rawTarget)
         }
         return ProxyRequestHead(method: method, target: target, rawTarget: rawTarget, version: version, headers: headers)
-    }
-
-    /// The head's lines, split at each CR LF, each byte one `Unicode.Scalar`
-    /// (ISO-8859-1). Split as bytes: splitting the text would break it into
-    /// `Character`s first.
-    private static func lines(_ bytes: [UInt8]) -> [Substring] {
-        var lines: [Substring] = []
-        var start = 0, index = 0
-        while index < bytes.count {
-            if bytes[index] == 13, index + 1 < bytes.count, bytes[index + 1] == 10 {
-                lines.append(Substring(latin1(bytes[start..<index])))
-                index += 2
-                start = index
-            } else {
-                index += 1
-            }
-        }
-        lines.append(Substring(latin1(bytes[start...])))
-        return lines
     }
 
     /// `bytes` read as ISO-8859-1.

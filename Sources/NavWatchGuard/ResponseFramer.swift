@@ -75,7 +75,7 @@ struct ResponseFramer {
                 let searchFrom = max(0, head.count - 3)
                 let taken = min(bytes.count - index, Self.maximumHeadSize - head.count)
                 head.append(contentsOf: bytes[index..<(index + taken)])
-                if let end = Self.endOfHead(in: head, from: searchFrom) {
+                if let end = HTTPText.endOfHead(in: head, from: searchFrom).map({ $0 + 4 }) {
                     // What came after the empty line is the body's.
                     index += taken - (head.count - end)
                     head.removeSubrange((end - 4)...)
@@ -145,36 +145,9 @@ struct ResponseFramer {
         return index
     }
 
-    /// Where the head's empty line ends in `head` (the index after its
-    /// CR LF CR LF), looking from `start` on; nil while it has not come.
-    private static func endOfHead(in head: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while index + 4 <= head.count {
-            if head[index + 3] != 10 {
-                index += head[index + 3] == 13 ? 1 : 4
-            } else if head[index] == 13, head[index + 1] == 10, head[index + 2] == 13 {
-                return index + 4
-            } else {
-                index += 1
-            }
-        }
-        return nil
-    }
-
     /// Decides how the body is framed from a complete head (without its empty line).
     private mutating func beginBody(afterHead head: [UInt8]) {
-        var lines: [ArraySlice<UInt8>] = []
-        var lineStart = 0, index = 0
-        while index + 1 < head.count {
-            if head[index] == 13, head[index + 1] == 10 {
-                lines.append(head[lineStart..<index])
-                index += 2
-                lineStart = index
-            } else {
-                index += 1
-            }
-        }
-        lines.append(head[lineStart...])
+        var lines = HTTPText.lines(head[...])
         // "HTTP/1.x SSS" and then a reason phrase, or nothing.
         let statusLine = lines.removeFirst()
         let version = statusLine.prefix(8)
