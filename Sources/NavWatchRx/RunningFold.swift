@@ -17,6 +17,14 @@ package final class RunningFold {
     /// When the last resource event arrived (of any request of the view),
     /// relative to `start`; nil before the first.
     package private(set) var lastResourceEventAt: Duration?
+    /// When the last event of one of the navigation's own requests arrived
+    /// (one the state tracks), relative to `start`; nil before the first.
+    package private(set) var lastOwnResourceEventAt: Duration?
+    /// Whether another navigation committed in the view after this one ended:
+    /// the view has left this navigation's page.
+    package private(set) var otherNavigationCommitted = false
+    /// Set by `ignoreNewRequests()`: requests that start from then on are not this navigation's.
+    private var takesNewRequests = true
     private var task: Task<Void, Never>?
     private var eventsEnded = false
     private var waiter: (condition: (PageLoadState) -> Bool, continuation: CheckedContinuation<Void, Never>)?
@@ -52,6 +60,24 @@ package final class RunningFold {
         timer?.cancel()
     }
 
+    /// Returns when the next event has been applied, at `deadline`, or when
+    /// the events have ended. One caller waits at a time.
+    package func waitForNextEvent(deadline: ContinuousClock.Instant) async {
+        var applied = false
+        await wait(until: { _ in defer { applied = true }; return applied }, deadline: deadline)
+    }
+
+    /// Whether the events have ended (the view closed).
+    package var hasEnded: Bool { eventsEnded }
+
+    /// From now on, requests that start in the view are left out: the view
+    /// is about to load another page. Requests already tracked still get
+    /// their ends, and console messages and page errors still count when
+    /// the view attributes them to this navigation.
+    package func ignoreNewRequests() {
+        takesNewRequests = false
+    }
+
     /// Makes the current `wait` return now; folding goes on.
     package func stopWaiting() {
         resume()
@@ -66,8 +92,17 @@ package final class RunningFold {
     }
 
     private func apply(_ event: WebViewEvent, at time: Duration) {
-        state.apply(event, at: time)
-        if case .resource = event { lastResourceEventAt = time }
+        switch event {
+        case .resource(let resource):
+            if case .started = resource, !takesNewRequests { break }
+            state.apply(event, at: time)
+            lastResourceEventAt = time
+            if state.request(resource.id) != nil { lastOwnResourceEventAt = time }
+        case .navigation(.didCommit(let navigation, _)) where state.isEnded && navigation.id != state.navigation.id:
+            otherNavigationCommitted = true
+        default:
+            state.apply(event, at: time)
+        }
         if let waiter, waiter.condition(state) { resume() }
     }
 

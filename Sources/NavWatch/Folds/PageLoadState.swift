@@ -142,11 +142,17 @@ public struct PageLoadState: Sendable, Hashable {
     /// The document's console messages, in order: the first
     /// `WebView.retainedConsoleEntries`; `consoleCounts` counts them all.
     public private(set) var consoleMessages: [ConsoleMessage] = []
+    /// When each of `consoleMessages` arrived, as given to `apply(_:at:)`:
+    /// one time per message, in the same order.
+    public private(set) var consoleMessageTimes: [Duration?] = []
     /// How many console messages the document logged, by level.
     public private(set) var consoleCounts: [ConsoleMessage.Level: Int] = [:]
     /// The document's uncaught errors and unhandled rejections, in order: the
     /// first `WebView.retainedConsoleEntries`; `pageErrorCount` counts them all.
     public private(set) var pageErrors: [PageError] = []
+    /// When each of `pageErrors` arrived, as given to `apply(_:at:)`: one
+    /// time per error, in the same order.
+    public private(set) var pageErrorTimes: [Duration?] = []
     public private(set) var pageErrorCount = 0
     /// Every request, in the order they started: also those the page started
     /// after the end.
@@ -194,12 +200,14 @@ public struct PageLoadState: Sendable, Hashable {
         response?.url ?? error?.failingURL ?? navigation.url
     }
 
-    /// The requests that started before the end, in order, as a report lists
-    /// them: the main resource's answer is the committed response when
-    /// WebKit has not reported the document's own end yet (it often reports
-    /// it after the page's).
-    public var requestsBeforeEnd: [Request] {
-        requests.filter { !$0.startedAfterEnd }.map { request in
+    /// Every request, in the order they started, as a report lists them: the
+    /// main resource's answer is the committed response when WebKit has not
+    /// reported the document's own end yet (it often reports it after the
+    /// page's). For `atEnd` (a page that did not finish) these are the
+    /// requests that started before the end; for a finished page also those
+    /// it started after, for as long as events were applied.
+    public var reportedRequests: [Request] {
+        requests.map { request in
             guard request.id == mainResourceID, let response else { return request }
             var completed = request
             completed.complete(with: response)
@@ -240,11 +248,17 @@ public struct PageLoadState: Sendable, Hashable {
         case .consoleMessage(let message):
             guard message.navigation?.id == navigation.id else { return }
             consoleCounts[message.level, default: 0] += 1
-            if consoleMessages.count < WebView.retainedConsoleEntries { consoleMessages.append(message) }
+            if consoleMessages.count < WebView.retainedConsoleEntries {
+                consoleMessages.append(message)
+                consoleMessageTimes.append(time)
+            }
         case .pageError(let error):
             guard error.navigation?.id == navigation.id else { return }
             pageErrorCount += 1
-            if pageErrors.count < WebView.retainedConsoleEntries { pageErrors.append(error) }
+            if pageErrors.count < WebView.retainedConsoleEntries {
+                pageErrors.append(error)
+                pageErrorTimes.append(time)
+            }
         case .propertyChange(.title(let value)):
             if stage == .committed { title = value }
         case .closed:

@@ -62,6 +62,9 @@ package struct CrawlCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds a page may take before it times out.")
     package var timeout: Double = 30
 
+    @Option(name: .long, help: "Milliseconds with no network activity of a finished page before its report closes (sooner when the next page commits).")
+    package var settle = Int(LateWindow.defaultSettle.milliseconds)
+
     @Option(name: .long, help: "Milliseconds between two requests to the same host.")
     package var delay = 0
 
@@ -119,6 +122,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         guard delay >= 0 else { throw ValidationError("--delay must be 0 or more milliseconds") }
+        guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
         guard recycleAfter >= 1 else { throw ValidationError("--recycle-after must be at least 1") }
         if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more") }
@@ -201,6 +205,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.concurrency = concurrency
         configuration.timeout = .milliseconds(Int64(timeout * 1000))
         configuration.delay = .milliseconds(delay)
+        configuration.settle = .milliseconds(settle)
         configuration.obeyRobots = !ignoreRobots
         configuration.retries = retries
         configuration.recycleAfter = recycleAfter

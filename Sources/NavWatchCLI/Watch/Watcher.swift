@@ -182,7 +182,7 @@ package final class Watcher {
         if case .finished? = fold.state.outcome {
             facts = await PageFacts.read(from: view)
             // WebKit reports some requests' ends after the page's: let them arrive.
-            await fold.wait(until: { $0.pendingBeforeEnd == 0 }, deadline: clock.now + PageLoader.settleTime)
+            await fold.wait(until: { $0.pendingBeforeEnd == 0 }, deadline: clock.now + LateWindow.defaultSettle)
         }
         let now = clock.now - start
         var report = PageLoadReport(url: url.absoluteString, depth: 0, parent: nil, outcome: .failed)

@@ -14,6 +14,10 @@ package struct CrawlConfiguration: Sendable {
     /// Views loading at once, each with its own web process.
     package var concurrency = 2
     package var timeout: Duration = .seconds(30)
+    /// How long a finished page's late window stays open with no network
+    /// activity of the page (`LateWindow`): its console messages, page
+    /// errors and requests until then are in its report.
+    package var settle: Duration = LateWindow.defaultSettle
     /// The pause between two requests to the same host.
     package var delay: Duration = .zero
     package var obeyRobots = true

@@ -45,6 +45,17 @@ package actor Crawler {
     private var offered: Set<String> = []
     static let rememberedOffers = 50_000
 
+    /// The links of pages whose load ended and whose report is not stored
+    /// yet (their late window is open), by page URL: stored with the report.
+    /// A worker that finds nothing to lease offers their `discovered`
+    /// entries to the frontier at once (`offerWaitingLinks()`).
+    private var waitingLinks: [String: SortedLinks] = [:]
+    private struct SortedLinks {
+        var discovered: [FrontierEntry]
+        var skipped: [PageLoadReport]
+        var links: [PageLink]
+    }
+
     /// For tests: called on the WebKit thread once a page's load was asked for.
     private var onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
 
@@ -126,7 +137,7 @@ package actor Crawler {
 
     private func work(_ http: HTTPChecker) async throws {
         let loader = await PageLoader(configuration: configuration.webView, recycleAfter: configuration.recycleAfter,
-                                      screenshotDirectory: configuration.screenshotDirectory,
+                                      settle: configuration.settle, screenshotDirectory: configuration.screenshotDirectory,
                                       privateAddressGuard: privateAddressGuard, onLoadStarted: onLoadStarted)
         // Ready before the first lease, so a page taken in breadth-first
         // order also starts in that order.
@@ -141,8 +152,10 @@ package actor Crawler {
             let result = entry.kind == .external
                 ? await check(entry, http)
                 : try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
+            sortLinks(of: entry, result)
             try await storingPrevious?.value
-            storingPrevious = Task { try await self.finish(entry, result) }
+            // Stored once the page's late window has closed, while the next page loads.
+            storingPrevious = Task { try await self.finish(entry, await result.completed()) }
             current = try await upcoming
         }
         try await storingPrevious?.value
@@ -164,6 +177,7 @@ package actor Crawler {
                 return nil
             case .wait(let until):
                 if changes != changesSeen { continue }  // a page finished meanwhile: ask again
+                if try await offerWaitingLinks() { continue }
                 // Local pages wake us when they finish; other workers' do
                 // not, so a shared store is asked again every poll interval.
                 let poll = store.isShared ? configuration.pollInterval : .seconds(1)
@@ -229,16 +243,47 @@ package actor Crawler {
             try await store.retry(entry, notBefore: Date().addingTimeInterval(delay))
             return
         }
-        let (found, foundSkipped, links) = links.classify(result.links, from: entry,
-                                                         shownAt: result.report.finalURL ?? entry.url)
-        let discovered = found.filter { offer($0.url) }, skipped = foundSkipped.filter { offer($0.url) }
+        let sorted = waitingLinks.removeValue(forKey: entry.url) ?? sortedLinks(of: entry, result)
         var report = result.report
         report.links = result.links.count
         let (worker, aliases) = (configuration.worker, result.aliases)
         try await storeInOrder { [store, entry, report] in
             try await store.complete(entry, worker: worker, report: report, aliases: aliases,
-                                     discovered: discovered, skipped: skipped, links: links)
+                                     discovered: sorted.discovered, skipped: sorted.skipped, links: sorted.links)
         }
+    }
+
+    /// Sorts the links of a page whose load ended, unless it will be retried,
+    /// and keeps them until its report is stored.
+    private func sortLinks(of entry: FrontierEntry, _ result: PageResult) {
+        let retryPolicy = RetryPolicy(retries: configuration.retries, backoff: configuration.backoff)
+        guard !retryPolicy.retries(result.report) else { return }
+        waitingLinks[entry.url] = sortedLinks(of: entry, result)
+    }
+
+    private func sortedLinks(of entry: FrontierEntry, _ result: PageResult) -> SortedLinks {
+        let (found, foundSkipped, links) = links.classify(result.links, from: entry,
+                                                         shownAt: result.report.finalURL ?? entry.url)
+        return SortedLinks(discovered: found.filter { offer($0.url) }, skipped: foundSkipped.filter { offer($0.url) },
+                           links: links)
+    }
+
+    /// Adds the links found on pages whose reports wait for their late window
+    /// to the frontier now, so that a worker with nothing to load need not
+    /// wait for the window; their reports are stored later without them.
+    /// Returns whether there were any.
+    private func offerWaitingLinks() async throws -> Bool {
+        var entries: [FrontierEntry] = []
+        for url in waitingLinks.keys where !waitingLinks[url]!.discovered.isEmpty {
+            entries += waitingLinks[url]!.discovered
+            waitingLinks[url]!.discovered = []
+        }
+        guard !entries.isEmpty else { return false }
+        try await storeInOrder { [store, entries] in
+            _ = try await store.enqueue(entries)
+            return []
+        }
+        return true
     }
 
     /// Whether `url` is offered to the frontier for the first time in this run.

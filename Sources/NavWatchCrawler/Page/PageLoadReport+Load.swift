@@ -19,13 +19,12 @@ extension PageLoadReport {
     ///   Navigation Timing and the bytes transferred.
     /// - `now` is the time on the load's clock, for requests still pending.
     ///
-    /// The URL, depth, parent, attempts and start time are the caller's.
+    /// The URL, depth, parent, attempts, start time and `fetchedAt` are the caller's.
     package mutating func record(_ live: PageLoadState, facts: PageFacts?, now: Duration) {
         let state = live.reportedState
-        fetchedAt = Date()
         timings.commit = state.committedAt?.milliseconds.tenths
-        resources.count = state.resourceCount
-        resources.failed = state.failedResourceCount
+        resources.count = state.requests.count
+        resources.failed = state.requests.count { $0.error != nil }
         redirects = state.redirects.map { .init(url: $0.url.absoluteString, status: $0.status) }
         if let response = state.response {
             status = state.httpStatus
@@ -57,11 +56,31 @@ extension PageLoadReport {
         }
         if state.response != nil {  // a document was shown: its console and errors are known
             console = .init(errors: state.consoleCounts[.error] ?? 0, warnings: state.consoleCounts[.warning] ?? 0)
-            pageErrors = state.pageErrors.prefix(Self.listedPageErrors).map(PageErrorInfo.init)
+            pageErrors = zip(state.pageErrors, state.pageErrorTimes).prefix(Self.listedPageErrors).map(PageErrorInfo.init)
             pageErrorCount = state.pageErrorCount
+            consoleMessages = zip(state.consoleMessages, state.consoleMessageTimes)
+                .filter { $0.0.level == .error || $0.0.level == .warning }
+                .prefix(Self.listedPageErrors)
+                .map { message, time in
+                    ConsoleMessageInfo(level: message.level.rawValue, text: message.text, url: message.url?.absoluteString,
+                                       line: message.line, time: time?.milliseconds.tenths)
+                }
         }
         requests = RequestRecord.records(of: state, facts: facts, now: now)
         summariseRequests()
+    }
+
+    /// Records the late window of a finished page (`live` as it was when the
+    /// window closed, `closedAt` on its clock): what arrived after the end.
+    /// The counts are of the first `WebView.retainedConsoleEntries` messages.
+    package mutating func recordLateWindow(of live: PageLoadState, closedBy: LateWindow.ClosedBy, at closedAt: Duration) {
+        guard let end = live.endedAt else { return }
+        var late = LateInfo(windowMs: max(0, (closedAt - end).milliseconds).tenths, closedBy: closedBy.rawValue)
+        late.consoleErrors = zip(live.consoleMessages, live.consoleMessageTimes)
+            .count { $0.0.level == .error && ($0.1 ?? .zero) > end }
+        late.pageErrors = live.pageErrorTimes.count { ($0 ?? .zero) > end }
+        late.failedRequests = live.requests.count { $0.error != nil && ($0.endedAt ?? .zero) > end }
+        self.late = late
     }
 
     /// What a finished page's facts say.

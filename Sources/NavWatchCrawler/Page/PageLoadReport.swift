@@ -145,15 +145,63 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         package var message: String
         package var url: String?
         package var line: Int?
+        /// When it arrived: milliseconds from when navwatch asked for the
+        /// page, the clock of `timings.commit` and `timings.finish` (so it
+        /// came after the load when above `timings.finish`); nil in reports
+        /// stored before navwatch kept it.
+        package var time: Double?
 
-        package init(message: String, url: String?, line: Int?) {
+        package init(message: String, url: String?, line: Int?, time: Double? = nil) {
             self.message = message
             self.url = url
             self.line = line
+            self.time = time
         }
 
-        package init(_ error: PageError) {
-            self.init(message: error.message, url: error.url?.absoluteString, line: error.line)
+        package init(_ error: PageError, at time: Duration?) {
+            self.init(message: error.message, url: error.url?.absoluteString, line: error.line,
+                      time: time?.milliseconds.tenths)
+        }
+    }
+
+    /// One console message of level error or warning.
+    package struct ConsoleMessageInfo: Codable, Sendable, Equatable {
+        /// `error` or `warning`.
+        package var level: String
+        package var text: String
+        package var url: String?
+        package var line: Int?
+        /// When it arrived, on the clock of `PageErrorInfo.time`.
+        package var time: Double?
+
+        package init(level: String, text: String, url: String?, line: Int?, time: Double?) {
+            self.level = level
+            self.text = text
+            self.url = url
+            self.line = line
+            self.time = time
+        }
+    }
+
+    /// What happened after the page finished, until its late window closed
+    /// (`LateWindow`): the counts are of what arrived after `timings.finish`
+    /// and are included in the report's own counts and lists.
+    package struct LateInfo: Codable, Sendable, Equatable {
+        /// How long the window stayed open after the page finished, in milliseconds.
+        package var windowMs: Double
+        /// `next-page`, `quiet`, `view-closed` or `limit` (`LateWindow.ClosedBy`).
+        package var closedBy: String
+        package var consoleErrors = 0
+        package var pageErrors = 0
+        /// Requests that failed after the page finished.
+        package var failedRequests = 0
+
+        enum CodingKeys: String, CodingKey {
+            case windowMs = "window_ms"
+            case closedBy = "closed_by"
+            case consoleErrors = "console_errors"
+            case pageErrors = "page_errors"
+            case failedRequests = "failed_requests"
         }
     }
 
@@ -199,6 +247,11 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
     package var pageErrors: [PageErrorInfo]?
     /// How many there were in all.
     package var pageErrorCount: Int?
+    /// The page's first `listedPageErrors` console messages of level error
+    /// or warning, in order; nil as for `console`.
+    package var consoleMessages: [ConsoleMessageInfo]?
+    /// The page's late window; nil for a page that did not finish.
+    package var late: LateInfo?
     /// Hosts of other sites the page requested from, sorted.
     package var thirdPartyHosts: [String]?
     /// The file name of the page's screenshot, in the crawl's screenshot directory.
@@ -221,6 +274,8 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         case console
         case pageErrors = "page_errors"
         case pageErrorCount = "page_error_count"
+        case consoleMessages = "console_messages"
+        case late
         case thirdPartyHosts = "third_party_hosts"
         case screenshot
         case startedAt = "started_at"

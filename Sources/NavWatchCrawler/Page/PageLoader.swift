@@ -7,6 +7,7 @@ import WebKitThread
 
 /// What loading one frontier entry produced.
 package struct PageResult: Sendable {
+    /// The report as the page ended; `completed()` adds its late window.
     package var report: PageLoadReport
     /// The links found on the page, in document order.
     var links: [PageFacts.Link] = []
@@ -16,18 +17,36 @@ package struct PageResult: Sendable {
     var retryAfter: Double?
     /// The web process went away during the load: replace the view.
     var crashed = false
+    /// For a finished page: the report once its late window has closed.
+    var completion: (@WebKitActor @Sendable () async -> PageLoadReport)? = nil
+
+    /// The result with its final report: for a finished page, once its late
+    /// window has closed (`LateWindow`); at once otherwise.
+    package func completed() async -> PageResult {
+        guard let completion else { return self }
+        var result = self
+        result.report = await completion()
+        result.completion = nil
+        return result
+    }
 }
 
 /// One web view of the crawler's pool, loading one page at a time and turning
 /// its navigation and resource events into a `PageLoadReport`. Replaces its
 /// view after `recycleAfter` pages (so memory stays flat) or a crash.
+///
+/// A finished page's report is completed when its late window closes
+/// (`LateWindow`), while the view loads the next page.
 @WebKitActor
 package final class PageLoader {
     private let configuration: WebViewConfiguration
     private let recycleAfter: Int
+    private let settle: Duration
     private var view: WebView?
     private var pagesOnView = 0
     private let clock = ContinuousClock()
+    /// The late window of the last page the view finished, while it may be open.
+    private var lateWindow: LateWindow?
 
     /// Called when a page's load has been asked for (tests use it to crash the view).
     private let onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
@@ -37,19 +56,22 @@ package final class PageLoader {
     /// of the requests it refused or could not carry out.
     private let privateAddressGuard: PrivateAddressGuard?
 
-    package init(configuration: WebViewConfiguration, recycleAfter: Int, screenshotDirectory: URL? = nil,
-                 privateAddressGuard: PrivateAddressGuard? = nil,
+    package init(configuration: WebViewConfiguration, recycleAfter: Int, settle: Duration = LateWindow.defaultSettle,
+                 screenshotDirectory: URL? = nil, privateAddressGuard: PrivateAddressGuard? = nil,
                  onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)? = nil) {
         self.configuration = configuration
         self.recycleAfter = max(1, recycleAfter)
+        self.settle = settle
         self.screenshotDirectory = screenshotDirectory
         self.privateAddressGuard = privateAddressGuard
         self.onLoadStarted = onLoadStarted
     }
 
+    /// Closes the view: a late window still open closes with it.
     package func close() {
         view?.close()
         view = nil
+        lateWindow = nil
     }
 
     /// The view pages load in, created when there is none. A new view first
@@ -70,6 +92,8 @@ package final class PageLoader {
         if pagesOnView >= recycleAfter { close() }
         let view = try await prepare()
         pagesOnView += 1
+        lateWindow?.nextLoadRequested()
+        lateWindow = nil
 
         var report = PageLoadReport(entry, outcome: .failed)
         report.attempts = entry.attempts + 1
@@ -93,26 +117,27 @@ package final class PageLoader {
                     result.report.screenshot = name
                 }
             }
-            // WebKit reports some requests' ends after the page's: let them arrive.
-            await fold.wait(until: { $0.pendingBeforeEnd == 0 }, deadline: clock.now + Self.settleTime)
         }
-        let live = fold.stop()
-        result.report.record(live, facts: facts, now: clock.now - start)
-        result.links = facts?.links ?? []
-        let state = live.reportedState
+        result.report.fetchedAt = Date()
+        let ended = result.report
+        result.report = complete(ended, fold.state, facts: facts, now: clock.now - start, guardMark: guardMark)
+        if case .finished? = fold.state.outcome {
+            let window = LateWindow(fold: fold, start: start, settle: settle)
+            lateWindow = window
+            result.completion = { [facts] in
+                let (state, closedBy, closedAt) = await window.closed()
+                var report = self.complete(ended, state, facts: facts, now: closedAt, guardMark: guardMark)
+                report.recordLateWindow(of: state, closedBy: closedBy, at: closedAt)
+                return report
+            }
+        } else {
+            _ = fold.stop()
+        }
+        result.links = result.report.wasLoaded ? facts?.links ?? [] : []
+        let state = fold.state.reportedState
         result.crashed = state.webProcessTermination != nil || result.report.outcome == .crashed
         if let retryAfter = state.response?.value(forHeader: "Retry-After") {
             result.retryAfter = RetryAfter.seconds(from: retryAfter)
-        }
-        if let privateAddressGuard {
-            let lastURL = state.lastURL
-            result.report.applyGuard(privateAddressGuard.verdict(for: lastURL, since: guardMark), at: lastURL)
-            if !result.report.wasLoaded { result.links = [] }
-            result.report.resources.blocked = result.report.requests.filter { request in
-                guard request.url != lastURL.absoluteString, let url = URL(string: request.url),
-                      case .blocked? = privateAddressGuard.verdict(for: url, since: guardMark) else { return false }
-                return true
-            }.count
         }
         if result.crashed { close() }
         result.aliases = ([result.report.finalURL].compactMap { $0 } + result.report.redirects.map(\.url))
@@ -120,6 +145,20 @@ package final class PageLoader {
         return result
     }
 
-    /// How long a finished page's requests may take to report their end.
-    package static let settleTime: Duration = .milliseconds(500)
+    /// `report` filled from `live` and `facts`, with the guard's answers
+    /// about the page and its requests since `guardMark`.
+    private func complete(_ report: PageLoadReport, _ live: PageLoadState, facts: PageFacts?, now: Duration,
+                          guardMark: GuardMark?) -> PageLoadReport {
+        var report = report
+        report.record(live, facts: facts, now: now)
+        guard let privateAddressGuard else { return report }
+        let lastURL = live.reportedState.lastURL
+        report.applyGuard(privateAddressGuard.verdict(for: lastURL, since: guardMark), at: lastURL)
+        report.resources.blocked = report.requests.filter { request in
+            guard request.url != lastURL.absoluteString, let url = URL(string: request.url),
+                  case .blocked? = privateAddressGuard.verdict(for: url, since: guardMark) else { return false }
+            return true
+        }.count
+        return report
+    }
 }

@@ -82,7 +82,7 @@ extension RequestRecord {
     /// with the page's Resource Timing (phases and sizes) by URL. Requests
     /// Resource Timing does not know (failed, pending, or not yet over) are
     /// timed by `loadStart`-relative event times, and `now` for pending ones.
-    /// The requests are `state.requestsBeforeEnd`.
+    /// The requests are `state.reportedRequests`.
     package static func records(of state: PageLoadState, facts: PageFacts?, now: Duration) -> [RequestRecord] {
         // Resource Timing entries by name, each name's in the order they started.
         var unmatched: [String: ArraySlice<PageFacts.Timing>] = [:]
@@ -92,7 +92,7 @@ extension RequestRecord {
         }
         var records: [RequestRecord] = []
         let document = state.response?.url ?? state.navigation.url
-        for request in state.requestsBeforeEnd {
+        for request in state.reportedRequests {
             let timing = request.id == state.mainResourceID
                 ? facts?.navigation
                 : take(request.requestedURL.absoluteString) ?? take(request.url.absoluteString)

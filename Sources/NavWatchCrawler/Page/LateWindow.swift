@@ -1,0 +1,81 @@
+import Foundation
+import NavWatch
+import NavWatchRx
+import WebKitThread
+
+/// The time after a page finished in which what it does still counts as its
+/// own: console messages and page errors the view attributes to it, requests
+/// it starts, and the ends of requests still on the network.
+///
+/// The window opens when the page finishes and closes at the first of:
+/// - the view's next page commits (`nextPage`) and the requests the page
+///   started before it finished have ended; from the moment the next load is
+///   asked for (`nextLoadRequested()`), requests that start are the next page's;
+/// - `settle` passes with no event on the page's own requests (`quiet`);
+/// - the view closes (`viewClosed`);
+/// - `10 × settle` after the page finished (`limit`), for a page that keeps
+///   its requests busy while the view has nothing else to load.
+///
+/// The view moves on while the window is open: the loader starts the next
+/// page and the report is completed when the window closes.
+@WebKitActor
+package final class LateWindow {
+    /// Why a window closed, as reports name it.
+    package enum ClosedBy: String, Codable, Sendable {
+        case nextPage = "next-page"
+        case quiet
+        case viewClosed = "view-closed"
+        case limit
+    }
+
+    /// The settle time when none is configured: 500 ms, as in Playwright's
+    /// and Puppeteer's network idle.
+    package nonisolated static let defaultSettle: Duration = .milliseconds(500)
+
+    private let fold: RunningFold
+    private let start: ContinuousClock.Instant
+    private let settle: Duration
+    private let clock = ContinuousClock()
+    private var closing: Task<(state: PageLoadState, closedBy: ClosedBy, at: Duration), Never>?
+
+    /// Opens the window of the page `fold` folds, which has finished.
+    /// `start` is the instant the fold's times are relative to. The window
+    /// closes (and stops the fold) by itself, whether or not anybody waits.
+    package init(fold: RunningFold, start: ContinuousClock.Instant, settle: Duration) {
+        self.fold = fold
+        self.start = start
+        self.settle = settle
+        closing = Task { @WebKitActor in
+            let closedBy = await self.waitForClose()
+            return (self.fold.stop(), closedBy, self.clock.now - self.start)
+        }
+    }
+
+    /// The view is about to load another page: requests that start from now
+    /// on are not this page's.
+    package func nextLoadRequested() {
+        fold.ignoreNewRequests()
+    }
+
+    /// Waits for the window to close, then stops the fold: the page's final
+    /// state, why the window closed and when (on the fold's clock). Every
+    /// caller gets the same answer.
+    package func closed() async -> (state: PageLoadState, closedBy: ClosedBy, at: Duration) {
+        await closing!.value
+    }
+
+    private func waitForClose() async -> ClosedBy {
+        let endedAt = fold.state.endedAt ?? (clock.now - start)
+        let limit = start + endedAt + settle * 10
+        while true {
+            if fold.hasEnded { return .viewClosed }
+            if fold.otherNavigationCommitted && fold.state.pendingBeforeEnd == 0 { return .nextPage }
+            let quietSince = max(fold.lastOwnResourceEventAt ?? endedAt, endedAt)
+            let quietUntil = start + quietSince + settle
+            let now = clock.now
+            if now >= quietUntil { return .quiet }
+            if now >= limit { return .limit }
+            await fold.waitForNextEvent(deadline: min(quietUntil, limit))
+        }
+    }
+}
