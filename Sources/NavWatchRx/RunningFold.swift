@@ -23,8 +23,9 @@ package final class RunningFold {
     /// Whether another navigation committed in the view after this one ended:
     /// the view has left this navigation's page.
     package private(set) var otherNavigationCommitted = false
-    /// Set by `ignoreNewRequests()`: requests that start from then on are not this navigation's.
-    private var takesNewRequests = true
+    /// Set by `nextLoadRequested()`: a main resource that starts from then
+    /// on is the next navigation's.
+    private var nextLoadWasRequested = false
     private var task: Task<Void, Never>?
     private var eventsEnded = false
     private var waiter: (condition: (PageLoadState) -> Bool, continuation: CheckedContinuation<Void, Never>)?
@@ -70,12 +71,15 @@ package final class RunningFold {
     /// Whether the events have ended (the view closed).
     package var hasEnded: Bool { eventsEnded }
 
-    /// From now on, requests that start in the view are left out: the view
-    /// is about to load another page. Requests already tracked still get
-    /// their ends, and console messages and page errors still count when
-    /// the view attributes them to this navigation.
-    package func ignoreNewRequests() {
-        takesNewRequests = false
+    /// The view is about to load another page: the main resource that
+    /// starts from now on is that page's, and once another navigation has
+    /// committed every request that starts is. Until then the document
+    /// shown is still this navigation's, and so are the requests it starts.
+    /// Requests already tracked still get their ends, and console messages
+    /// and page errors still count when the view attributes them to this
+    /// navigation.
+    package func nextLoadRequested() {
+        nextLoadWasRequested = true
     }
 
     /// Makes the current `wait` return now; folding goes on.
@@ -94,7 +98,8 @@ package final class RunningFold {
     private func apply(_ event: WebViewEvent, at time: Duration) {
         switch event {
         case .resource(let resource):
-            if case .started = resource, !takesNewRequests { break }
+            if case .started(_, _, _, let isMainResource, _) = resource,
+               otherNavigationCommitted || (nextLoadWasRequested && isMainResource) { break }
             state.apply(event, at: time)
             lastResourceEventAt = time
             if state.request(resource.id) != nil { lastOwnResourceEventAt = time }

@@ -258,7 +258,9 @@ package actor Crawler {
     private func sortLinks(of entry: FrontierEntry, _ result: PageResult) {
         let retryPolicy = RetryPolicy(retries: configuration.retries, backoff: configuration.backoff)
         guard !retryPolicy.retries(result.report) else { return }
-        waitingLinks[entry.url] = sortedLinks(of: entry, result)
+        let sorted = sortedLinks(of: entry, result)
+        waitingLinks[entry.url] = sorted
+        if !sorted.discovered.isEmpty { wakeAll() }  // a waiting worker may offer them now
     }
 
     private func sortedLinks(of entry: FrontierEntry, _ result: PageResult) -> SortedLinks {

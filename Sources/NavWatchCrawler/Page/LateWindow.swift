@@ -9,8 +9,8 @@ import WebKitThread
 ///
 /// The window opens when the page finishes and closes at the first of:
 /// - the view's next page commits (`nextPage`) and the requests the page
-///   started before it finished have ended; from the moment the next load is
-///   asked for (`nextLoadRequested()`), requests that start are the next page's;
+///   started before it finished have ended; requests that start before that
+///   commit are this page's, except the next page's own document;
 /// - `settle` passes with no event on the page's own requests (`quiet`);
 /// - the view closes (`viewClosed`);
 /// - `10 × settle` after the page finished (`limit`), for a page that keeps
@@ -51,10 +51,10 @@ package final class LateWindow {
         }
     }
 
-    /// The view is about to load another page: requests that start from now
-    /// on are not this page's.
+    /// The view is about to load another page: its main resource, and every
+    /// request once it has committed, are not this page's.
     package func nextLoadRequested() {
-        fold.ignoreNewRequests()
+        fold.nextLoadRequested()
     }
 
     /// Waits for the window to close, then stops the fold: the page's final
