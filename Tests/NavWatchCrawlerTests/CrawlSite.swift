@@ -27,6 +27,13 @@ final class CrawlSite: Sendable {
         return site
     }
 
+    /// The page at `/styled`.
+    static let styled = """
+        <!doctype html><html><head><title>Styled</title><link rel="stylesheet" href="/style.css">
+        </head><body><a href="/p1">p1</a><img src="/pic.gif"><script src="/app.js"></script>
+        <script>document.body.insertAdjacentHTML("beforeend", '<a href="/p2">p2</a>')</script></body></html>
+        """
+
     private init(server: LoopbackServer) {
         self.server = server
     }
@@ -71,11 +78,7 @@ final class CrawlSite: Sendable {
                 </script></body></html>
                 """)
         case "/styled":  // a link in the markup, one added by an inline script, one by a script file
-            return .html("""
-                <!doctype html><html><head><title>Styled</title><link rel="stylesheet" href="/style.css">
-                </head><body><a href="/p1">p1</a><img src="/pic.gif"><script src="/app.js"></script>
-                <script>document.body.insertAdjacentHTML("beforeend", '<a href="/p2">p2</a>')</script></body></html>
-                """)
+            return .html(Self.styled)
         case "/style.css": return .text("body { font-family: Nowhere; }", contentType: "text/css")
         case "/app.js":
             return .text(#"addEventListener("DOMContentLoaded", () => document.body.insertAdjacentHTML("beforeend", '<a href="/p3">p3</a>'))"#,

@@ -108,6 +108,26 @@ struct CrawlerTests {
         }
     }
 
+    @Test("metrics: scripts and style sheets before the first paint, the DOM's size, the largest resource, LCP or why not")
+    func metrics() async throws {
+        try await crawl(["/styled"], configure: { $0.maxDepth = 0 }) { site, reports, _ in
+            let styled = try #require(reports.first { $0.url == site.url("/styled").absoluteString })
+            let metrics = try #require(styled.metrics)
+            #expect(metrics.renderBlockingRequests == 2)  // /style.css and /app.js; not /pic.gif
+            // html head title link body a img script script, the a the inline script adds and the one app.js adds
+            #expect(metrics.domSize == 11)
+            #expect(metrics.largestResource == .init(url: site.url("/styled").absoluteString, bytes: CrawlSite.styled.utf8.count))
+            let span = try #require(metrics.firstByteToLastResource)
+            #expect(span > 0 && span < (styled.timings.finish ?? 0))
+            if metrics.largestContentfulPaint == nil {
+                #expect([PageMetrics.noLCPEntries, PageMetrics.noLCPEntry].contains(metrics.largestContentfulPaintUnavailable))
+            } else {
+                #expect(metrics.largestContentfulPaintUnavailable == nil)
+            }
+            #expect(styled.jsonLine.contains(#""largest_contentful_paint":null"#) == (metrics.largestContentfulPaint == nil))
+        }
+    }
+
     @Test("breadth first: no page starts loading before every shallower page was taken", arguments: [1, 2])
     func breadthFirst(concurrency: Int) async throws {
         // Reports come in the order pages *finish*, which a slow page can

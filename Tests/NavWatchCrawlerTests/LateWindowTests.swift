@@ -75,8 +75,9 @@ struct LateWindowTests {
             try #require(errors.count == 3, "\(late.jsonLine)")
             let times = errors.map { $0.time ?? -1 }
             let window = try #require(late.late)
-            #expect(times[1] > finish && times[2] >= times[1] + 100 && times[2] <= finish + window.windowMs,
-                    "after the load, 130 ms apart, within the window: \(times), finish \(finish), \(window)")
+            // Times are when the errors reached navwatch (a busy machine delivers them late, and together).
+            #expect(times[1] > finish && times[1] <= times[2] && times[2] <= finish + window.windowMs,
+                    "after the load, in order, within the window: \(times), finish \(finish), \(window)")
             #expect(late.console == .init(errors: 1, warnings: 0))
             #expect(late.consoleMessages?.map(\.text) == ["late log \(name)"])
             #expect(late.consoleMessages?.first?.time.map { $0 > finish } == true)

@@ -20,7 +20,7 @@ package struct PageFacts: Decodable, Sendable {
     package static let largestTime = 9_007_199_254_740_991.0
     /// The largest size that decodes, in bytes: 1 TiB.
     package static let largestSize = Double(1 << 40)
-    private static let times = -largestTime...largestTime, sizes = 0...largestSize
+    fileprivate static let times = -largestTime...largestTime, sizes = 0...largestSize
 
     /// One Resource (or Navigation) Timing entry: milliseconds since the
     /// navigation started, 0 where the engine gives nothing (cross-origin
@@ -85,6 +85,26 @@ package struct PageFacts: Decodable, Sendable {
         }
     }
 
+    /// The largest contentful paint the engine reported, when it has such entries.
+    package struct LargestContentfulPaint: Decodable, Sendable, Equatable {
+        /// When it was rendered (its load time where the render time is hidden), milliseconds since the navigation started.
+        package var time: Double
+        /// Its area in CSS pixels.
+        package var size: Double
+        /// The element, as `tag#id` or `tag.class`; empty when it left the document.
+        package var element: String
+        /// The image's URL; empty for text.
+        package var url: String
+
+        package init(from decoder: any Decoder) throws {
+            var values = try decoder.unkeyedContainer()
+            time = try values.decode(within: PageFacts.times)
+            size = try values.decode(within: PageFacts.sizes)
+            element = try values.decode(String.self)
+            url = try values.decode(String.self)
+        }
+    }
+
     package var links: [Link]
     /// Every element id and `<a name>` of the document: what `#fragment` links may point at.
     package var anchors: [String]
@@ -97,9 +117,17 @@ package struct PageFacts: Decodable, Sendable {
     package var navigation: Timing?
     /// Every subresource's entry, in the order they started.
     package var resources: [Timing]
+    /// How many elements the document has.
+    package var domSize: Int?
+    /// Whether this engine reports `largest-contentful-paint` entries
+    /// (`PerformanceObserver.supportedEntryTypes`).
+    package var lcpSupported = false
+    /// The last such entry; nil without support or before any paint.
+    package var largestContentfulPaint: LargestContentfulPaint?
 
     private enum CodingKeys: String, CodingKey {
         case links, anchors, ttfb, domContentLoaded, load, redirect, firstContentfulPaint, navigation, resources
+        case domSize, lcpSupported, lcp
     }
 
     package init(from decoder: any Decoder) throws {
@@ -113,6 +141,9 @@ package struct PageFacts: Decodable, Sendable {
         firstContentfulPaint = try values.decodeIfPresent(.firstContentfulPaint, within: Self.times)
         navigation = try values.decodeIfPresent(Timing.self, forKey: .navigation)
         resources = try values.decode([Timing].self, forKey: .resources)
+        domSize = try values.decodeIfPresent(.domSize, within: Self.sizes).map { Int($0) }
+        lcpSupported = try values.decodeIfPresent(Bool.self, forKey: .lcpSupported) ?? false
+        largestContentfulPaint = try values.decodeIfPresent(LargestContentfulPaint.self, forKey: .lcp)
     }
 
     /// Bytes transferred for the document and every subresource, `largestSize` at most.
@@ -147,6 +178,21 @@ package struct PageFacts: Decodable, Sendable {
           };
           const link = (e, url, attribute) =>
             [url, e.getAttribute(attribute) || '', text(e), e.getAttribute('rel') || '', e.localName];
+          const describe = e => e.localName + (e.id ? '#' + e.id : e.classList && e.classList.length ? '.' + e.classList[0] : '');
+          const lcpSupported = typeof PerformanceObserver !== 'undefined' &&
+            (PerformanceObserver.supportedEntryTypes || []).includes('largest-contentful-paint');
+          let lcp = null;
+          if (lcpSupported) {
+            try {
+              const observer = new PerformanceObserver(() => {});
+              observer.observe({type: 'largest-contentful-paint', buffered: true});
+              const entries = observer.takeRecords();
+              observer.disconnect();
+              const e = entries[entries.length - 1];
+              if (e) lcp = [e.renderTime || e.loadTime || e.startTime, e.size || 0,
+                            e.element && e.element.isConnected ? describe(e.element) : '', e.url || ''];
+            } catch (_) {}
+          }
           const anchors = new Set();
           for (const e of document.querySelectorAll('[id]')) anchors.add(e.id);
           for (const e of document.querySelectorAll('a[name]')) anchors.add(e.name);
@@ -160,7 +206,10 @@ package struct PageFacts: Decodable, Sendable {
             redirect: nav ? positive(nav.redirectEnd) : null,
             firstContentfulPaint: fcp ? fcp.startTime : null,
             navigation: nav ? timing(nav) : null,
-            resources: performance.getEntriesByType('resource').map(timing)
+            resources: performance.getEntriesByType('resource').map(timing),
+            domSize: document.getElementsByTagName('*').length,
+            lcpSupported,
+            lcp
           };
         })())
         """

@@ -44,5 +44,6 @@ extension PageLoadReport {
         links = 0
         anchors = []
         timings = Timings()
+        metrics = nil
     }
 }

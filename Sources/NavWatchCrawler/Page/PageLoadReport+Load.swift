@@ -93,6 +93,7 @@ extension PageLoadReport {
         timings.redirect = facts.redirect?.tenths
         timings.firstContentfulPaint = facts.firstContentfulPaint?.tenths
         resources.transferBytes = facts.transferBytes
+        metrics = PageMetrics(facts)
     }
 
     /// Per-type weights and third-party hosts from `requests`. A redirect

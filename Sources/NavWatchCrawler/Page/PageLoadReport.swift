@@ -235,6 +235,9 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
     package var skipReason: SkipReason?
     package var error: ErrorInfo?
     package var timings = Timings()
+    /// What the engine's timing entries say beyond `timings`; nil for a page
+    /// that did not finish (and in reports stored before navwatch kept them).
+    package var metrics: PageMetrics?
     package var resources = Resources()
     package var links = 0
     package var attempts = 0
@@ -270,7 +273,7 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
     package var anchors: [String] = []
 
     enum CodingKeys: String, CodingKey {
-        case url, redirects, status, mime, title, depth, parent, outcome, error, timings, resources, links, attempts, timeout
+        case url, redirects, status, mime, title, depth, parent, outcome, error, timings, metrics, resources, links, attempts, timeout
         case console
         case pageErrors = "page_errors"
         case pageErrorCount = "page_error_count"

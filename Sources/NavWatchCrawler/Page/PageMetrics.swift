@@ -1,0 +1,95 @@
+import Foundation
+
+/// What a finished page's timing entries say beyond its `Timings`, measured
+/// only from entries the engine has (see the README's "Metrics"):
+///
+/// - `firstByteToLastResource`: from the document's first byte to the end
+///   of the last resource that ended before the page's facts were read;
+/// - `renderBlockingRequests`: scripts and style sheets (Resource Timing
+///   initiators `script`, `link` and `css`) that started before the first
+///   contentful paint; nil when there was none;
+/// - `domSize`: the document's elements when it finished;
+/// - `largestResource`: the resource with the most bytes on the wire
+///   (encoded body), the document included; nil when the engine shows no size;
+/// - `largestContentfulPaint`: the engine's last `largest-contentful-paint`
+///   entry, or nil with `largestContentfulPaintUnavailable` saying why
+///   (WebKitGTK 2.50 has no such entries; upstream WebKit has them since
+///   October 2025).
+///
+/// Every field is written, null where unknown.
+package struct PageMetrics: Codable, Sendable, Equatable {
+    package struct Resource: Codable, Sendable, Equatable {
+        package var url: String
+        package var bytes: Int
+    }
+
+    package struct LargestContentfulPaint: Codable, Sendable, Equatable {
+        /// Milliseconds since the navigation started (Navigation Timing's clock).
+        package var time: Double
+        /// Its area in CSS pixels.
+        package var size: Int
+        /// `tag#id` or `tag.class`; nil when the element left the document.
+        package var element: String?
+        /// The image's URL; nil for text.
+        package var url: String?
+    }
+
+    /// Why a report has no largest contentful paint on an engine without the entries.
+    package static let noLCPEntries = "this WebKit has no largest-contentful-paint entries"
+    /// Why a report has no largest contentful paint on an engine with them.
+    package static let noLCPEntry = "no largest-contentful-paint entry before the page finished"
+
+    package var firstByteToLastResource: Double?
+    package var renderBlockingRequests: Int?
+    package var domSize: Int?
+    package var largestResource: Resource?
+    package var largestContentfulPaint: LargestContentfulPaint?
+    package var largestContentfulPaintUnavailable: String?
+
+    enum CodingKeys: String, CodingKey {
+        case firstByteToLastResource = "first_byte_to_last_resource"
+        case renderBlockingRequests = "render_blocking_requests"
+        case domSize = "dom_size"
+        case largestResource = "largest_resource"
+        case largestContentfulPaint = "largest_contentful_paint"
+        case largestContentfulPaintUnavailable = "largest_contentful_paint_unavailable"
+    }
+
+    package init() {}
+
+    /// The metrics of a finished page, from its facts.
+    package init(_ facts: PageFacts) {
+        let entries = (facts.navigation.map { [$0] } ?? []) + facts.resources
+        if let firstByte = facts.navigation?.responseStart, firstByte > 0,
+           let lastEnd = entries.map(\.responseEnd).max(), lastEnd >= firstByte {
+            firstByteToLastResource = (lastEnd - firstByte).tenths
+        }
+        if let paint = facts.firstContentfulPaint {
+            renderBlockingRequests = facts.resources.count {
+                ["script", "link", "css"].contains($0.initiatorType) && $0.startTime < paint
+            }
+        }
+        domSize = facts.domSize
+        if let largest = entries.max(by: { $0.encodedBodySize < $1.encodedBodySize }), largest.encodedBodySize > 0 {
+            largestResource = Resource(url: largest.name, bytes: Int(largest.encodedBodySize))
+        }
+        if let lcp = facts.largestContentfulPaint {
+            largestContentfulPaint = LargestContentfulPaint(time: lcp.time.tenths, size: Int(lcp.size),
+                                                            element: lcp.element.isEmpty ? nil : lcp.element,
+                                                            url: lcp.url.isEmpty ? nil : lcp.url)
+        } else {
+            largestContentfulPaintUnavailable = facts.lcpSupported ? Self.noLCPEntry : Self.noLCPEntries
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        // Unknown metrics are written as null, not left out.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(firstByteToLastResource, forKey: .firstByteToLastResource)
+        try container.encode(renderBlockingRequests, forKey: .renderBlockingRequests)
+        try container.encode(domSize, forKey: .domSize)
+        try container.encode(largestResource, forKey: .largestResource)
+        try container.encode(largestContentfulPaint, forKey: .largestContentfulPaint)
+        try container.encode(largestContentfulPaintUnavailable, forKey: .largestContentfulPaintUnavailable)
+    }
+}
