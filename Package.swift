@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
         // Layer 0: the system WebKitGTK 4.1 (GTK 3) library.
@@ -69,13 +70,14 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // Layer 5: the crawler, its page-load reports and its SQLite crawl store.
+        // Layer 5: the crawler, its page-load reports, their budgets and its SQLite crawl store.
         .target(
             name: "NavWatchCrawler",
             dependencies: [
                 "NavWatch", "NavWatchRx", "NavWatchHTTP", "NavWatchGuard",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         // Layer 6: the crawl store on PostgreSQL, shared by workers on many machines.

@@ -112,9 +112,13 @@ package struct CrawlCommand: AsyncParsableCommand {
     package var sitemap: String?
 
     @Option(name: .customLong("fail-on"), help: ArgumentHelp(
-        "Exit 1 after the crawl when it found any of these (comma-separated): broken, external, fragments, orphans.",
+        "Exit 1 after the crawl when it found any of these (comma-separated): broken, external, fragments, orphans, budgets.",
         valueName: "list"))
     package var failOn: FailOn?
+
+    @Option(name: .long, help: ArgumentHelp("Check every page against the limits of this budget file (TOML; see navwatch budgets --help).",
+                                            valueName: "file"))
+    package var budgets: String?
 
     package init() {}
 
@@ -123,6 +127,9 @@ package struct CrawlCommand: AsyncParsableCommand {
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         guard delay >= 0 else { throw ValidationError("--delay must be 0 or more milliseconds") }
         guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
+        if failOn?.findings.contains(.budgets) == true, budgets == nil {
+            throw ValidationError("--fail-on budgets needs --budgets FILE")
+        }
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
         guard recycleAfter >= 1 else { throw ValidationError("--recycle-after must be at least 1") }
         if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more") }
@@ -164,10 +171,11 @@ package struct CrawlCommand: AsyncParsableCommand {
         for url in urls where url.scheme != "http" && url.scheme != "https" {
             throw InputError("cannot crawl \(url.absoluteString): only http and https seeds can be crawled")
         }
-        try await CrawlDatabase.with(db) { store in try await crawl(urls, in: store) }
+        let budgetFile = try budgets.map { path throws(InputError) in try BudgetFile.read(path) }
+        try await CrawlDatabase.with(db) { store in try await crawl(urls, in: store, budgetFile: budgetFile) }
     }
 
-    private func crawl(_ urls: [URL], in store: any CrawlStore) async throws {
+    private func crawl(_ urls: [URL], in store: any CrawlStore, budgetFile: BudgetFile?) async throws {
         let counts = try await store.counts()
         let shownDB = CrawlDatabase.shown(db)
         let holdsCrawl = try await store.holdsCrawl()
@@ -251,7 +259,15 @@ package struct CrawlCommand: AsyncParsableCommand {
             let first = seedReports[0]
             throw InputError("no seed could be loaded: \(first.url): \(first.error?.message ?? first.outcome.rawValue)")
         }
-        if let failOn, failOn.isMet(by: links) {
+        var budgetBreaches = 0
+        if let budgetFile {
+            let listing = BudgetListing(try await store.allReports(includingRequests: false), budgets: budgetFile)
+            budgetBreaches = listing.breaches.count
+            var text = "  budgets: \(listing.summary)\n"
+            if budgetBreaches > 0, let budgets { text += "  see: navwatch budgets --db \(shownDB) --budgets \(budgets)\n" }
+            FileHandle.standardError.write(Data(text.utf8))
+        }
+        if let failOn, failOn.isMet(by: links, budgetBreaches: budgetBreaches) {
             FileHandle.standardError.write(Data("navwatch: failing (--fail-on \(failOn.description))\n".utf8))
             throw ExitCode(1)
         }

@@ -12,6 +12,8 @@ package struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible 
         case fragments
         /// Pages only the sitemap leads to.
         case orphans
+        /// Pages over a limit of the `--budgets` file.
+        case budgets
     }
 
     let findings: [Finding]
@@ -26,14 +28,15 @@ package struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible 
     package static var allValueStrings: [String] { Finding.allCases.map(\.rawValue) }
     package var description: String { findings.map(\.rawValue).joined(separator: ",") }
 
-    /// Whether the link check found any of the findings.
-    func isMet(by result: LinkCheckResult) -> Bool {
+    /// Whether the link check, or the budgets (`budgetBreaches` of them), found any of the findings.
+    func isMet(by result: LinkCheckResult, budgetBreaches: Int) -> Bool {
         findings.contains { finding in
             switch finding {
             case .broken: return !result.brokenInScope.isEmpty
             case .external: return !result.brokenExternal.isEmpty
             case .fragments: return !result.missingFragments.isEmpty
             case .orphans: return !result.orphans.isEmpty
+            case .budgets: return budgetBreaches > 0
             }
         }
     }

@@ -6,7 +6,7 @@ import NavWatch
 /// the next request. Times are milliseconds; -1 where unknown.
 package struct RequestRecord: Codable, Sendable, Equatable {
     /// What the request was for, from `Sec-Fetch-Dest` (or the MIME type).
-    package enum ResourceType: String, Codable, Sendable {
+    package enum ResourceType: String, Codable, Sendable, CaseIterable {
         case document, stylesheet, script, image, font, fetch, media, other
     }
 

@@ -1,0 +1,124 @@
+import Foundation
+import NavWatchCrawler
+
+/// Every budget breach of a crawl, by page, in the formats `navwatch
+/// budgets` writes: text, Markdown, JUnit XML (one test case per page and
+/// limit) and JSON.
+struct BudgetListing {
+    /// One page the budgets apply to, with its limits and breaches.
+    struct Page {
+        var url: String
+        var limits: [(metric: BudgetMetric, limit: Double, budget: Budget)]
+        var breaches: [BudgetBreach]
+        /// Measures the page has none of (an engine without LCP, a page without a load event).
+        var unmeasured: [BudgetMetric]
+    }
+
+    let pages: [Page]
+
+    init(_ reports: [PageLoadReport], budgets: BudgetFile) {
+        pages = reports.filter(BudgetFile.applies).map { report in
+            let limits = budgets.limits(for: report.url)
+            return Page(url: report.url, limits: limits, breaches: budgets.breaches(of: report),
+                        unmeasured: limits.map(\.metric).filter { $0.measured(in: report) == nil })
+        }
+    }
+
+    var breaches: [BudgetBreach] { pages.flatMap(\.breaches) }
+
+    func render(_ format: BudgetsCommand.Format) -> String {
+        switch format {
+        case .text: return text
+        case .markdown: return markdown
+        case .junit: return junit
+        case .json: return json
+        }
+    }
+
+    /// "3 breaches on 2 of 40 pages".
+    var summary: String {
+        let breaches = self.breaches
+        let pagesOver = Set(breaches.map(\.url)).count
+        return "\(breaches.count) budget breach\(breaches.count == 1 ? "" : "es") on \(pagesOver) of \(pages.count) page\(pages.count == 1 ? "" : "s")"
+    }
+
+    /// `2345.6 ms`, `1200 bytes`, `3`.
+    static func value(_ value: Double, _ metric: BudgetMetric) -> String {
+        let number = value.rounded() == value ? String(Int(value)) : String(format: "%.1f", value)
+        return metric.unit == "ms" || metric.unit == "bytes" ? "\(number) \(metric.unit)" : number
+    }
+
+    private static func metric(_ breach: BudgetBreach) -> BudgetMetric {
+        BudgetMetric.byKey[breach.budget] ?? .bytesOfType(String(breach.budget.dropFirst("bytes_by_type.".count)))
+    }
+
+    private static func line(_ breach: BudgetBreach) -> String {
+        let metric = metric(breach)
+        return "\(breach.budget): \(value(breach.measured, metric)) > \(value(breach.limit, metric))"
+            + (breach.pattern.map { " (budget \($0))" } ?? "")
+    }
+
+    var text: String {
+        var lines: [String] = []
+        for page in pages where !page.breaches.isEmpty {
+            lines.append(page.url)
+            lines += page.breaches.map { "  " + Self.line($0) }
+        }
+        lines.append(summary)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    var markdown: String {
+        var lines = ["## Budgets", "", summary + ".", ""]
+        let breaches = self.breaches
+        if !breaches.isEmpty {
+            lines += ["| page | budget | measured | limit |", "|---|---|---|---|"]
+            for breach in breaches {
+                let metric = Self.metric(breach)
+                lines.append("| `\(breach.url)` | \(breach.budget) | \(Self.value(breach.measured, metric)) | \(Self.value(breach.limit, metric)) |")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One test case per page and limit: a failure for a breach, skipped where the page has no measure.
+    var junit: String {
+        let cases = pages.reduce(0) { $0 + $1.limits.count }
+        let failures = breaches.count
+        let skipped = pages.reduce(0) { $0 + $1.unmeasured.count }
+        var lines = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<testsuites name="navwatch budgets" tests="\#(cases)" failures="\#(failures)" skipped="\#(skipped)">"#,
+            #"  <testsuite name="budgets" tests="\#(cases)" failures="\#(failures)" skipped="\#(skipped)">"#,
+        ]
+        for page in pages {
+            for (metric, limit, _) in page.limits {
+                let opening = #"    <testcase classname="budgets.\#(metric.key)" name="\#(HTML.escape(page.url))""#
+                if let breach = page.breaches.first(where: { $0.budget == metric.key }) {
+                    lines.append(opening + ">")
+                    lines.append(#"      <failure type="budget" message="\#(HTML.escape(Self.line(breach)))"/>"#)
+                    lines.append("    </testcase>")
+                } else if page.unmeasured.contains(metric) {
+                    lines.append(opening + #"><skipped message="not measured on this page"/></testcase>"#)
+                } else {
+                    _ = limit
+                    lines.append(opening + "/>")
+                }
+            }
+        }
+        lines += ["  </testsuite>", "</testsuites>"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `{"pages": N, "breaches": [{"url", "budget", "measured", "limit", "pattern"}]}`.
+    var json: String {
+        struct Document: Encodable {
+            var pages: Int
+            var breaches: [BudgetBreach]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(Document(pages: pages.count, breaches: breaches))) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
