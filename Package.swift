@@ -106,6 +106,7 @@ let package = Package(
             dependencies: [
                 "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "NavWatchGuard", "LoopbackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .executableTarget(name: "navwatch", dependencies: ["NavWatchCLI"]),

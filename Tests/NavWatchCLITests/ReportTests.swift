@@ -189,6 +189,19 @@ struct ReportTests {
             """, as: [Row].self)
         #expect(pages.map(\.url).sorted() == [home, server.url("/gone").absoluteString, b].sorted())
         #expect(pages.allSatisfy { $0.bars == 1 })
+        // Each metric: its summary, distribution and highest pages; LCP only where the engine has it.
+        struct Metric: Decodable, Equatable { var id: String; var summary: String; var highest: Int; var chart: Bool }
+        let metrics = try await view.evaluateJavaScript("""
+            [...document.querySelectorAll('.metric')].map(m => ({id: m.id, summary: m.querySelector('p').textContent,
+              highest: m.querySelectorAll('.highest li').length, chart: m.querySelector('svg.chart') !== null}))
+            """, as: [Metric].self)
+        #expect(metrics.map(\.id) == ["ttfb", "fcp", "lcp", "dcl", "load", "last-resource", "render-blocking", "dom-size",
+                                       "largest-resource"].map { "metric-" + $0 })
+        let dom = try #require(metrics.first { $0.id == "metric-dom-size" })
+        #expect(dom.summary.hasPrefix("median ") && dom.summary.hasSuffix(" · 3 pages") && dom.highest == 3 && dom.chart)
+        let lcp = try #require(metrics.first { $0.id == "metric-lcp" })
+        #expect(lcp == Metric(id: "metric-lcp", summary: "not measured: " + PageMetrics.noLCPEntries, highest: 0, chart: false)
+                || lcp.summary.hasSuffix(" · 3 pages"))
     }
 
     /// Evaluates a script whose value is a promise, and returns what it resolves to.

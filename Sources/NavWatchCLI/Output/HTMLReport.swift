@@ -85,6 +85,7 @@ enum HTMLReport {
         html += section("HTTP statuses", SVGChart.horizontalBars(statusBars(summary), id: "chart-statuses"))
         html += section("Load time (until the page finished)", SVGChart.columns(loadTimeBars(digest.loadTimeCounts), id: "chart-load-times"))
         html += section("Weight by resource type", SVGChart.horizontalBars(weightBars(digest.weight), id: "chart-weight"))
+        html += section("Metrics", metricsSection(digest.metrics))
         html += section("Slowest pages", table(digest.slowest.reports, id: "slowest"))
         html += section("Heaviest pages", table(digest.heaviest.reports, id: "heaviest"))
         html += section("Pages that are not ok (\(digest.failing.offered))", table(digest.failing.reports, id: "failing")
@@ -156,6 +157,31 @@ enum HTMLReport {
         bytes.sorted { $0.value > $1.value }.map {
             SVGChart.Bar(label: $0.key, value: Double($0.value), text: bytesText($0.value))
         }
+    }
+
+    /// Per metric: its median and 95th percentile, its distribution, and the
+    /// five pages with the highest values; a metric no page had says so.
+    private static func metricsSection(_ metrics: [MetricDistribution]) -> String {
+        var html = #"<div class="metrics">"#
+        for distribution in metrics {
+            let metric = distribution.metric
+            html += #"<div class="metric" id="metric-\#(metric.id)"><h3>\#(HTML.escape(metric.title))</h3>"#
+            guard distribution.measured > 0 else {
+                let why = metric.id == "lcp" ? PageMetrics.noLCPEntries : "no page had a value"
+                html += "<p>not measured: \(HTML.escape(why))</p></div>"
+                continue
+            }
+            let median = distribution.value(percentile: 50).map(distribution.text) ?? "–"
+            let p95 = distribution.value(percentile: 95).map(distribution.text) ?? "–"
+            html += "<p>median \(median) · 95th percentile \(p95) · \(distribution.measured) pages</p>"
+            html += SVGChart.columns(distribution.bars, id: "chart-\(metric.id)", width: 420, height: 150)
+            html += "<ol class=\"highest\">"
+            for report in distribution.highest.reports {
+                html += "<li>\(link(report.url)) \(metric.value(report).map(distribution.text) ?? "")</li>"
+            }
+            html += "</ol></div>"
+        }
+        return html + "</div>"
     }
 
     // MARK: Tables
@@ -302,6 +328,8 @@ enum HTMLReport {
         #pages tbody tr{cursor:pointer}#pages tbody tr:hover{background:#f3f6fa}
         .chart text{font-size:12px;fill:#333}.chart .value{fill:#555}.hop{color:#888}
         .referrers{margin:0;padding-left:16px}td.thumb img{width:80px;height:50px;object-fit:cover;border:1px solid #ccc}
+        .metrics{display:grid;grid-template-columns:repeat(auto-fill,minmax(440px,1fr));gap:16px}
+        .metric h3{margin:8px 0 2px}.metric p{margin:0;color:#555}.highest{margin:4px 0;padding-left:20px;word-break:break-all}
         #detail{min-height:100vh}#waterfall svg text{font-size:11px}#screenshot img{max-width:640px;border:1px solid #ccc;margin-top:12px}
         """
 

@@ -22,6 +22,8 @@ struct ReportDigest {
     private(set) var withErrors = Leaders(limit: 50)
     /// Loaded pages that were redirected: the first 50 (all of equal rank), and how many.
     private(set) var redirected = Leaders(limit: 50)
+    /// Each metric the report charts, over the loaded pages (`MetricDistribution.metrics`).
+    private(set) var metrics = MetricDistribution.metrics.map(MetricDistribution.init)
     private(set) var firstFetched: Date?
     private(set) var lastFetched: Date?
 
@@ -51,6 +53,7 @@ struct ReportDigest {
         let pageErrors = report.pageErrorCount ?? 0, consoleErrors = report.console?.errors ?? 0
         if pageErrors > 0 || consoleErrors > 0 { withErrors.offer(kept, rank: [Double(pageErrors), Double(consoleErrors)]) }
         if !report.redirects.isEmpty { redirected.offer(kept, rank: []) }
+        for index in metrics.indices { metrics[index].add(kept) }
     }
 
     /// The `limit` reports of highest rank offered (ranks compared
