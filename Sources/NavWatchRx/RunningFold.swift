@@ -61,13 +61,6 @@ package final class RunningFold {
         timer?.cancel()
     }
 
-    /// Returns when the next event has been applied, at `deadline`, or when
-    /// the events have ended. One caller waits at a time.
-    package func waitForNextEvent(deadline: ContinuousClock.Instant) async {
-        var applied = false
-        await wait(until: { _ in defer { applied = true }; return applied }, deadline: deadline)
-    }
-
     /// Whether the events have ended (the view closed).
     package var hasEnded: Bool { eventsEnded }
 

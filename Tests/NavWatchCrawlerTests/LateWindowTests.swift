@@ -10,26 +10,27 @@ import Testing
 @Suite("Late events: errors after the load event", .serialized)
 struct LateWindowTests {
     /// `/late/X` rejects a promise while loading, and throws 20 ms after its
-    /// load event (with a console error) and 150 ms after it; it links to
+    /// load event (with a console error) and 100 ms after it; it links to
     /// `/next/X`. `/next/X` throws at once, and 20 ms after its load event
-    /// logs an error and makes a request to `refused` (which fails). Every page answers
-    /// after 300 ms, so the page a view loads next commits after a page's
-    /// timers have fired: they arrive while it is still shown.
+    /// logs an error and makes a request to `refused` (which fails). Every
+    /// page answers after a second, so the page a view loads next commits
+    /// after a page's timers have fired, even on a busy machine: they arrive
+    /// while it is still shown.
     private static func route(_ request: LoopbackRequest, refused: String) -> LoopbackResponse {
         let parts = request.path.split(separator: "/")
         guard parts.count == 2 else { return .text("no", status: 404) }
         let name = parts[1]
         switch parts[0] {
         case "late":
-            return .delayed(.milliseconds(300), .html("""
+            return .delayed(.seconds(1), .html("""
                 <!doctype html><title>Late \(name)</title><a href="/next/\(name)">next</a><script>
                 Promise.reject(new Error('nobody caught me \(name)'));
                 addEventListener('load', () => setTimeout(() => { console.error('late log \(name)'); throw new TypeError('late failure \(name)'); }, 20));
-                addEventListener('load', () => setTimeout(() => { throw new Error('while leaving \(name)'); }, 150));
+                addEventListener('load', () => setTimeout(() => { throw new Error('while leaving \(name)'); }, 100));
                 </script>
                 """))
         case "next":
-            return .delayed(.milliseconds(300), .html("""
+            return .delayed(.seconds(1), .html("""
                 <!doctype html><title>Next \(name)</title><script>
                 setTimeout(() => { throw new Error('next page error \(name)'); }, 0);
                 addEventListener('load', () => setTimeout(() => { console.error('fetching \(name)'); fetch('\(refused)\(name)', {mode: 'no-cors'}).catch(() => {}); }, 20));
@@ -62,7 +63,7 @@ struct LateWindowTests {
     @Test("each page keeps its own late errors, with one view and with several", arguments: [1, 2])
     func lateErrors(concurrency: Int) async throws {
         let names = concurrency == 1 ? ["a"] : ["a", "b"]
-        let (reports, refused) = try await Self.crawl(names, concurrency: concurrency, settle: .seconds(1))
+        let (reports, refused) = try await Self.crawl(names, concurrency: concurrency, settle: .seconds(4))
         #expect(reports.map { URL(string: $0.url)!.path } == names.map { "/late/\($0)" } + names.map { "/next/\($0)" })
         for name in names {
             let late = try #require(reports.first { $0.url.hasSuffix("/late/\(name)") })
@@ -82,11 +83,12 @@ struct LateWindowTests {
             #expect(late.consoleMessages?.map(\.text) == ["late log \(name)"])
             #expect(late.consoleMessages?.first?.time.map { $0 > finish } == true)
             #expect(window.pageErrors >= 2 && window.consoleErrors == 1 && window.failedRequests == 0, "\(window)")
-            // With one view, its next page commits 300 ms after it was asked
-            // for, long before a second of quiet; with two, which view loads
-            // what is not fixed, and a page may be a view's last.
-            #expect(concurrency == 1 ? window.closedBy == "next-page" : ["next-page", "quiet"].contains(window.closedBy))
-            #expect(window.windowMs >= (window.closedBy == "quiet" ? 1000 : 300), "\(window)")
+            // With one view, its next page commits a second after it was asked
+            // for, long before four seconds of quiet; with two, which view
+            // loads what is not fixed, and a page may be a view's last.
+            #expect(concurrency == 1 ? window.closedBy == "next-page" : ["next-page", "quiet"].contains(window.closedBy),
+                    "\(window)")
+            #expect(window.windowMs >= (window.closedBy == "quiet" ? 4000 : 900), "\(window)")
 
             let next = try #require(reports.first { $0.url.hasSuffix("/next/\(name)") })
             #expect(next.pageErrors?.map(\.message) == ["Error: next page error \(name)"])
@@ -94,14 +96,16 @@ struct LateWindowTests {
             #expect(concurrency == 1 ? nextWindow.closedBy == "quiet" : ["next-page", "quiet"].contains(nextWindow.closedBy))
             if nextWindow.closedBy == "quiet" {
                 // Nothing followed on its view: its late request was made, and failed.
-                #expect(nextWindow.windowMs >= 1000 && nextWindow.failedRequests == 1 && nextWindow.consoleErrors == 2,
+                #expect(nextWindow.windowMs >= 4000 && nextWindow.failedRequests == 1 && nextWindow.consoleErrors == 2,
                         "\(nextWindow)")
                 #expect(next.requests.map(\.url) == [next.url, refused + name], "\(next.requests.map(\.url))")
                 #expect(next.requests.last?.error != nil && next.resources.count == 2 && next.resources.failed == 1)
                 #expect(next.consoleMessages?.first?.text == "fetching \(name)")
             } else {
-                // A view asked for another page makes no new request for the page it still shows.
-                #expect(nextWindow.failedRequests == 0 && next.resources.count == 1, "\(nextWindow)")
+                // Its late request was made only if the view was not asked for
+                // another page first (WebKit makes none for the page it leaves).
+                #expect(next.resources.count == 1 + nextWindow.failedRequests && next.resources.failed == nextWindow.failedRequests,
+                        "\(nextWindow)")
             }
         }
     }

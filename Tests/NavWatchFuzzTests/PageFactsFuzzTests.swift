@@ -18,6 +18,7 @@ import Testing
         "{", "}", "[", "]", ",", ":", "\"", "null", "true", "0", "-0", "1e308", "-1e308", "1e309", "1.7976931348623157e308",
         "9007199254740993", "9223372036854775808", "5e-324", "1e-400", "NaN", "Infinity", "\\u0000", "\\ud83d", "\\ude00",
         "\\ud83d\\ude00", "\\\"", "\"links\"", "\"anchors\"", "\"ttfb\"", "\"load\"", "\"navigation\"", "\"resources\"",
+        "\"domSize\"", "\"lcpSupported\"", "\"lcp\"", "[1.5,100,\"img#hero\",\"https://example.com/a.png\"]",
         "[\"https://example.com/\",\"\",\"\",\"\",\"a\"]", "[\"u\",\"script\",1,2,3,4,5,6,0,7,8,9,300,200,100]",
         "\u{1F600}", "\u{E9}",
     ]
@@ -46,6 +47,13 @@ import Testing
         for size in sizes {
             try require((0...PageFacts.largestSize).contains(size), "the size \(size) is out of bounds")
         }
+        if let lcp = facts.largestContentfulPaint {
+            try require(lcp.time.isFinite && abs(lcp.time) <= PageFacts.largestTime, "the LCP time \(lcp.time) is out of bounds")
+            try require((0...PageFacts.largestSize).contains(lcp.size), "the LCP size \(lcp.size) is out of bounds")
+        }
+        try require((facts.domSize ?? 0) >= 0, "the DOM size \(facts.domSize ?? 0) is negative")
+        let metrics = PageMetrics(facts)  // sums and conversions that must not trap
+        try require(metrics.firstByteToLastResource.map { $0 >= 0 && $0.isFinite } ?? true, "a negative span")
         let total = sizes.isEmpty ? 0 : (facts.resources + [facts.navigation].compactMap { $0 }).map(\.transferSize).reduce(0, +)
         try require(facts.transferBytes == Int(min(total, PageFacts.largestSize)), "transferBytes is \(facts.transferBytes), not \(total)")
         return true
@@ -78,7 +86,9 @@ import Testing
             + "\"ttfb\":\(optional(&random)),\"domContentLoaded\":\(optional(&random)),\"load\":\(optional(&random)),"
             + "\"redirect\":\(optional(&random)),\"firstContentfulPaint\":\(optional(&random)),"
             + "\"navigation\":\(random.oneIn(4) ? "null" : timing("https://example.com/")),"
-            + "\"resources\":[\((0..<random.below(4)).map { timing("https://example.com/r\($0).png") }.joined(separator: ","))]}"
+            + "\"resources\":[\((0..<random.below(4)).map { timing("https://example.com/r\($0).png") }.joined(separator: ","))],"
+            + "\"domSize\":\(random.below(100_000)),\"lcpSupported\":\(random.oneIn(2)),"
+            + "\"lcp\":\(random.oneIn(2) ? "null" : "[\(time()),\(random.below(1_000_000)),\"img#hero\",\"\"]")}"
         return (Array(text.utf8), { [texts] bytes in
             let facts: PageFacts
             do { facts = try JSONDecoder().decode(PageFacts.self, from: Data(bytes)) } catch {

@@ -75,7 +75,11 @@ package final class LateWindow {
             let now = clock.now
             if now >= quietUntil { return .quiet }
             if now >= limit { return .limit }
-            await fold.waitForNextEvent(deadline: min(quietUntil, limit))
+            // Woken only by what can close the window sooner or keep it open longer.
+            let seen = fold.lastOwnResourceEventAt
+            await fold.wait(until: { [fold] state in
+                (fold.otherNavigationCommitted && state.pendingBeforeEnd == 0) || fold.lastOwnResourceEventAt != seen
+            }, deadline: min(quietUntil, limit))
         }
     }
 }

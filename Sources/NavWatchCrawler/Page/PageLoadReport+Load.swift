@@ -18,9 +18,13 @@ extension PageLoadReport {
     /// - `facts` (read from a finished page) give the links' count, anchors,
     ///   Navigation Timing and the bytes transferred.
     /// - `now` is the time on the load's clock, for requests still pending.
+    /// - Without `includingRequests`, the requests and the figures made from
+    ///   them (`resources.by_type`, `from_cache`, third-party hosts) are left
+    ///   as they were: the crawler's first look at a page whose late window
+    ///   is still open needs only how it ended.
     ///
     /// The URL, depth, parent, attempts, start time and `fetchedAt` are the caller's.
-    package mutating func record(_ live: PageLoadState, facts: PageFacts?, now: Duration) {
+    package mutating func record(_ live: PageLoadState, facts: PageFacts?, now: Duration, includingRequests: Bool = true) {
         let state = live.reportedState
         timings.commit = state.committedAt?.milliseconds.tenths
         resources.count = state.requests.count
@@ -66,6 +70,7 @@ extension PageLoadReport {
                                        line: message.line, time: time?.milliseconds.tenths)
                 }
         }
+        guard includingRequests else { return }
         requests = RequestRecord.records(of: state, facts: facts, now: now)
         summariseRequests()
     }

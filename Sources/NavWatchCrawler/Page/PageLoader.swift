@@ -119,9 +119,11 @@ package final class PageLoader {
             }
         }
         result.report.fetchedAt = Date()
-        let ended = result.report
-        result.report = complete(ended, fold.state, facts: facts, now: clock.now - start, guardMark: guardMark)
-        if case .finished? = fold.state.outcome {
+        let ended = result.report, finished = fold.state.stage == .finished
+        // A finished page's requests are recorded when its window closes.
+        result.report = complete(ended, fold.state, facts: facts, now: clock.now - start, guardMark: guardMark,
+                                 includingRequests: !finished)
+        if finished {
             let window = LateWindow(fold: fold, start: start, settle: settle)
             lateWindow = window
             result.completion = { [facts] in
@@ -146,14 +148,15 @@ package final class PageLoader {
     }
 
     /// `report` filled from `live` and `facts`, with the guard's answers
-    /// about the page and its requests since `guardMark`.
+    /// about the page and (`includingRequests`) its requests since `guardMark`.
     private func complete(_ report: PageLoadReport, _ live: PageLoadState, facts: PageFacts?, now: Duration,
-                          guardMark: GuardMark?) -> PageLoadReport {
+                          guardMark: GuardMark?, includingRequests: Bool = true) -> PageLoadReport {
         var report = report
-        report.record(live, facts: facts, now: now)
+        report.record(live, facts: facts, now: now, includingRequests: includingRequests)
         guard let privateAddressGuard else { return report }
         let lastURL = live.reportedState.lastURL
         report.applyGuard(privateAddressGuard.verdict(for: lastURL, since: guardMark), at: lastURL)
+        guard includingRequests else { return report }
         report.resources.blocked = report.requests.filter { request in
             guard request.url != lastURL.absoluteString, let url = URL(string: request.url),
                   case .blocked? = privateAddressGuard.verdict(for: url, since: guardMark) else { return false }
