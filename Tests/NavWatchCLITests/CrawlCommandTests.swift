@@ -110,7 +110,7 @@ struct CrawlCommandTests {
         (["export", "--db", "/nonexistent/crawl.db"], "navwatch: no crawl database at /nonexistent/crawl.db"),
         (["links", "--db", "/nonexistent/crawl.db"], "navwatch: no crawl database at /nonexistent/crawl.db"),
         (["crawl", "--fail-on", "broken,nonsense", "example.org"],
-         "navwatch: The value 'broken,nonsense' is invalid for '--fail-on <list>'. Please provide one of 'broken', 'external', 'fragments' or 'orphans'."),
+         "navwatch: The value 'broken,nonsense' is invalid for '--fail-on <list>'. Please provide one of 'broken', 'external', 'fragments', 'orphans' or 'budgets'."),
     ] as [([String], String?)])
     func badOptions(arguments: [String], message: String?) async throws {
         let result = try await NavwatchProcess.run(arguments)
