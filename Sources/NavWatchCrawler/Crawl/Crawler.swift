@@ -152,10 +152,13 @@ package actor Crawler {
             let result = entry.kind == .external
                 ? await check(entry, http)
                 : try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
-            sortLinks(of: entry, result)
             try await storingPrevious?.value
-            // Stored once the page's late window has closed, while the next page loads.
-            storingPrevious = Task { try await self.finish(entry, await result.completed()) }
+            // While the next page loads: its links are sorted (and offered to a
+            // waiting worker), then it is stored once its late window has closed.
+            storingPrevious = Task {
+                self.sortLinks(of: entry, result)
+                try await self.finish(entry, await result.completed())
+            }
             current = try await upcoming
         }
         try await storingPrevious?.value
