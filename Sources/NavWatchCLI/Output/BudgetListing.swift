@@ -92,7 +92,7 @@ struct BudgetListing {
             #"  <testsuite name="budgets" tests="\#(cases)" failures="\#(failures)" skipped="\#(skipped)">"#,
         ]
         for page in pages {
-            for (metric, limit, _) in page.limits {
+            for metric in page.limits.map(\.metric) {
                 let opening = #"    <testcase classname="budgets.\#(metric.key)" name="\#(HTML.escape(page.url))""#
                 if let breach = page.breaches.first(where: { $0.budget == metric.key }) {
                     lines.append(opening + ">")
@@ -101,7 +101,6 @@ struct BudgetListing {
                 } else if page.unmeasured.contains(metric) {
                     lines.append(opening + #"><skipped message="not measured on this page"/></testcase>"#)
                 } else {
-                    _ = limit
                     lines.append(opening + "/>")
                 }
             }
