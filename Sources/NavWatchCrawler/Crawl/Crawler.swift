@@ -239,14 +239,13 @@ package actor Crawler {
         }
         var entry = entry
         entry.attempts = result.report.attempts
-        let retryPolicy = RetryPolicy(retries: configuration.retries, backoff: configuration.backoff)
-        if retryPolicy.retries(result.report) {
+        // `sortLinks` kept the links of every page that is not retried.
+        guard let sorted = waitingLinks.removeValue(forKey: entry.url) else {
             summary.retries += 1
             let delay = retryPolicy.delay(attempt: entry.attempts, retryAfter: result.retryAfter)
             try await store.retry(entry, notBefore: Date().addingTimeInterval(delay))
             return
         }
-        let sorted = waitingLinks.removeValue(forKey: entry.url) ?? sortedLinks(of: entry, result)
         var report = result.report
         report.links = result.links.count
         let (worker, aliases) = (configuration.worker, result.aliases)
@@ -256,21 +255,20 @@ package actor Crawler {
         }
     }
 
-    /// Sorts the links of a page whose load ended, unless it will be retried,
-    /// and keeps them until its report is stored.
-    private func sortLinks(of entry: FrontierEntry, _ result: PageResult) {
-        let retryPolicy = RetryPolicy(retries: configuration.retries, backoff: configuration.backoff)
-        guard !retryPolicy.retries(result.report) else { return }
-        let sorted = sortedLinks(of: entry, result)
-        waitingLinks[entry.url] = sorted
-        if !sorted.discovered.isEmpty { wakeAll() }  // a waiting worker may offer them now
+    private var retryPolicy: RetryPolicy {
+        RetryPolicy(retries: configuration.retries, backoff: configuration.backoff)
     }
 
-    private func sortedLinks(of entry: FrontierEntry, _ result: PageResult) -> SortedLinks {
+    /// Sorts the links of a page whose load ended, unless it will be retried,
+    /// and keeps them until its report is stored (`finish`).
+    private func sortLinks(of entry: FrontierEntry, _ result: PageResult) {
+        guard !retryPolicy.retries(result.report) else { return }
         let (found, foundSkipped, links) = links.classify(result.links, from: entry,
                                                          shownAt: result.report.finalURL ?? entry.url)
-        return SortedLinks(discovered: found.filter { offer($0.url) }, skipped: foundSkipped.filter { offer($0.url) },
-                           links: links)
+        let sorted = SortedLinks(discovered: found.filter { offer($0.url) }, skipped: foundSkipped.filter { offer($0.url) },
+                                 links: links)
+        waitingLinks[entry.url] = sorted
+        if !sorted.discovered.isEmpty { wakeAll() }  // a waiting worker may offer them now
     }
 
     /// Adds the links found on pages whose reports wait for their late window
