@@ -41,9 +41,9 @@ struct BudgetFileTests {
         let budgets = try BudgetFile(Self.file, name: "b.toml")
         let docs = Self.report("https://x/docs/a", load: 2500, requests: 11, scriptBytes: 1001, pageErrors: 2)
         #expect(budgets.breaches(of: docs) == [
-            BudgetBreach(url: "https://x/docs/a", budget: "bytes_by_type.script", measured: 1001, limit: 1000, pattern: "/docs/"),
-            BudgetBreach(url: "https://x/docs/a", budget: "requests", measured: 11, limit: 10, pattern: nil),
-            BudgetBreach(url: "https://x/docs/a", budget: "page_errors", measured: 2, limit: 0, pattern: nil),
+            BudgetBreach(url: "https://x/docs/a", metric: .bytesOfType("script"), measured: 1001, limit: 1000, pattern: "/docs/"),
+            BudgetBreach(url: "https://x/docs/a", metric: .requests, measured: 11, limit: 10, pattern: nil),
+            BudgetBreach(url: "https://x/docs/a", metric: .pageErrors, measured: 2, limit: 0, pattern: nil),
         ])
         #expect(budgets.breaches(of: Self.report("https://x/", load: 2000, requests: 10)) == [])
         #expect(budgets.breaches(of: Self.report("https://x/", load: 2000.1, requests: 1)).map(\.budget) == ["load_ms"])

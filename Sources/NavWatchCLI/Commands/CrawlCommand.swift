@@ -251,7 +251,9 @@ package struct CrawlCommand: AsyncParsableCommand {
         withExtendedLifetime(interruption) {}
         progress.finish()
         FileHandle.standardError.write(Data(CrawlSummaryText(summary).text.utf8))
-        let links = try await LinkCheckResult.of(store)
+        // Read once, for the link check and the budgets.
+        let reports = try await store.allReports(includingRequests: false)
+        let links = LinkCheckResult(graph: try await store.linkGraph(), reports: reports)
         FileHandle.standardError.write(Data(LinkSummaryText(links, db: shownDB).text.utf8))
         Self.writeCPUCounters(store)
         let seedReports = seedReportsSeen.withLock { $0 }
@@ -261,7 +263,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         }
         var budgetBreaches = 0
         if let budgetFile {
-            let listing = BudgetListing(try await store.allReports(includingRequests: false), budgets: budgetFile)
+            let listing = BudgetListing(reports, budgets: budgetFile)
             budgetBreaches = listing.breaches.count
             var text = "  budgets: \(listing.summary)\n"
             if budgetBreaches > 0, let budgets { text += "  see: navwatch budgets --db \(shownDB) --budgets \(budgets)\n" }

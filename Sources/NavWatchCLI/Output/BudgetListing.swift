@@ -48,13 +48,8 @@ struct BudgetListing {
         return metric.unit == "ms" || metric.unit == "bytes" ? "\(number) \(metric.unit)" : number
     }
 
-    private static func metric(_ breach: BudgetBreach) -> BudgetMetric {
-        BudgetMetric.byKey[breach.budget] ?? .bytesOfType(String(breach.budget.dropFirst("bytes_by_type.".count)))
-    }
-
     private static func line(_ breach: BudgetBreach) -> String {
-        let metric = metric(breach)
-        return "\(breach.budget): \(value(breach.measured, metric)) > \(value(breach.limit, metric))"
+        "\(breach.budget): \(value(breach.measured, breach.metric)) > \(value(breach.limit, breach.metric))"
             + (breach.pattern.map { " (budget \($0))" } ?? "")
     }
 
@@ -74,8 +69,7 @@ struct BudgetListing {
         if !breaches.isEmpty {
             lines += ["| page | budget | measured | limit |", "|---|---|---|---|"]
             for breach in breaches {
-                let metric = Self.metric(breach)
-                lines.append("| `\(breach.url)` | \(breach.budget) | \(Self.value(breach.measured, metric)) | \(Self.value(breach.limit, metric)) |")
+                lines.append("| `\(breach.url)` | \(breach.budget) | \(Self.value(breach.measured, breach.metric)) | \(Self.value(breach.limit, breach.metric)) |")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -94,7 +88,7 @@ struct BudgetListing {
         for page in pages {
             for metric in page.limits.map(\.metric) {
                 let opening = #"    <testcase classname="budgets.\#(metric.key)" name="\#(HTML.escape(page.url))""#
-                if let breach = page.breaches.first(where: { $0.budget == metric.key }) {
+                if let breach = page.breaches.first(where: { $0.metric == metric }) {
                     lines.append(opening + ">")
                     lines.append(#"      <failure type="budget" message="\#(HTML.escape(Self.line(breach)))"/>"#)
                     lines.append("    </testcase>")

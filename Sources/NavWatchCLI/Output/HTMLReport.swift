@@ -167,8 +167,7 @@ enum HTMLReport {
             let metric = distribution.metric
             html += #"<div class="metric" id="metric-\#(metric.id)"><h3>\#(HTML.escape(metric.title))</h3>"#
             guard distribution.measured > 0 else {
-                let why = metric.id == "lcp" ? PageMetrics.noLCPEntries : "no page had a value"
-                html += "<p>not measured: \(HTML.escape(why))</p></div>"
+                html += "<p>not measured: \(HTML.escape(metric.whenNone))</p></div>"
                 continue
             }
             let median = distribution.value(percentile: 50).map(distribution.text) ?? "–"

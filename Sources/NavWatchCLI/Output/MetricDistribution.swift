@@ -13,6 +13,8 @@ struct MetricDistribution {
         var unit: String
         /// Upper bounds of the chart's buckets; one more bucket holds the rest.
         var buckets: [Double]
+        /// What the report says when no page had a value.
+        var whenNone = "no page had a value"
         var value: @Sendable (PageLoadReport) -> Double?
     }
 
@@ -21,7 +23,9 @@ struct MetricDistribution {
         return [
             Metric(id: "ttfb", title: "Time to first byte", unit: "ms", buckets: times) { $0.timings.ttfb },
             Metric(id: "fcp", title: "First contentful paint", unit: "ms", buckets: times) { $0.timings.firstContentfulPaint },
-            Metric(id: "lcp", title: "Largest contentful paint", unit: "ms", buckets: times) { $0.metrics?.largestContentfulPaint?.time },
+            Metric(id: "lcp", title: "Largest contentful paint", unit: "ms", buckets: times, whenNone: PageMetrics.noLCPEntries) {
+                $0.metrics?.largestContentfulPaint?.time
+            },
             Metric(id: "dcl", title: "DOMContentLoaded", unit: "ms", buckets: times) { $0.timings.domContentLoaded },
             Metric(id: "load", title: "Load event", unit: "ms", buckets: times) { $0.timings.load },
             Metric(id: "last-resource", title: "First byte to last resource", unit: "ms", buckets: times) {

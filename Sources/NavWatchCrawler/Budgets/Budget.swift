@@ -105,13 +105,28 @@ package struct Budget: Sendable {
     }
 }
 
-/// One limit a page went over.
-package struct BudgetBreach: Codable, Sendable, Equatable {
+/// One limit a page went over. Encodes as `{"url", "budget", "measured", "limit", "pattern"}`.
+package struct BudgetBreach: Encodable, Sendable, Equatable {
     package var url: String
-    /// The key of the limit (`load_ms`, `bytes_by_type.script`, ...).
-    package var budget: String
+    package var metric: BudgetMetric
     package var measured: Double
     package var limit: Double
     /// The pattern of the `[[budget]]` that set the limit; nil for one without.
     package var pattern: String?
+
+    /// The key of the limit (`load_ms`, `bytes_by_type.script`, ...).
+    package var budget: String { metric.key }
+
+    private enum CodingKeys: String, CodingKey {
+        case url, budget, measured, limit, pattern
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        try container.encode(budget, forKey: .budget)
+        try container.encode(measured, forKey: .measured)
+        try container.encode(limit, forKey: .limit)
+        try container.encodeIfPresent(pattern, forKey: .pattern)
+    }
 }

@@ -122,7 +122,7 @@ package struct BudgetFile: Sendable {
         guard Self.applies(to: report) else { return [] }
         return limits(for: report.url).compactMap { metric, limit, budget in
             guard let measured = metric.measured(in: report), measured > limit else { return nil }
-            return BudgetBreach(url: report.url, budget: metric.key, measured: measured, limit: limit, pattern: budget.pattern)
+            return BudgetBreach(url: report.url, metric: metric, measured: measured, limit: limit, pattern: budget.pattern)
         }
     }
 
