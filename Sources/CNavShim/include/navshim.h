@@ -331,6 +331,26 @@ void nw_view_write_snapshot(nw_view *view, const char *path, int full_document,
                             void (*done)(void *_Nullable context, const char *_Nullable error),
                             void *_Nullable context);
 
+// MARK: - Images (screenshots compared by navwatch diff)
+
+/// 32-bit pixels in memory: premultiplied ARGB in native byte order, rows
+/// `stride` bytes apart. Plain memory, usable from any thread.
+typedef struct nw_image nw_image;
+
+/// Reads the PNG file at `path`; NULL when it cannot, with `*error` set to a
+/// message the caller frees with free().
+nw_image *_Nullable nw_image_read_png(const char *path, char *_Nullable *_Nonnull error);
+/// A transparent image of `width` x `height` pixels; NULL when it cannot be made.
+nw_image *_Nullable nw_image_new(int width, int height);
+int nw_image_width(const nw_image *image);
+int nw_image_height(const nw_image *image);
+/// Bytes from one row to the next.
+int nw_image_stride(const nw_image *image);
+unsigned char *nw_image_data(nw_image *image);
+/// Writes the image to `path` as PNG; NULL on success, else a message the caller frees with free().
+char *_Nullable nw_image_write_png(nw_image *image, const char *path);
+void nw_image_free(nw_image *_Nullable image);
+
 // MARK: - Accounting (for leak tests)
 
 typedef struct {

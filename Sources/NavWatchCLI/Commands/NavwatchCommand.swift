@@ -13,7 +13,7 @@ package struct NavwatchCommand: AsyncParsableCommand {
             1 otherwise, 2 for bad input or when WebKit cannot start, 130 after Ctrl-C.
             """,
         subcommands: [WatchCommand.self, DemoCommand.self, CrawlCommand.self, StatusCommand.self, ExportCommand.self,
-                      ReportCommand.self, LinksCommand.self, BudgetsCommand.self],
+                      ReportCommand.self, LinksCommand.self, BudgetsCommand.self, DiffCommand.self],
         defaultSubcommand: WatchCommand.self)
 
     package init() {}

@@ -26,7 +26,7 @@ package struct ReportCommand: AsyncParsableCommand {
     package func run() async throws {
         // A postgres:// address shows without its password.
         let source = CrawlDatabase.shown(db)
-        let screenshots = screenshots.map { relativePath(of: $0, from: out) }
+        let screenshots = screenshots.map { Self.relativePath(of: $0, from: out) }
         let pages = try await CrawlDatabase.with(db, mustExist: true) { store in
             let output = try TextOutput(path: out)
             let pages: Int
@@ -45,7 +45,7 @@ package struct ReportCommand: AsyncParsableCommand {
     /// `path` as the report at `report` refers to it: relative to the
     /// report's directory when it lies inside it, absolute otherwise;
     /// percent-encoded, as it goes into an `src` attribute.
-    private func relativePath(of path: String, from report: String) -> String {
+    static func relativePath(of path: String, from report: String) -> String {
         let directory = URL(fileURLWithPath: report).deletingLastPathComponent().standardizedFileURL.path
         let target = URL(fileURLWithPath: path).standardizedFileURL.path
         let relative = target.hasPrefix(directory + "/") ? String(target.dropFirst(directory.count + 1)) : target

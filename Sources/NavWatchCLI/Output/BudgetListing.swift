@@ -42,15 +42,8 @@ struct BudgetListing {
         return "\(breaches.count) budget breach\(breaches.count == 1 ? "" : "es") on \(pagesOver) of \(pages.count) page\(pages.count == 1 ? "" : "s")"
     }
 
-    /// `2345.6 ms`, `1200 bytes`, `3`.
-    static func value(_ value: Double, _ metric: BudgetMetric) -> String {
-        let number = value.rounded() == value ? String(Int(value)) : String(format: "%.1f", value)
-        return metric.unit == "ms" || metric.unit == "bytes" ? "\(number) \(metric.unit)" : number
-    }
-
     private static func line(_ breach: BudgetBreach) -> String {
-        "\(breach.budget): \(value(breach.measured, breach.metric)) > \(value(breach.limit, breach.metric))"
-            + (breach.pattern.map { " (budget \($0))" } ?? "")
+        breach.line + (breach.pattern.map { " (budget \($0))" } ?? "")
     }
 
     var text: String {
@@ -69,7 +62,7 @@ struct BudgetListing {
         if !breaches.isEmpty {
             lines += ["| page | budget | measured | limit |", "|---|---|---|---|"]
             for breach in breaches {
-                lines.append("| `\(breach.url)` | \(breach.budget) | \(Self.value(breach.measured, breach.metric)) | \(Self.value(breach.limit, breach.metric)) |")
+                lines.append("| `\(breach.url)` | \(breach.budget) | \(breach.metric.shown(breach.measured)) | \(breach.metric.shown(breach.limit)) |")
             }
         }
         return lines.joined(separator: "\n") + "\n"

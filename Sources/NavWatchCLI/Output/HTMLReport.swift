@@ -318,7 +318,7 @@ enum HTMLReport {
         return "\(formatter.string(from: first)) – \(formatter.string(from: last))"
     }
 
-    private static let style = """
+    static let style = """
         body{font:14px/1.4 system-ui,sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}
         h1{margin:0}h2{margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}.source{color:#666}
         .figures{display:flex;flex-wrap:wrap;gap:12px}.figure{border:1px solid #ddd;border-radius:6px;padding:10px 14px;min-width:110px}

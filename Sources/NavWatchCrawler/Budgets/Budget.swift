@@ -50,6 +50,12 @@ package enum BudgetMetric: Hashable, Sendable, Comparable {
         }
     }
 
+    /// `value` with its unit, as listings print it: `2345.6 ms`, `1200 bytes`, `3`.
+    package func shown(_ value: Double) -> String {
+        let number = value.rounded() == value ? String(Int(value)) : String(format: "%.1f", value)
+        return unit == "ms" || unit == "bytes" ? "\(number) \(unit)" : number
+    }
+
     /// What `report` measured; nil where it measured nothing (no load event,
     /// no paint, an engine without LCP). A type the page did not request weighs 0.
     package func measured(in report: PageLoadReport) -> Double? {
@@ -116,6 +122,9 @@ package struct BudgetBreach: Encodable, Sendable, Equatable {
 
     /// The key of the limit (`load_ms`, `bytes_by_type.script`, ...).
     package var budget: String { metric.key }
+
+    /// One line: `load_ms: 2345.6 ms > 1000 ms`.
+    package var line: String { "\(budget): \(metric.shown(measured)) > \(metric.shown(limit))" }
 
     private enum CodingKeys: String, CodingKey {
         case url, budget, measured, limit, pattern

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import NavWatchCrawler
+
+/// `navwatch diff OLD NEW`: what changed between two crawls of a site.
+package struct DiffCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "List what changed between two crawl databases, page by page.",
+        discussion: """
+            Pages added and removed; outcome, status, redirect and title changes; pages that became slower; \
+            broken links, missing fragments, orphans, page errors and console errors that are new or fixed \
+            (links with the pages that link to them); and, given both crawls' --screenshots directories, \
+            pages whose pictures changed, with a difference image. A page counts as slower when its time to \
+            finish grew by more than both --slower-by and --slower-by-ms: each crawl measures a page once, \
+            and one measure varies from run to run. Exits 0 whatever changed, unless --fail-on-regressions.
+            """)
+
+    package enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
+        case text, markdown, jsonl, junit, html
+    }
+
+    @Argument(help: "The old crawl database: a SQLite file or a postgres:// address.")
+    package var old: String
+
+    @Argument(help: "The new crawl database.")
+    package var new: String
+
+    @Option(name: .long, help: "text, markdown, jsonl, junit or html.")
+    package var format: Format = .text
+
+    @Option(name: .long, help: "Write to this file instead of standard output.")
+    package var out: String?
+
+    @Option(name: .customLong("slower-by"), help: "Percent a page's time to finish must grow by to count as slower.")
+    package var slowerBy: Double = CrawlDiff.SlowerThresholds().percent
+
+    @Option(name: .customLong("slower-by-ms"), help: "Milliseconds it must grow by as well.")
+    package var slowerByMs: Double = CrawlDiff.SlowerThresholds().milliseconds
+
+    @Option(name: .customLong("old-screenshots"), help: ArgumentHelp("The old crawl's --screenshots directory.", valueName: "dir"))
+    package var oldScreenshots: String?
+
+    @Option(name: .customLong("new-screenshots"), help: ArgumentHelp("The new crawl's --screenshots directory.", valueName: "dir"))
+    package var newScreenshots: String?
+
+    @Option(name: .customLong("visual-tolerance"), help: "Percent of a page's pixels that may change before its picture counts as changed.")
+    package var visualTolerance: Double = 0.1
+
+    @Option(name: .long, help: ArgumentHelp("Write the difference images of changed pictures in this directory.", valueName: "dir"))
+    package var images = "navwatch-diff-images"
+
+    @Flag(name: .customLong("fail-on-regressions"),
+          help: "Exit 1 when a page was removed or is no longer ok, became slower, has a new problem or a changed picture.")
+    package var failOnRegressions = false
+
+    package init() {}
+
+    package func validate() throws {
+        guard slowerBy >= 0, slowerBy.isFinite else { throw ValidationError("--slower-by must be 0 or more percent") }
+        guard slowerByMs >= 0, slowerByMs.isFinite else { throw ValidationError("--slower-by-ms must be 0 or more milliseconds") }
+        guard (0...100).contains(visualTolerance) else { throw ValidationError("--visual-tolerance must be a percent from 0 to 100") }
+        guard (oldScreenshots == nil) == (newScreenshots == nil) else {
+            throw ValidationError("--old-screenshots and --new-screenshots go together")
+        }
+    }
+
+    package func run() async throws {
+        let (oldReports, oldLinks) = try await Self.read(old)
+        let (newReports, newLinks) = try await Self.read(new)
+        var visual: [CrawlDiff.VisualChange] = []
+        if let oldScreenshots, let newScreenshots {
+            visual = try compareScreenshots(CrawlDiff.screenshotPairs(old: oldReports, new: newReports),
+                                            old: oldScreenshots, new: newScreenshots)
+        }
+        let diff = CrawlDiff(old: oldReports, oldLinks, new: newReports, newLinks,
+                             slower: .init(percent: slowerBy, milliseconds: slowerByMs), visual: visual)
+        var listing = DiffListing(diff: diff, old: CrawlDatabase.shown(old), new: CrawlDatabase.shown(new))
+        if !visual.isEmpty { listing.images = ReportCommand.relativePath(of: images, from: out ?? "navwatch-diff.html") }
+        try ExportCommand.write(listing.render(format), to: out)
+        if failOnRegressions, !diff.regressions.isEmpty { throw ExitCode(1) }
+    }
+
+    /// A crawl's reports and link check.
+    private static func read(_ db: String) async throws -> ([PageLoadReport], LinkCheckResult) {
+        try await CrawlDatabase.with(db, mustExist: true) { store in
+            do {
+                let reports = try await store.allReports(includingRequests: false)
+                return (reports, LinkCheckResult(graph: try await store.linkGraph(), reports: reports))
+            } catch {
+                throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(InputError.reason(error))")
+            }
+        }
+    }
+
+    /// The pages whose pictures changed by more than the tolerance, each
+    /// with a difference image in `images`; pages whose screenshot file is
+    /// missing in either directory are left out.
+    private func compareScreenshots(_ pairs: [(url: String, old: String, new: String)], old: String,
+                                    new: String) throws -> [CrawlDiff.VisualChange] {
+        for directory in [old, new] where !FileManager.default.fileExists(atPath: directory) {
+            throw InputError("no screenshot directory at \(directory)")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: true)
+        } catch {
+            throw InputError("cannot create the image directory \(images): \(InputError.reason(error))")
+        }
+        var changes: [CrawlDiff.VisualChange] = []
+        for pair in pairs {
+            let oldFile = old + "/" + pair.old, newFile = new + "/" + pair.new
+            guard FileManager.default.fileExists(atPath: oldFile), FileManager.default.fileExists(atPath: newFile) else { continue }
+            let name = pair.new.hasSuffix(".png") ? String(pair.new.dropLast(4)) + "-diff.png" : pair.new + "-diff.png"
+            let comparison: ScreenshotComparison
+            do {
+                comparison = try ScreenshotComparison(old: oldFile, new: newFile, differenceImage: images + "/" + name)
+            } catch {
+                throw InputError(error.description)
+            }
+            guard comparison.percent > visualTolerance else {
+                try? FileManager.default.removeItem(atPath: images + "/" + name)
+                continue
+            }
+            changes.append(CrawlDiff.VisualChange(url: pair.url, percent: comparison.percent, image: name))
+        }
+        return changes
+    }
+}

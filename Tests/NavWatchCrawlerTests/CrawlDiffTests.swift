@@ -1,0 +1,112 @@
+import Foundation
+@testable import NavWatchCrawler
+import Testing
+
+@Suite("CrawlDiff and CrawlProblems: two crawls compared")
+struct CrawlDiffTests {
+    private static func page(_ path: String, _ outcome: PageLoadReport.Outcome = .ok, status: Int? = 200,
+                             title: String? = nil, finish: Double? = 100) -> PageLoadReport {
+        var report = PageLoadReport(url: "http://s.test" + path, depth: 1, parent: nil, outcome: outcome)
+        report.status = status
+        report.mime = "text/html"
+        report.title = title
+        report.timings.finish = finish
+        report.pageErrors = []
+        report.consoleMessages = []
+        return report
+    }
+
+    private static func link(_ from: String, _ to: String) -> PageLink {
+        PageLink(source: "http://s.test" + from, target: "http://s.test" + to, href: to, text: to)
+    }
+
+    private static func crawl(_ reports: [PageLoadReport], links: [PageLink]) -> ([PageLoadReport], LinkCheckResult) {
+        (reports, LinkCheckResult(graph: LinkGraph(links: links), reports: reports))
+    }
+
+    /// Each change as `path kind[ problem]: before → after [referrers]` (`!` before regressions).
+    private func rows(_ diff: CrawlDiff) -> [String] {
+        diff.changes.map { change in
+            let name = change.problem.map { "\(change.kind.rawValue) \($0.rawValue)" } ?? change.kind.rawValue
+            let referrers = change.referrers.isEmpty ? "" : " [" + change.referrers.map { String($0.dropFirst(13)) }.joined(separator: " ") + "]"
+            return "\(change.isRegression ? "!" : "")\(change.url.dropFirst(13)) \(name): \(change.before ?? "-") → \(change.after ?? "-")\(referrers)"
+        }
+    }
+
+    @Test("every kind of change, in URL order, with the referrers of link problems and which are regressions")
+    func everyKind() {
+        var withError = Self.page("/b", title: "B")
+        withError.pageErrors = [.init(message: "Error: boom", url: nil, line: 3)]
+        withError.consoleMessages = [.init(level: "error", text: "Error: boom", url: nil, line: 3, time: 12),
+                                     .init(level: "warning", text: "deprecated", url: nil, line: 1, time: 13)]
+        var redirectedBefore = Self.page("/r"), redirectedAfter = Self.page("/r")
+        redirectedBefore.redirects = [.init(url: "http://s.test/r", status: 302)]
+        redirectedBefore.finalURL = "http://s.test/b"
+        redirectedAfter.redirects = [.init(url: "http://s.test/r", status: 301)]
+        redirectedAfter.finalURL = "http://s.test/c"
+        var external = Self.page("/x", .httpError, status: 404)
+        external.checkedWith = "HEAD"
+
+        let (old, oldLinks) = Self.crawl(
+            [Self.page("/", title: "Home"), Self.page("/a", title: "A"), Self.page("/b", title: "B"),
+             Self.page("/c", title: "C"), Self.page("/gone", title: "Gone"), Self.page("/fixed", .httpError, status: 404),
+             Self.page("/breaks"), Self.page("/slow", finish: 200), redirectedBefore],
+            links: [Self.link("/", "/a"), Self.link("/", "/gone"), Self.link("/a", "/fixed"), Self.link("/c", "/breaks")])
+        let (new, newLinks) = Self.crawl(
+            [Self.page("/", title: "Home"), Self.page("/a", title: "A"), withError, Self.page("/c", title: "C, renamed"),
+             Self.page("/new", title: "New"), Self.page("/fixed"), Self.page("/breaks", .httpError, status: 404),
+             Self.page("/slow", finish: 901), redirectedAfter, external],
+            links: [Self.link("/", "/a"), Self.link("/", "/new"), Self.link("/a", "/fixed"), Self.link("/c", "/breaks"),
+                    Self.link("/b", "/x"), Self.link("/a", "/x")])
+        let diff = CrawlDiff(old: old, oldLinks, new: new, newLinks,
+                             visual: [.init(url: "http://s.test/c", percent: 12.5, image: "c-diff.png")])
+        #expect(rows(diff) == [
+            "!/b new page-error: - → Error: boom",
+            "!/b new console-error: - → Error: boom",
+            "!/breaks outcome: ok 200 → http-error 404",
+            "!/breaks new broken-link: - → 404 Not Found [/c]",
+            "/c title: \"C\" → \"C, renamed\"",
+            "!/c visual: - → 12.50 % of pixels differ",
+            "/fixed outcome: http-error 404 → ok 200",
+            "/fixed fixed broken-link: 404 Not Found → - [/a]",
+            "!/gone removed: ok 200 → -",
+            "/new added: - → ok 200",
+            "/r redirects: 302 http://s.test/r → http://s.test/b → 301 http://s.test/r → http://s.test/c",
+            "!/slow slower: 200 ms → 901 ms",
+            "!/x new broken-external: - → 404 Not Found [/a /b]",
+        ])
+        #expect(diff.pagesBefore == 9 && diff.pagesAfter == 9)
+        #expect(diff.summary == "13 changes to 9 URLs, 8 regressions; 9 pages before, 9 after")
+    }
+
+    @Test("slower needs both thresholds: +50 % and +500 ms by default")
+    func slowerThresholds() {
+        let thresholds = CrawlDiff.SlowerThresholds()
+        #expect(thresholds.isSlower(200, 701))
+        #expect(!thresholds.isSlower(200, 700))        // 500 ms more: not beyond it
+        #expect(!thresholds.isSlower(2000, 2900))      // 900 ms more, but only 45 %
+        #expect(thresholds.isSlower(2000, 3001))
+        #expect(!thresholds.isSlower(900, 100))
+        #expect(CrawlDiff.SlowerThresholds(percent: 10, milliseconds: 0).isSlower(100, 111))
+    }
+
+    @Test("a problem is the same whatever its detail; new, known and fixed against a baseline")
+    func baseline() {
+        let (old, oldLinks) = Self.crawl([Self.page("/"), Self.page("/a", .httpError, status: 404), Self.page("/b", .httpError, status: 500)],
+                                         links: [Self.link("/", "/a"), Self.link("/", "/b")])
+        let (new, newLinks) = Self.crawl([Self.page("/"), Self.page("/a", .httpError, status: 410), Self.page("/c", .httpError, status: 404)],
+                                         links: [Self.link("/", "/a"), Self.link("/", "/c")])
+        let compared = CrawlProblems(links: newLinks, reports: new).compared(with: CrawlProblems(links: oldLinks, reports: old))
+        #expect(compared.new.map { "\($0.problem.url.dropFirst(13)) \($0.detail)" } == ["/c 404 Not Found"])
+        #expect(compared.known.map { "\($0.problem.url.dropFirst(13)) \($0.detail)" } == ["/a 410 Gone"])
+        #expect(compared.fixed.map { "\($0.problem.url.dropFirst(13)) \($0.detail)" } == ["/b 500 Internal Server Error"])
+    }
+
+    @Test("a crawl compared with itself has no changes")
+    func unchanged() {
+        let (reports, links) = Self.crawl([Self.page("/"), Self.page("/a", .httpError, status: 404)], links: [Self.link("/", "/a")])
+        let diff = CrawlDiff(old: reports, links, new: reports, links)
+        #expect(diff.changes.isEmpty)
+        #expect(diff.summary == "0 changes to 0 URLs, 0 regressions; 2 pages before, 2 after")
+    }
+}
