@@ -6,7 +6,7 @@ import Synchronization
 /// version 1, switch to version 2 (same address) and crawl again.
 ///
 ///     /           → /a /b /c /redirect /slow /pic, and "Another page": /removed (1) or /new (2)
-///     /a          → /fixed
+///     /a          → /fixed, /always-missing (404 in both)
 ///     /b          → in 2, a script throws "Error: boom"
 ///     /c          → title "C" (1), "C, renamed" (2); → /will-break
 ///     /fixed      → 404 (1), 200 (2);  /will-break → 200 (1), 404 (2): the same HTML
@@ -54,7 +54,7 @@ final class ChangingSite: Sendable {
                 <a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a> <a href="/redirect">Redirect</a>
                 <a href="/slow">Slow</a> <a href="/pic">Picture</a> <a href="\(version == 1 ? "/removed" : "/new")">Another page</a>
                 """)
-        case "/a": return page("A", #"<a href="/fixed">Fixed</a>"#)
+        case "/a": return page("A", #"<a href="/fixed">Fixed</a> <a href="/always-missing">Always missing</a>"#)
         case "/b": return page("B", version == 1 ? "B" : #"B<script>throw new Error("boom")</script>"#)
         case "/c": return page(version == 1 ? "C" : "C, renamed", #"<a href="/will-break">Will break</a>"#)
         case "/fixed": return page("Fixed", "Fixed", status: version == 1 ? 404 : 200)

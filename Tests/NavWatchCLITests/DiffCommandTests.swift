@@ -15,7 +15,7 @@ struct DiffCommandTests {
         "A/removed", "! removed: was ok 200",
         "A/slow", "! slower: … ms → … ms",
         "A/will-break", "! outcome: ok 200 → http-error 404", "! new broken-link: 404 Not Found", "      linked from A/c",
-        "12 changes to 9 URLs, 6 regressions; 10 pages before, 10 after",
+        "12 changes to 9 URLs, 6 regressions; 11 pages before, 11 after",
     ]
 
     /// `line` with the numbers of a `slower` change as `…`, and the second number.
@@ -79,7 +79,7 @@ struct DiffCommandTests {
         let markdown = try await NavwatchProcess.run(["diff", old, new, "--format", "markdown"])
         #expect(markdown.stdout.prefix(6).map(site.relative) == [
             "## Changes since the last crawl", "",
-            "11 changes to 8 URLs, 5 regressions; 10 pages before, 10 after.", "",
+            "11 changes to 8 URLs, 5 regressions; 11 pages before, 11 after.", "",
             "| | page | change | before | after |", "|---|---|---|---|---|",
         ])
         #expect(markdown.stdout.dropFirst(6).map(site.relative).first == "| ❌ | `A/b` | new page-error |  | Error: boom |")
@@ -103,7 +103,7 @@ struct DiffCommandTests {
         #expect(failing.status == 1)
         let same = try await NavwatchProcess.run(["diff", new, new, "--fail-on-regressions"])
         #expect(same.status == 0)
-        #expect(same.stdout == ["0 changes to 0 URLs, 0 regressions; 10 pages before, 10 after"])
+        #expect(same.stdout == ["0 changes to 0 URLs, 0 regressions; 11 pages before, 11 after"])
     }
 
     @Test("bad input gives one line and status 2")

@@ -120,6 +120,11 @@ package struct CrawlCommand: AsyncParsableCommand {
                                             valueName: "file"))
     package var budgets: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A crawl database to compare with: --fail-on fails only on problems it does not have, and the summary counts new, known and fixed problems.",
+        valueName: "db"))
+    package var baseline: String?
+
     package init() {}
 
     package func validate() throws {
@@ -172,10 +177,15 @@ package struct CrawlCommand: AsyncParsableCommand {
             throw InputError("cannot crawl \(url.absoluteString): only http and https seeds can be crawled")
         }
         let budgetFile = try budgets.map { path throws(InputError) in try BudgetFile.read(path) }
-        try await CrawlDatabase.with(db) { store in try await crawl(urls, in: store, budgetFile: budgetFile) }
+        // Read before any page is loaded, so that a bad baseline stops the crawl before it starts.
+        var baselineProblems: CrawlProblems?
+        if let baseline { baselineProblems = try await CrawlProblems.of(baseline, budgets: budgetFile) }
+        try await CrawlDatabase.with(db) { store in
+            try await crawl(urls, in: store, budgetFile: budgetFile, baseline: baselineProblems)
+        }
     }
 
-    private func crawl(_ urls: [URL], in store: any CrawlStore, budgetFile: BudgetFile?) async throws {
+    private func crawl(_ urls: [URL], in store: any CrawlStore, budgetFile: BudgetFile?, baseline: CrawlProblems?) async throws {
         let counts = try await store.counts()
         let shownDB = CrawlDatabase.shown(db)
         let holdsCrawl = try await store.holdsCrawl()
@@ -261,15 +271,19 @@ package struct CrawlCommand: AsyncParsableCommand {
             let first = seedReports[0]
             throw InputError("no seed could be loaded: \(first.url): \(first.error?.message ?? first.outcome.rawValue)")
         }
-        var budgetBreaches = 0
         if let budgetFile {
             let listing = BudgetListing(reports, budgets: budgetFile)
-            budgetBreaches = listing.breaches.count
             var text = "  budgets: \(listing.summary)\n"
-            if budgetBreaches > 0, let budgets { text += "  see: navwatch budgets --db \(shownDB) --budgets \(budgets)\n" }
+            if !listing.breaches.isEmpty, let budgets { text += "  see: navwatch budgets --db \(shownDB) --budgets \(budgets)\n" }
             FileHandle.standardError.write(Data(text.utf8))
         }
-        if let failOn, failOn.isMet(by: links, budgetBreaches: budgetBreaches) {
+        var problems = CrawlProblems(links: links, reports: reports, budgets: budgetFile).found
+        if let baseline, let baselineDB = self.baseline {
+            let compared = CrawlProblems(problems).compared(with: baseline)
+            FileHandle.standardError.write(Data(BaselineSummaryText(compared, baseline: CrawlDatabase.shown(baselineDB)).text.utf8))
+            problems = compared.new
+        }
+        if let failOn, failOn.isMet(by: problems) {
             FileHandle.standardError.write(Data("navwatch: failing (--fail-on \(failOn.description))\n".utf8))
             throw ExitCode(1)
         }

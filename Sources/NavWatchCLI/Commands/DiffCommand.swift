@@ -81,8 +81,8 @@ package struct DiffCommand: AsyncParsableCommand {
         if failOnRegressions, !diff.regressions.isEmpty { throw ExitCode(1) }
     }
 
-    /// A crawl's reports and link check.
-    private static func read(_ db: String) async throws -> ([PageLoadReport], LinkCheckResult) {
+    /// A crawl's reports and link check, or the one-line error the command line prints.
+    static func read(_ db: String) async throws -> ([PageLoadReport], LinkCheckResult) {
         try await CrawlDatabase.with(db, mustExist: true) { store in
             do {
                 let reports = try await store.allReports(includingRequests: false)
@@ -124,5 +124,13 @@ package struct DiffCommand: AsyncParsableCommand {
             changes.append(CrawlDiff.VisualChange(url: pair.url, percent: comparison.percent, image: name))
         }
         return changes
+    }
+}
+
+extension CrawlProblems {
+    /// The problems of the crawl in `db` (with the breaches of `budgets`), or the one-line error the command line prints.
+    static func of(_ db: String, budgets: BudgetFile?) async throws -> CrawlProblems {
+        let (reports, links) = try await DiffCommand.read(db)
+        return CrawlProblems(links: links, reports: reports, budgets: budgets)
     }
 }

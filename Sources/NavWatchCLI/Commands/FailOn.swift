@@ -28,16 +28,22 @@ package struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible 
     package static var allValueStrings: [String] { Finding.allCases.map(\.rawValue) }
     package var description: String { findings.map(\.rawValue).joined(separator: ",") }
 
-    /// Whether the link check, or the budgets (`budgetBreaches` of them), found any of the findings.
-    func isMet(by result: LinkCheckResult, budgetBreaches: Int) -> Bool {
-        findings.contains { finding in
-            switch finding {
-            case .broken: return !result.brokenInScope.isEmpty
-            case .external: return !result.brokenExternal.isEmpty
-            case .fragments: return !result.missingFragments.isEmpty
-            case .orphans: return !result.orphans.isEmpty
-            case .budgets: return budgetBreaches > 0
-            }
+    /// Whether any of `problems` is of a kind of the findings.
+    func isMet(by problems: [FoundProblem]) -> Bool {
+        let kinds = Set(findings.map(\.problem))
+        return problems.contains { kinds.contains($0.problem.kind) }
+    }
+}
+
+extension FailOn.Finding {
+    /// The kind of problem the finding names.
+    var problem: CrawlProblem.Kind {
+        switch self {
+        case .broken: return .brokenLink
+        case .external: return .brokenExternal
+        case .fragments: return .missingFragment
+        case .orphans: return .orphan
+        case .budgets: return .budget
         }
     }
 }

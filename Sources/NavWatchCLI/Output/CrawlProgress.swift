@@ -87,3 +87,26 @@ struct LinkSummaryText {
         text = lines.joined(separator: "\n") + "\n"
     }
 }
+
+/// The closing summary's lines on a crawl compared with `--baseline`: the
+/// counts of new, known and fixed problems, then the new and the fixed ones
+/// (ten of each at most), with the pages that link to a broken target.
+struct BaselineSummaryText {
+    static let listed = 10
+
+    let text: String
+
+    init(_ compared: (new: [FoundProblem], known: [FoundProblem], fixed: [FoundProblem]), baseline: String) {
+        var lines = ["  baseline \(baseline): \(compared.new.count) new problem\(compared.new.count == 1 ? "" : "s"), "
+                     + "\(compared.known.count) known, \(compared.fixed.count) fixed"]
+        for (word, problems) in [("new", compared.new), ("fixed", compared.fixed)] {
+            for found in problems.prefix(Self.listed) {
+                let referrers = found.referrers.isEmpty ? "" : " (linked from " + found.referrers.prefix(3).joined(separator: ", ")
+                    + (found.referrers.count > 3 ? ", …" : "") + ")"
+                lines.append("    \(word) \(found.problem.kind.rawValue) \(found.problem.url): \(found.detail)\(referrers)")
+            }
+            if problems.count > Self.listed { lines.append("    … and \(problems.count - Self.listed) more \(word)") }
+        }
+        text = lines.joined(separator: "\n") + "\n"
+    }
+}
