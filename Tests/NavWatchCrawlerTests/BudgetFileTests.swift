@@ -69,7 +69,7 @@ struct BudgetFileTests {
         ("[[budget]]\nload_ms = = 1", "b.toml: line 2: Error while parsing value: could not determine value type"),
     ])
     func badFiles(text: String, message: String) {
-        #expect(throws: BudgetFileError.self) { try BudgetFile(text, name: "b.toml") }
+        #expect(throws: TOMLFileError.self) { try BudgetFile(text, name: "b.toml") }
         do { _ = try BudgetFile(text, name: "b.toml") } catch { #expect(error.description == message) }
     }
 }

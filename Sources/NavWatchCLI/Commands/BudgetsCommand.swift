@@ -22,8 +22,8 @@ package struct BudgetsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
     package var db = "navwatch-crawl.db"
 
-    @Option(name: .long, help: "The budget file (TOML).")
-    package var budgets: String
+    @Option(name: .long, help: "The budget file (TOML); by default the [[budget]] tables of the policy file.")
+    package var budgets: String?
 
     @Option(name: .long, help: "text, markdown, junit or json.")
     package var format: Format = .text
@@ -31,10 +31,15 @@ package struct BudgetsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Write to this file instead of standard output.")
     package var out: String?
 
+    @OptionGroup package var policyOptions: PolicyOptions
+
     package init() {}
 
     package func run() async throws {
-        let file = try BudgetFile.read(budgets)
+        let policy = try policyOptions.policy()
+        guard let file = try budgets.map({ path throws(InputError) in try BudgetFile.read(path) }) ?? policy.budgets else {
+            throw InputError("give a budget file with --budgets FILE, or [[budget]] tables in the policy file")
+        }
         let reports = try await CrawlDatabase.with(db, mustExist: true) { store in
             do { return try await store.allReports(includingRequests: false) } catch {
                 throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(InputError.reason(error))")

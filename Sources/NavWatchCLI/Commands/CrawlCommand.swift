@@ -65,8 +65,8 @@ package struct CrawlCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Milliseconds with no network activity of a finished page before its report closes (sooner when the next page commits).")
     package var settle = Int(LateWindow.defaultSettle.milliseconds)
 
-    @Option(name: .long, help: "Milliseconds between two requests to the same host.")
-    package var delay = 0
+    @Option(name: .long, help: "Milliseconds between two requests to the same host (default 0).")
+    package var delay: Int?
 
     @Flag(name: .customLong("ignore-robots"), help: "Do not fetch or obey robots.txt.")
     package var ignoreRobots = false
@@ -103,8 +103,8 @@ package struct CrawlCommand: AsyncParsableCommand {
           help: "Check links that leave the scope with a plain HTTP request (HEAD, then GET) instead of skipping them.")
     package var checkExternal = false
 
-    @Option(name: .customLong("external-delay"), help: "Milliseconds between two checks of links on the same other site.")
-    package var externalDelay = 1000
+    @Option(name: .customLong("external-delay"), help: "Milliseconds between two checks of links on the same other site (default 1000).")
+    package var externalDelay: Int?
 
     @Option(name: .long, help: ArgumentHelp(
         "Also crawl the pages of this sitemap (or sitemap index, gzip too); auto: the Sitemap: lines of robots.txt.",
@@ -125,20 +125,19 @@ package struct CrawlCommand: AsyncParsableCommand {
         valueName: "db"))
     package var baseline: String?
 
+    @OptionGroup package var policyOptions: PolicyOptions
+
     package init() {}
 
     package func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
-        guard delay >= 0 else { throw ValidationError("--delay must be 0 or more milliseconds") }
+        if let delay, delay < 0 { throw ValidationError("--delay must be 0 or more milliseconds") }
         guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
-        if failOn?.findings.contains(.budgets) == true, budgets == nil {
-            throw ValidationError("--fail-on budgets needs --budgets FILE")
-        }
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
         guard recycleAfter >= 1 else { throw ValidationError("--recycle-after must be at least 1") }
         if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more") }
-        guard externalDelay >= 0 else { throw ValidationError("--external-delay must be 0 or more milliseconds") }
+        if let externalDelay, externalDelay < 0 { throw ValidationError("--external-delay must be 0 or more milliseconds") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
         guard lease >= 1, lease.isFinite else { throw ValidationError("--lease must be at least 1 second") }
         if worker && resume { throw ValidationError("--worker and --resume cannot be combined: a worker always continues") }
@@ -176,16 +175,21 @@ package struct CrawlCommand: AsyncParsableCommand {
         for url in urls where url.scheme != "http" && url.scheme != "https" {
             throw InputError("cannot crawl \(url.absoluteString): only http and https seeds can be crawled")
         }
-        let budgetFile = try budgets.map { path throws(InputError) in try BudgetFile.read(path) }
+        let policy = try policyOptions.policy()
+        let budgetFile = try budgets.map { path throws(InputError) in try BudgetFile.read(path) } ?? policy.budgets
+        if failOn?.findings.contains(.budgets) == true, budgetFile == nil {
+            throw InputError("--fail-on budgets needs --budgets FILE, or [[budget]] tables in the policy file")
+        }
         // Read before any page is loaded, so that a bad baseline stops the crawl before it starts.
         var baselineProblems: CrawlProblems?
-        if let baseline { baselineProblems = try await CrawlProblems.of(baseline, budgets: budgetFile) }
+        if let baseline { baselineProblems = try await CrawlProblems.of(baseline, policy: policy, budgets: budgetFile) }
         try await CrawlDatabase.with(db) { store in
-            try await crawl(urls, in: store, budgetFile: budgetFile, baseline: baselineProblems)
+            try await crawl(urls, in: store, policy: policy, budgetFile: budgetFile, baseline: baselineProblems)
         }
     }
 
-    private func crawl(_ urls: [URL], in store: any CrawlStore, budgetFile: BudgetFile?, baseline: CrawlProblems?) async throws {
+    private func crawl(_ urls: [URL], in store: any CrawlStore, policy: PolicyFile, budgetFile: BudgetFile?,
+                       baseline: CrawlProblems?) async throws {
         let counts = try await store.counts()
         let shownDB = CrawlDatabase.shown(db)
         let holdsCrawl = try await store.holdsCrawl()
@@ -217,12 +221,14 @@ package struct CrawlCommand: AsyncParsableCommand {
         var configuration = CrawlConfiguration(seeds: urls)
         configuration.scope = scope.value
         configuration.include = include
-        configuration.exclude = exclude
+        configuration.exclude = policy.ignore + exclude
+        configuration.remaps = policy.remaps
         configuration.maxDepth = maxDepth
         configuration.maxPages = maxPages
         configuration.concurrency = concurrency
         configuration.timeout = .milliseconds(Int64(timeout * 1000))
-        configuration.delay = .milliseconds(delay)
+        // A flag wins over the policy file, which wins over the configuration's default.
+        if let delay = delay ?? policy.delayMs { configuration.delay = .milliseconds(delay) }
         configuration.settle = .milliseconds(settle)
         configuration.obeyRobots = !ignoreRobots
         configuration.retries = retries
@@ -232,7 +238,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.checkExternal = checkExternal
         configuration.fast = fast
         configuration.allowPrivateAddresses = allowPrivate
-        configuration.externalDelay = .milliseconds(externalDelay)
+        if let externalDelay = externalDelay ?? policy.externalDelayMs { configuration.externalDelay = .milliseconds(externalDelay) }
         configuration.sitemap = try sitemap.map { text throws(InputError) in
             text == "auto" ? .auto : .url(try URLArgument.parse(text))
         }
@@ -263,7 +269,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data(CrawlSummaryText(summary).text.utf8))
         // Read once, for the link check and the budgets.
         let reports = try await store.allReports(includingRequests: false)
-        let links = LinkCheckResult(graph: try await store.linkGraph(), reports: reports)
+        let links = LinkCheckResult(graph: try await store.linkGraph(), reports: reports, policy: policy.links)
         FileHandle.standardError.write(Data(LinkSummaryText(links, db: shownDB).text.utf8))
         Self.writeCPUCounters(store)
         let seedReports = seedReportsSeen.withLock { $0 }
@@ -277,13 +283,13 @@ package struct CrawlCommand: AsyncParsableCommand {
             if !listing.breaches.isEmpty, let budgets { text += "  see: navwatch budgets --db \(shownDB) --budgets \(budgets)\n" }
             FileHandle.standardError.write(Data(text.utf8))
         }
-        var problems = CrawlProblems(links: links, reports: reports, budgets: budgetFile).found
+        var problems = CrawlProblems(links: links, reports: reports, budgets: budgetFile, policy: policy.links).found
         if let baseline, let baselineDB = self.baseline {
             let compared = CrawlProblems(problems).compared(with: baseline)
             FileHandle.standardError.write(Data(BaselineSummaryText(compared, baseline: CrawlDatabase.shown(baselineDB)).text.utf8))
             problems = compared.new
         }
-        if let failOn, failOn.isMet(by: problems) {
+        if let failOn, failOn.isMet(by: problems.filter { $0.severity == .error }) {
             FileHandle.standardError.write(Data("navwatch: failing (--fail-on \(failOn.description))\n".utf8))
             throw ExitCode(1)
         }

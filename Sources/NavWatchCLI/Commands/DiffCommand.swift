@@ -50,6 +50,8 @@ package struct DiffCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write the difference images of changed pictures in this directory.", valueName: "dir"))
     package var images = "navwatch-diff-images"
 
+    @OptionGroup package var policyOptions: PolicyOptions
+
     @Flag(name: .customLong("fail-on-regressions"),
           help: "Exit 1 when a page was removed or is no longer ok, became slower, has a new problem or a changed picture.")
     package var failOnRegressions = false
@@ -66,31 +68,20 @@ package struct DiffCommand: AsyncParsableCommand {
     }
 
     package func run() async throws {
-        let (oldReports, oldLinks) = try await Self.read(old)
-        let (newReports, newLinks) = try await Self.read(new)
+        let policy = try policyOptions.policy().links
+        let (oldReports, oldLinks) = try await CrawlDatabase.read(old, policy: policy)
+        let (newReports, newLinks) = try await CrawlDatabase.read(new, policy: policy)
         var visual: [CrawlDiff.VisualChange] = []
         if let oldScreenshots, let newScreenshots {
             visual = try compareScreenshots(CrawlDiff.screenshotPairs(old: oldReports, new: newReports),
                                             old: oldScreenshots, new: newScreenshots)
         }
         let diff = CrawlDiff(old: oldReports, oldLinks, new: newReports, newLinks,
-                             slower: .init(percent: slowerBy, milliseconds: slowerByMs), visual: visual)
+                             slower: .init(percent: slowerBy, milliseconds: slowerByMs), visual: visual, policy: policy)
         var listing = DiffListing(diff: diff, old: CrawlDatabase.shown(old), new: CrawlDatabase.shown(new))
         if !visual.isEmpty { listing.images = ReportCommand.relativePath(of: images, from: out ?? "navwatch-diff.html") }
         try ExportCommand.write(listing.render(format), to: out)
         if failOnRegressions, !diff.regressions.isEmpty { throw ExitCode(1) }
-    }
-
-    /// A crawl's reports and link check, or the one-line error the command line prints.
-    static func read(_ db: String) async throws -> ([PageLoadReport], LinkCheckResult) {
-        try await CrawlDatabase.with(db, mustExist: true) { store in
-            do {
-                let reports = try await store.allReports(includingRequests: false)
-                return (reports, LinkCheckResult(graph: try await store.linkGraph(), reports: reports))
-            } catch {
-                throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(InputError.reason(error))")
-            }
-        }
     }
 
     /// The pages whose pictures changed by more than the tolerance, each
@@ -128,9 +119,10 @@ package struct DiffCommand: AsyncParsableCommand {
 }
 
 extension CrawlProblems {
-    /// The problems of the crawl in `db` (with the breaches of `budgets`), or the one-line error the command line prints.
-    static func of(_ db: String, budgets: BudgetFile?) async throws -> CrawlProblems {
-        let (reports, links) = try await DiffCommand.read(db)
-        return CrawlProblems(links: links, reports: reports, budgets: budgets)
+    /// The problems of the crawl in `db` under `policy` (with the breaches of
+    /// `budgets`), or the one-line error the command line prints.
+    static func of(_ db: String, policy: PolicyFile, budgets: BudgetFile?) async throws -> CrawlProblems {
+        let (reports, links) = try await CrawlDatabase.read(db, policy: policy.links)
+        return CrawlProblems(links: links, reports: reports, budgets: budgets, policy: policy.links)
     }
 }

@@ -31,21 +31,12 @@ package struct LinksCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Write to this file instead of standard output.")
     package var out: String?
 
+    @OptionGroup package var policyOptions: PolicyOptions
+
     package init() {}
 
     package func run() async throws {
-        let result = try await CrawlDatabase.with(db, mustExist: true) { store in
-            do { return try await LinkCheckResult.of(store) } catch {
-                throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(InputError.reason(error))")
-            }
-        }
+        let (_, result) = try await CrawlDatabase.read(db, policy: try policyOptions.policy().links)
         try ExportCommand.write(LinkListing(result, brokenOnly: broken).render(format), to: out)
-    }
-}
-
-extension LinkCheckResult {
-    /// The link check of the crawl in `store`.
-    static func of(_ store: any CrawlStore) async throws -> LinkCheckResult {
-        LinkCheckResult(graph: try await store.linkGraph(), reports: try await store.allReports(includingRequests: false))
     }
 }

@@ -19,6 +19,8 @@ package struct ReportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The directory the crawl's --screenshots went to, to show them.")
     package var screenshots: String?
 
+    @OptionGroup package var policyOptions: PolicyOptions
+
     package init() {}
 
     /// Reads the crawl database a batch at a time and writes the report as
@@ -27,12 +29,13 @@ package struct ReportCommand: AsyncParsableCommand {
         // A postgres:// address shows without its password.
         let source = CrawlDatabase.shown(db)
         let screenshots = screenshots.map { Self.relativePath(of: $0, from: out) }
+        let policy = try policyOptions.policy().links
         let pages = try await CrawlDatabase.with(db, mustExist: true) { store in
             let output = try TextOutput(path: out)
             let pages: Int
             do {
                 pages = try await HTMLReport.write(from: store, source: source, screenshots: screenshots,
-                                                   links: try await LinkCheckResult.of(store), to: output)
+                                                   links: try await LinkCheckResult.of(store, policy: policy), to: output)
             } catch {
                 throw InputError("cannot read the crawl database \(source): \(InputError.reason(error))")
             }
@@ -50,5 +53,13 @@ package struct ReportCommand: AsyncParsableCommand {
         let target = URL(fileURLWithPath: path).standardizedFileURL.path
         let relative = target.hasPrefix(directory + "/") ? String(target.dropFirst(directory.count + 1)) : target
         return relative.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? relative
+    }
+}
+
+extension LinkCheckResult {
+    /// The link check of the crawl in `store` under `policy`.
+    static func of(_ store: any CrawlStore, policy: LinkPolicy) async throws -> LinkCheckResult {
+        LinkCheckResult(graph: try await store.linkGraph(), reports: try await store.allReports(includingRequests: false),
+                        policy: policy)
     }
 }

@@ -9,6 +9,9 @@ package struct CrawlConfiguration: Sendable {
     package var include: [String] = []
     /// Regular expressions; a link that matches one is not followed.
     package var exclude: [String] = []
+    /// Rewrites of the URLs found on pages, before anything else looks at
+    /// them (`URLRemap.apply`): the first that matches a link rewrites it.
+    package var remaps: [URLRemap] = []
     package var maxDepth: Int?
     package var maxPages: Int?
     /// Views loading at once, each with its own web process.

@@ -62,7 +62,9 @@ package actor Crawler {
     package init(configuration: CrawlConfiguration, store: any CrawlStore) throws {
         self.configuration = configuration
         self.store = store
-        seeds = configuration.seeds.compactMap(URLCanonicalizer.canonical)
+        seeds = configuration.seeds.compactMap { seed in
+            URL(string: URLRemap.apply(configuration.remaps, to: seed.absoluteString)).flatMap(URLCanonicalizer.canonical)
+        }
         links = try LinkClassifier(configuration, seeds: seeds)
     }
 

@@ -114,10 +114,10 @@ package struct CrawlDiff: Sendable, Equatable {
     package var pagesAfter: Int
 
     /// The changes from the crawl of `oldReports` (with its link check
-    /// `oldLinks`) to the crawl of `newReports`.
+    /// `oldLinks`) to the crawl of `newReports`; `policy` rates the problems.
     package init(old oldReports: [PageLoadReport], _ oldLinks: LinkCheckResult,
                  new newReports: [PageLoadReport], _ newLinks: LinkCheckResult,
-                 slower: SlowerThresholds = .init(), visual: [VisualChange] = []) {
+                 slower: SlowerThresholds = .init(), visual: [VisualChange] = [], policy: LinkPolicy = .init()) {
         let old = Self.pages(oldReports), new = Self.pages(newReports)
         var changes: [Change] = []
         for (url, report) in new where old[url] == nil {
@@ -141,8 +141,8 @@ package struct CrawlDiff: Sendable, Equatable {
                 changes.append(Change(url: url, kind: .slower, before: Self.milliseconds(was), after: Self.milliseconds(now)))
             }
         }
-        let problems = CrawlProblems(links: newLinks, reports: newReports)
-            .compared(with: CrawlProblems(links: oldLinks, reports: oldReports))
+        let problems = CrawlProblems(links: newLinks, reports: newReports, policy: policy)
+            .compared(with: CrawlProblems(links: oldLinks, reports: oldReports, policy: policy))
         for found in problems.new {
             changes.append(Change(url: found.problem.url, kind: .new, problem: found.problem.kind, after: found.detail,
                                   referrers: found.referrers))

@@ -49,6 +49,8 @@ package struct FoundProblem: Sendable, Equatable {
     package var detail: String
     /// The pages that link to it, ordered, each once; empty but for links.
     package var referrers: [String]
+    /// As the crawl's `LinkPolicy` rates it: only errors fail a crawl.
+    package var severity: LinkPolicy.Severity = .error
 }
 
 /// Every problem of one crawl, in a fixed order (kind, URL, subject).
@@ -62,8 +64,8 @@ package struct CrawlProblems: Sendable, Equatable {
 
     /// The problems of a crawl: its link check's, its reports' page and
     /// console errors (as listed: the first five of each page), and the
-    /// breaches of `budgets` when given.
-    package init(links: LinkCheckResult, reports: [PageLoadReport], budgets: BudgetFile? = nil) {
+    /// breaches of `budgets` when given; each rated by `policy`.
+    package init(links: LinkCheckResult, reports: [PageLoadReport], budgets: BudgetFile? = nil, policy: LinkPolicy = .init()) {
         var found: [FoundProblem] = []
         for target in links.broken {
             let kind: CrawlProblem.Kind = target.problem == .missingFragment ? .missingFragment
@@ -71,25 +73,31 @@ package struct CrawlProblems: Sendable, Equatable {
             var referrers: [String] = []
             for link in target.referrers where referrers.last != link.source { referrers.append(link.source) }
             found.append(FoundProblem(problem: CrawlProblem(kind: kind, url: target.target), detail: target.detail,
-                                      referrers: referrers))
+                                      referrers: referrers, severity: policy.severity(of: kind, cause: LinkPolicy.cause(of: target))))
         }
         for orphan in links.orphans {
-            found.append(FoundProblem(problem: CrawlProblem(kind: .orphan, url: orphan),
-                                      detail: "only the sitemap leads to it", referrers: []))
+            found.append(FoundProblem(problem: CrawlProblem(kind: .orphan, url: orphan), detail: "only the sitemap leads to it",
+                                      referrers: [], severity: policy.severity(of: .orphan, cause: nil)))
         }
         for report in reports where report.wasLoaded {
             var seen = Set<CrawlProblem>()
             for error in report.pageErrors ?? [] {
                 let problem = CrawlProblem(kind: .pageError, url: report.url, subject: error.message)
-                if seen.insert(problem).inserted { found.append(FoundProblem(problem: problem, detail: error.message, referrers: [])) }
+                if seen.insert(problem).inserted {
+                    found.append(FoundProblem(problem: problem, detail: error.message, referrers: [],
+                                              severity: policy.severity(of: .pageError, cause: nil)))
+                }
             }
             for message in report.consoleMessages ?? [] where message.level == "error" {
                 let problem = CrawlProblem(kind: .consoleError, url: report.url, subject: message.text)
-                if seen.insert(problem).inserted { found.append(FoundProblem(problem: problem, detail: message.text, referrers: [])) }
+                if seen.insert(problem).inserted {
+                    found.append(FoundProblem(problem: problem, detail: message.text, referrers: [],
+                                              severity: policy.severity(of: .consoleError, cause: nil)))
+                }
             }
             for breach in budgets?.breaches(of: report) ?? [] {
                 found.append(FoundProblem(problem: CrawlProblem(kind: .budget, url: report.url, subject: breach.budget),
-                                          detail: breach.line, referrers: []))
+                                          detail: breach.line, referrers: [], severity: policy.severity(of: .budget, cause: nil)))
             }
         }
         self.init(found)

@@ -78,7 +78,9 @@ package struct LinkCheckResult: Sendable, Equatable {
     ///   status below 400: missing when no element has that id and no `<a>`
     ///   that name. Fragments that are not element names are not checked:
     ///   `top` (the top of any page), routes (`#/...`, `#!...`), text fragments (`#:~:`).
-    package init(graph: LinkGraph, reports: [PageLoadReport]) {
+    /// - `policy` may accept other statuses for some URLs (a 403 from a site
+    ///   that refuses robots, say), or refuse some below 400.
+    package init(graph: LinkGraph, reports: [PageLoadReport], policy: LinkPolicy = .init()) {
         let byURL = Dictionary(reports.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
         // What became of each target, worked out once for all of its links.
         var fates: [String: TargetFate] = [:]
@@ -86,7 +88,8 @@ package struct LinkCheckResult: Sendable, Equatable {
             if let known = fates[target] { return known }
             let reportURL = graph.aliases[target] ?? target
             let report = byURL[reportURL] ?? byURL[target]
-            let checksFragments = report.map { $0.outcome == .ok && $0.checkedWith == nil } ?? false
+            let checksFragments = report.map { $0.outcome == .ok && $0.checkedWith == nil
+                && Self.problem(of: $0, policy: policy, expectingPage: { false }) == nil } ?? false
             let fate = TargetFate(report: report, detail: report.map(Self.detail) ?? "not checked: the crawl did not get to it",
                                   anchors: checksFragments ? graph.anchors[reportURL] ?? graph.anchors[target] ?? [] : nil)
             fates[target] = fate
@@ -98,7 +101,7 @@ package struct LinkCheckResult: Sendable, Equatable {
         for link in graph.links {
             let fate = fate(of: link.target)
             var key = link.target
-            var problem = fate.report.flatMap { Self.problem(of: $0, expectingPage: { Self.expectsPage(link) }) }
+            var problem = fate.report.flatMap { Self.problem(of: $0, policy: policy, expectingPage: { Self.expectsPage(link) }) }
             var missing: String?
             if problem == nil, let anchors = fate.anchors, let fragment = link.fragment, Self.isCheckable(fragment),
                !anchors.contains(fragment) {
@@ -152,10 +155,13 @@ package struct LinkCheckResult: Sendable, Equatable {
     }
 
     /// `expectingPage` is asked only of a download (it parses the link's URL).
-    private static func problem(of report: PageLoadReport, expectingPage: () -> Bool) -> CheckedTarget.Problem? {
+    private static func problem(of report: PageLoadReport, policy: LinkPolicy,
+                                expectingPage: () -> Bool) -> CheckedTarget.Problem? {
         switch report.outcome {
-        case .ok, .skipped, .blocked: return nil
-        case .httpError: return .httpError
+        case .ok, .httpError:
+            guard let status = report.status else { return report.outcome == .ok ? nil : .httpError }
+            return policy.accepts(status, for: report.url) ? nil : .httpError
+        case .skipped, .blocked: return nil
         case .failed: return .failed
         case .timeout: return .timeout
         case .crashed: return .crashed

@@ -7,7 +7,8 @@ import Synchronization
 /// - `mailto:`, `javascript:`, `tel:`, `data:`, `blob:` and `about:` links
 ///   are no documents: neither followed, reported nor in the graph.
 /// - Every other link is in the graph (once per source, target, text and
-///   element), canonicalised, with its fragment.
+///   element), rewritten by the first of `remaps` that matches it,
+///   canonicalised, with its fragment.
 /// - Each target is decided once per page, the page itself never:
 ///   another scheme is skipped (`non-http`); out of the scope or filtered by
 ///   `include`/`exclude` it is checked with plain HTTP (`checkExternal`,
@@ -37,6 +38,7 @@ struct LinkClassifier: Sendable {
     var exclude: [NSRegularExpression]
     var maxDepth: Int?
     var checkExternal: Bool
+    var remaps: [URLRemap]
 
     /// - Throws: the error of an `include` or `exclude` pattern that is no regular expression.
     init(_ configuration: CrawlConfiguration, seeds: [URL]) throws {
@@ -46,6 +48,7 @@ struct LinkClassifier: Sendable {
         exclude = try configuration.exclude.map { try NSRegularExpression(pattern: $0) }
         maxDepth = configuration.maxDepth
         checkExternal = configuration.checkExternal
+        remaps = configuration.remaps
     }
 
     /// Splits `links`, found on `entry`'s page, into entries to crawl or
@@ -92,7 +95,8 @@ struct LinkClassifier: Sendable {
     /// `about:`) or no URL.
     private func target(of text: String) -> Target? {
         if let known = memory.targets.withLock({ $0[text] }) { return known }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return nil }
+        let rewritten = remaps.isEmpty ? text : URLRemap.apply(remaps, to: text)
+        guard let url = URL(string: rewritten), let scheme = url.scheme?.lowercased() else { return nil }
         // Not documents: nothing to load or report.
         if ["mailto", "javascript", "tel", "data", "blob", "about"].contains(scheme) { return nil }
         let canonical = URLCanonicalizer.canonical(url)

@@ -135,6 +135,8 @@ package struct CrawlSettings: Codable, Sendable, Equatable {
     package var retries: Int
     /// Whether links that leave the scope are checked with plain HTTP (nil in crawls stored before it existed).
     package var checkExternal: Bool?
+    /// How the URLs found are rewritten (nil in crawls stored before remaps existed).
+    package var remaps: [URLRemap]?
 
     package init(_ configuration: CrawlConfiguration) {
         scope = configuration.scope
@@ -146,6 +148,7 @@ package struct CrawlSettings: Codable, Sendable, Equatable {
         obeyRobots = configuration.obeyRobots
         retries = configuration.retries
         checkExternal = configuration.checkExternal
+        remaps = configuration.remaps.isEmpty ? nil : configuration.remaps
     }
 
     /// `configuration` with these settings in place of its own.
@@ -160,6 +163,7 @@ package struct CrawlSettings: Codable, Sendable, Equatable {
         configuration.obeyRobots = obeyRobots
         configuration.retries = retries
         configuration.checkExternal = checkExternal ?? false
+        configuration.remaps = remaps ?? []
         return configuration
     }
 }

@@ -34,36 +34,45 @@ package struct BudgetFile: Sendable {
         self.budgets = budgets
     }
 
-    /// Reads the file at `path`; a `BudgetFileError` names what is wrong and where.
-    package init(contentsOf path: String) throws(BudgetFileError) {
+    /// Reads the file at `path`; a `TOMLFileError` names what is wrong and where.
+    package init(contentsOf path: String) throws(TOMLFileError) {
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw BudgetFileError("cannot read the budget file \(path): \((error as NSError).localizedDescription)")
+            throw TOMLFileError("cannot read the budget file \(path): \((error as NSError).localizedDescription)")
         }
         try self.init(text, name: path)
     }
 
     /// Reads budgets from TOML `text`; `name` is what errors call the file.
-    package init(_ text: String, name: String) throws(BudgetFileError) {
-        let lines = BudgetFile.Lines(text)
-        let table: TOMLTable
-        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            throw BudgetFileError("\(name): line \(error.source.begin.line): \(error.description)")
-        } catch {
-            throw BudgetFileError("\(name): \(error)")
-        }
+    package init(_ text: String, name: String) throws(TOMLFileError) {
+        let lines = TOMLLines(text)
+        let table = try Self.table(text, name: name)
         for key in table.keys where key != "budget" {
-            throw BudgetFileError("\(name): line \(lines.first(key)): unknown key \(key) (a budget file has [[budget]] tables)")
+            throw TOMLFileError("\(name): line \(lines.first(key)): unknown key \(key) (a budget file has [[budget]] tables)")
         }
+        try self.init(table, lines: lines, name: name)
+    }
+
+    /// The TOML table of `text`, or the parser's error on one line.
+    static func table(_ text: String, name: String) throws(TOMLFileError) -> TOMLTable {
+        do { return try TOMLTable(string: text) } catch let error as TOMLParseError {
+            throw TOMLFileError("\(name): line \(error.source.begin.line): \(error.description)")
+        } catch {
+            throw TOMLFileError("\(name): \(error)")
+        }
+    }
+
+    /// Reads the `[[budget]]` tables of `table` (other keys are the caller's).
+    init(_ table: TOMLTable, lines: TOMLLines, name: String) throws(TOMLFileError) {
         guard let entries = table["budget"] else { budgets = []; return }
         guard let array = entries.array else {
-            throw BudgetFileError("\(name): line \(lines.first("budget")): budget must be an array of tables: write [[budget]]")
+            throw TOMLFileError("\(name): line \(lines.first("budget")): budget must be an array of tables: write [[budget]]")
         }
         var budgets: [Budget] = []
         for (index, entry) in array.enumerated() {
             let number = index + 1
-            func fail(_ key: String, _ problem: String) -> BudgetFileError {
-                BudgetFileError("\(name): line \(lines.line(of: key, inBudget: number)): [[budget]] \(number): \(key) \(problem)")
+            func fail(_ key: String, _ problem: String) -> TOMLFileError {
+                TOMLFileError("\(name): line \(lines.line(of: key, in: "budget", number: number)): [[budget]] \(number): \(key) \(problem)")
             }
             guard let budget = entry.table else { throw fail("budget", "must be a table") }
             var pattern: String?
@@ -97,7 +106,7 @@ package struct BudgetFile: Sendable {
 
     /// A limit: a number of 0 or more.
     private static func limit(_ value: any TOMLValueConvertible,
-                              _ fail: (String) -> BudgetFileError) throws(BudgetFileError) -> Double {
+                              _ fail: (String) -> TOMLFileError) throws(TOMLFileError) -> Double {
         let number = value.int.map(Double.init) ?? value.double
         guard let number, number >= 0, number.isFinite else { throw fail("must be a number of 0 or more") }
         return number
@@ -125,52 +134,13 @@ package struct BudgetFile: Sendable {
             return BudgetBreach(url: report.url, metric: metric, measured: measured, limit: limit, pattern: budget.pattern)
         }
     }
-
-    /// Finds the line of a key in the file's text, for error messages.
-    private struct Lines {
-        let lines: [Substring]
-
-        init(_ text: String) {
-            lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        }
-
-        /// The first line that sets `key` (or opens a table of that name); 1 when none does.
-        func first(_ key: String) -> Int {
-            lines.firstIndex { Self.names($0, key) }.map { $0 + 1 } ?? 1
-        }
-
-        /// The line that sets `key` (its last part) in the `number`th `[[budget]]`.
-        func line(of key: String, inBudget number: Int) -> Int {
-            var seen = 0
-            var start: Int?
-            for (index, line) in lines.enumerated() where line.trimmingCharacters(in: .whitespaces).hasPrefix("[[budget]]") {
-                seen += 1
-                if seen == number { start = index; break }
-            }
-            guard let start else { return 1 }
-            let last = key.split(separator: ".").last.map(String.init) ?? key
-            for index in start..<lines.count {
-                if index > start, lines[index].trimmingCharacters(in: .whitespaces).hasPrefix("[[budget]]") { break }
-                if Self.names(lines[index], last) { return index + 1 }
-            }
-            return start + 1
-        }
-
-        private static func names(_ line: Substring, _ key: String) -> Bool {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard trimmed.hasPrefix(key) || trimmed.hasPrefix("[" + key) || trimmed.hasPrefix("[[" + key)
-                    || trimmed.hasPrefix("[budget." + key) else { return false }
-            let rest = trimmed.dropFirst(trimmed.hasPrefix(key) ? key.count : 0).drop { $0 == " " }
-            return rest.first == "=" || trimmed.hasPrefix("[")
-        }
-    }
 }
 
-/// A budget file that cannot be used: one line saying what and where.
-package struct BudgetFileError: Error, CustomStringConvertible {
+/// A budget file or policy file that cannot be used: one line saying what and where.
+package struct TOMLFileError: Error, CustomStringConvertible {
     package let description: String
 
-    init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

@@ -1,0 +1,45 @@
+/// Finds the line of a key in a TOML file's text, for error messages
+/// (TOMLKit's tables keep no positions): the first line that sets the key
+/// in the right table.
+struct TOMLLines {
+    let lines: [Substring]
+
+    init(_ text: String) {
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// The first line that sets top-level `key` (or opens a table of that name); 1 when none does.
+    func first(_ key: String) -> Int {
+        lines.firstIndex { Self.names($0, key) }.map { $0 + 1 } ?? 1
+    }
+
+    /// The line that sets `key` (its last part) in the `number`th `[[array]]`
+    /// table (from 1), or in `[array]` when `number` is nil.
+    func line(of key: String, in array: String, number: Int? = nil) -> Int {
+        let header = number == nil ? "[\(array)]" : "[[\(array)]]"
+        var seen = 0
+        var start: Int?
+        for (index, line) in lines.enumerated() where line.trimmingCharacters(in: .whitespaces).hasPrefix(header) {
+            seen += 1
+            if seen == (number ?? 1) { start = index; break }
+        }
+        guard let start else { return first(array) }
+        let last = key.split(separator: ".").last.map(String.init) ?? key
+        for index in start..<lines.count {
+            let trimmed = lines[index].trimmingCharacters(in: .whitespaces)
+            if index > start, trimmed.hasPrefix("[") && !trimmed.hasPrefix("[\(array).") { break }
+            if Self.names(lines[index], last, in: array) { return index + 1 }
+        }
+        return start + 1
+    }
+
+    private static func names(_ line: Substring, _ key: String, in table: String? = nil) -> Bool {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let quoted = "\"\(key)\""
+        for spelling in [key, quoted] where trimmed.hasPrefix(spelling) {
+            if trimmed.dropFirst(spelling.count).drop(while: { $0 == " " }).first == "=" { return true }
+        }
+        return trimmed.hasPrefix("[" + key) || trimmed.hasPrefix("[[" + key)
+            || table.map { trimmed.hasPrefix("[\($0)." + key) } == true
+    }
+}
