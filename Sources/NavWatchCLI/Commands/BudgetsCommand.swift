@@ -16,7 +16,7 @@ package struct BudgetsCommand: AsyncParsableCommand {
             """)
 
     package enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
-        case text, markdown, junit, json
+        case text, markdown, junit, json, github
     }
 
     @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
@@ -25,7 +25,7 @@ package struct BudgetsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The budget file (TOML); by default the [[budget]] tables of the policy file.")
     package var budgets: String?
 
-    @Option(name: .long, help: "text, markdown, junit or json.")
+    @Option(name: .long, help: "text, markdown, junit, json or github (workflow commands: an annotation per breach).")
     package var format: Format = .text
 
     @Option(name: .long, help: "Write to this file instead of standard output.")
@@ -45,7 +45,7 @@ package struct BudgetsCommand: AsyncParsableCommand {
                 throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(InputError.reason(error))")
             }
         }
-        try ExportCommand.write(BudgetListing(reports, budgets: file).render(format), to: out)
+        try ExportCommand.write(BudgetListing(reports, budgets: file, policy: policy.links).render(format), to: out)
     }
 }
 

@@ -277,18 +277,24 @@ package struct CrawlCommand: AsyncParsableCommand {
             let first = seedReports[0]
             throw InputError("no seed could be loaded: \(first.url): \(first.error?.message ?? first.outcome.rawValue)")
         }
-        if let budgetFile {
-            let listing = BudgetListing(reports, budgets: budgetFile)
-            var text = "  budgets: \(listing.summary)\n"
-            if !listing.breaches.isEmpty, let budgets { text += "  see: navwatch budgets --db \(shownDB) --budgets \(budgets)\n" }
+        let budgetListing = budgetFile.map { BudgetListing(reports, budgets: $0, policy: policy.links) }
+        if let budgetListing {
+            var text = "  budgets: \(budgetListing.summary)\n"
+            if !budgetListing.breaches.isEmpty {
+                text += "  see: navwatch budgets --db \(shownDB)" + (budgets.map { " --budgets \($0)" } ?? "") + "\n"
+            }
             FileHandle.standardError.write(Data(text.utf8))
         }
         var problems = CrawlProblems(links: links, reports: reports, budgets: budgetFile, policy: policy.links).found
+        var stepSummary = StepSummary(summary: CrawlSummary(reports), links: links, problems: problems, budgets: budgetListing, db: shownDB)
         if let baseline, let baselineDB = self.baseline {
             let compared = CrawlProblems(problems).compared(with: baseline)
             FileHandle.standardError.write(Data(BaselineSummaryText(compared, baseline: CrawlDatabase.shown(baselineDB)).text.utf8))
             problems = compared.new
+            stepSummary.problems = problems
+            stepSummary.baseline = (CrawlDatabase.shown(baselineDB), compared.known.count, compared.fixed)
         }
+        stepSummary.append()
         if let failOn, failOn.isMet(by: problems.filter { $0.severity == .error }) {
             FileHandle.standardError.write(Data("navwatch: failing (--fail-on \(failOn.description))\n".utf8))
             throw ExitCode(1)

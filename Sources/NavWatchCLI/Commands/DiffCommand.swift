@@ -17,7 +17,7 @@ package struct DiffCommand: AsyncParsableCommand {
             """)
 
     package enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
-        case text, markdown, jsonl, junit, html
+        case text, markdown, jsonl, junit, html, github
     }
 
     @Argument(help: "The old crawl database: a SQLite file or a postgres:// address.")
@@ -26,7 +26,7 @@ package struct DiffCommand: AsyncParsableCommand {
     @Argument(help: "The new crawl database.")
     package var new: String
 
-    @Option(name: .long, help: "text, markdown, jsonl, junit or html.")
+    @Option(name: .long, help: "text, markdown, jsonl, junit, html or github (workflow commands: an error per regression).")
     package var format: Format = .text
 
     @Option(name: .long, help: "Write to this file instead of standard output.")

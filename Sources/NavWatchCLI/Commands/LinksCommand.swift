@@ -16,7 +16,7 @@ package struct LinksCommand: AsyncParsableCommand {
             """)
 
     package enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
-        case text, jsonl, csv, markdown, junit
+        case text, jsonl, csv, markdown, junit, github
     }
 
     @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
@@ -25,7 +25,7 @@ package struct LinksCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Only broken targets.")
     package var broken = false
 
-    @Option(name: .long, help: "text, jsonl, csv, markdown or junit.")
+    @Option(name: .long, help: "text, jsonl, csv, markdown, junit or github (workflow commands: an annotation per problem).")
     package var format: Format = .text
 
     @Option(name: .long, help: "Write to this file instead of standard output.")
@@ -36,7 +36,8 @@ package struct LinksCommand: AsyncParsableCommand {
     package init() {}
 
     package func run() async throws {
-        let (_, result) = try await CrawlDatabase.read(db, policy: try policyOptions.policy().links)
-        try ExportCommand.write(LinkListing(result, brokenOnly: broken).render(format), to: out)
+        let policy = try policyOptions.policy().links
+        let (_, result) = try await CrawlDatabase.read(db, policy: policy)
+        try ExportCommand.write(LinkListing(result, brokenOnly: broken, policy: policy).render(format), to: out)
     }
 }

@@ -15,8 +15,11 @@ struct BudgetListing {
     }
 
     let pages: [Page]
+    /// How much a breach matters (`[severity] budget` of the policy file).
+    let severity: LinkPolicy.Severity
 
-    init(_ reports: [PageLoadReport], budgets: BudgetFile) {
+    init(_ reports: [PageLoadReport], budgets: BudgetFile, policy: LinkPolicy = .init()) {
+        severity = policy.severity(of: .budget, cause: nil)
         pages = reports.filter(BudgetFile.applies).map { report in
             let limits = budgets.limits(for: report.url)
             return Page(url: report.url, limits: limits, breaches: budgets.breaches(of: report),
@@ -32,6 +35,8 @@ struct BudgetListing {
         case .markdown: return markdown
         case .junit: return junit
         case .json: return json
+        case .github:
+            return breaches.map { GitHubAnnotations.line(severity, title: "budget", message: "\($0.url): \(Self.line($0))") + "\n" }.joined()
         }
     }
 
@@ -62,7 +67,7 @@ struct BudgetListing {
         if !breaches.isEmpty {
             lines += ["| page | budget | measured | limit |", "|---|---|---|---|"]
             for breach in breaches {
-                lines.append("| `\(breach.url)` | \(breach.budget) | \(breach.metric.shown(breach.measured)) | \(breach.metric.shown(breach.limit)) |")
+                lines.append("| `\(Markdown.cell(breach.url))` | \(breach.budget) | \(breach.metric.shown(breach.measured)) | \(breach.metric.shown(breach.limit)) |")
             }
         }
         return lines.joined(separator: "\n") + "\n"

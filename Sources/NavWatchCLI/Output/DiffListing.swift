@@ -20,6 +20,12 @@ struct DiffListing {
         case .jsonl: return jsonl
         case .junit: return junit
         case .html: return html
+        case .github:
+            return diff.regressions.map { change in
+                let referrers = change.referrers.isEmpty ? "" : " (linked from " + change.referrers.joined(separator: ", ") + ")"
+                let title = change.problem.map { "\(change.kind.rawValue) \($0.rawValue)" } ?? change.kind.rawValue
+                return GitHubAnnotations.line(.error, title: title, message: "\(change.url): \(Self.line(change))\(referrers)") + "\n"
+            }.joined()
         }
     }
 
@@ -63,17 +69,12 @@ struct DiffListing {
             lines += ["| | page | change | before | after |", "|---|---|---|---|---|"]
             for change in diff.changes {
                 let name = change.problem.map { "\(change.kind.rawValue) \($0.rawValue)" } ?? change.kind.rawValue
-                var after = change.after.map(Self.cell) ?? ""
-                if !change.referrers.isEmpty { after += " (linked from " + change.referrers.map { "`\(Self.cell($0))`" }.joined(separator: ", ") + ")" }
-                lines.append("| \(change.isRegression ? "❌" : "✅") | `\(Self.cell(change.url))` | \(name) | \(change.before.map(Self.cell) ?? "") | \(after) |")
+                var after = change.after.map(Markdown.cell) ?? ""
+                if !change.referrers.isEmpty { after += " (linked from " + change.referrers.map { "`\(Markdown.cell($0))`" }.joined(separator: ", ") + ")" }
+                lines.append("| \(change.isRegression ? "❌" : "✅") | `\(Markdown.cell(change.url))` | \(name) | \(change.before.map(Markdown.cell) ?? "") | \(after) |")
             }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// Text for a Markdown table cell: `|` and line breaks would end it.
-    private static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
     }
 
     var jsonl: String {

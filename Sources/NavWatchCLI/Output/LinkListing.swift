@@ -2,15 +2,19 @@ import Foundation
 import NavWatchCrawler
 
 /// The link check of a crawl in the formats of `navwatch links`: a to-do
-/// list, JSON Lines, CSV, Markdown for a pull-request comment, JUnit XML for CI.
+/// list, JSON Lines, CSV, Markdown for a pull-request comment, JUnit XML for
+/// CI, GitHub workflow commands (an annotation per problem).
 struct LinkListing {
     /// The targets to list (all of them, or the broken ones), ordered.
     let targets: [CheckedTarget]
     let orphans: [String]
+    /// The broken targets and orphans as problems, rated by the policy.
+    let problems: [FoundProblem]
 
-    init(_ result: LinkCheckResult, brokenOnly: Bool) {
+    init(_ result: LinkCheckResult, brokenOnly: Bool, policy: LinkPolicy = .init()) {
         targets = brokenOnly ? result.broken : result.targets
         orphans = result.orphans
+        problems = CrawlProblems(links: result, reports: [], policy: policy).found
     }
 
     func render(_ format: LinksCommand.Format) -> String {
@@ -20,6 +24,7 @@ struct LinkListing {
         case .csv: return csv
         case .markdown: return markdown
         case .junit: return junit
+        case .github: return GitHubAnnotations.problems(problems)
         }
     }
 
@@ -138,10 +143,10 @@ struct LinkListing {
             for target in targets {
                 let mark = target.problem != nil ? "❌" : "✅"
                 let from = Self.places(target).map { place in
-                    "\(Self.markdownEscaped(place.link.source)) “\(Self.markdownEscaped(place.link.text))”"
+                    "\(Markdown.cell(place.link.source)) “\(Markdown.cell(place.link.text))”"
                         + (place.count > 1 ? " (\(place.count) links)" : "")
                 }.joined(separator: "<br>")
-                lines.append("| \(mark) | `\(target.target)` | \(Self.markdownEscaped(problemText(target))) | \(from) |")
+                lines.append("| \(mark) | `\(target.target)` | \(Markdown.cell(problemText(target))) | \(from) |")
             }
         }
         if !orphans.isEmpty {
@@ -210,9 +215,5 @@ struct LinkListing {
 
     private static func elementNote(_ link: PageLink) -> String {
         link.element == "a" ? "" : "  (<\(link.element)>)"
-    }
-
-    private static func markdownEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
     }
 }
