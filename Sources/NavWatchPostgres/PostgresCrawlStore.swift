@@ -109,6 +109,14 @@ package final class PostgresCrawlStore: CrawlStore {
             ("navwatch_reports", "anchors", "text"),
             ("navwatch_frontier", "kind", "text NOT NULL DEFAULT 'page'"),
             ("navwatch_frontier", "alias_of", "text"),
+            ("navwatch_hosts", "backoff", "float8 NOT NULL DEFAULT 0"),
+            ("navwatch_hosts", "too_fast", "float8 NOT NULL DEFAULT 0"),
+            ("navwatch_hosts", "answers", "integer NOT NULL DEFAULT 0"),
+            ("navwatch_hosts", "push_backs", "integer NOT NULL DEFAULT 0"),
+            ("navwatch_hosts", "widest", "float8 NOT NULL DEFAULT 0"),
+            ("navwatch_hosts", "widened_at", "float8 NOT NULL DEFAULT 0"),
+            ("navwatch_hosts", "leased_at", "float8 NOT NULL DEFAULT 0"),
+            ("navwatch_hosts", "lease_gap", "float8 NOT NULL DEFAULT 0"),
         ] {
             let present = try await connection.query("""
                 SELECT 1 FROM pg_attribute WHERE attrelid = \(table)::regclass AND attname = \(column) AND NOT attisdropped
@@ -164,11 +172,10 @@ package final class PostgresCrawlStore: CrawlStore {
         let leaseSeconds = request.until.timeIntervalSince(request.now)
         return try await session.transaction { connection in
             let now = try await self.serverNow(connection)
-            if request.maxPages != nil || request.hostDelay > 0 || request.externalHostDelay > 0 {
-                // One lease at a time across workers: the page count and the
-                // hosts' pauses are read and written under this lock.
-                try await connection.query("SELECT id FROM navwatch_settings WHERE id = 1 FOR UPDATE", logger: self.logger)
-            }
+            // One lease at a time across workers: the page count, the hosts'
+            // pauses (which a push back may set at any time) and the leases
+            // per host are read and written under this lock.
+            try await connection.query("SELECT id FROM navwatch_settings WHERE id = 1 FOR UPDATE", logger: self.logger)
             // Past `maxPages` pages, only links to check are leased.
             var pagesFull = false
             if let maxPages = request.maxPages {
@@ -184,11 +191,15 @@ package final class PostgresCrawlStore: CrawlStore {
                 pagesFull = loaded + leased >= maxPages
                 if pagesFull && externalLeft == 0 { return leased == 0 ? .finished : .wait(until: nil) }
             }
+            // Hosts with `hostConcurrency` entries leased take no more (0: no limit).
             let ready = try await connection.query("""
                 SELECT url, depth, parent, attempts, host, kind FROM navwatch_frontier f
                 WHERE ((state = 'queued' AND not_before <= \(now)) OR (state = 'leased' AND lease_until < \(now)))
                   AND NOT EXISTS (SELECT 1 FROM navwatch_hosts h WHERE h.host = f.host AND h.next_at > \(now))
                   AND (NOT \(pagesFull) OR kind = 'external')
+                  AND (\(request.hostConcurrency ?? 0) = 0 OR host NOT IN (
+                      SELECT host FROM navwatch_frontier WHERE state = 'leased' AND lease_until >= \(now)
+                      GROUP BY host HAVING COUNT(*) >= \(request.hostConcurrency ?? 0)))
                 ORDER BY depth, seq LIMIT 1
                 FOR UPDATE SKIP LOCKED
                 """, logger: self.logger).collect()
@@ -200,13 +211,14 @@ package final class PostgresCrawlStore: CrawlStore {
                     """, logger: self.logger)
                 let entry = FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts,
                                           kind: FrontierEntry.Kind(rawValue: kind) ?? .page)
+                // The host's next request waits for the delay, or for its
+                // pacing after push backs when that is longer.
                 let delay = request.hostDelay(for: entry.kind)
-                if delay > 0 {
-                    try await connection.query("""
-                        INSERT INTO navwatch_hosts (host, next_at) VALUES (\(host), \(now + delay))
-                        ON CONFLICT (host) DO UPDATE SET next_at = excluded.next_at
-                        """, logger: self.logger)
-                }
+                try await connection.query("""
+                    INSERT INTO navwatch_hosts (host, next_at, leased_at) VALUES (\(host), \(now + delay), \(now))
+                    ON CONFLICT (host) DO UPDATE SET next_at = \(now) + GREATEST(\(delay), navwatch_hosts.backoff),
+                        lease_gap = \(now) - navwatch_hosts.leased_at, leased_at = \(now)
+                    """, logger: self.logger)
                 return .leased(entry)
             }
             // Nothing ready: over when nothing is queued or leased, else wait
@@ -260,6 +272,9 @@ package final class PostgresCrawlStore: CrawlStore {
                 UPDATE navwatch_frontier SET state = 'done', attempts = \(report.attempts), worker = \(worker)
                 WHERE url = \(entry.url)
                 """, logger: self.logger)
+            if report.wasLoaded && !HostPacing.isPushBack(report.status) {
+                try await self.pace(entry.host, onlyWhenSlowed: true, connection) { pacing, _ in pacing.answered() }
+            }
             // One statement for the aliases (done), the links to follow
             // (queued) and the links skipped (done), in that order.
             let aliasEntries = aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) }
@@ -278,6 +293,58 @@ package final class PostgresCrawlStore: CrawlStore {
                 if try await self.store(skip, kind: .page, worker: worker, connection) { stored.append(skip) }
             }
             return stored
+        }
+    }
+
+    package func pushBack(host: String, retryAfter: Double?, at _: Date) async throws {
+        try await session.transaction { connection in
+            let now = try await self.serverNow(connection)
+            try await connection.query("""
+                INSERT INTO navwatch_hosts (host, next_at) VALUES (\(host), 0) ON CONFLICT (host) DO NOTHING
+                """, logger: self.logger)
+            let pacing = try await self.pace(host, onlyWhenSlowed: false, connection) { $0.pushedBack(retryAfter: retryAfter, at: now, leaseGap: $1) }
+            try await connection.query("""
+                UPDATE navwatch_hosts SET next_at = GREATEST(next_at, \(now + pacing.interval)) WHERE host = \(host)
+                """, logger: self.logger)
+        }
+    }
+
+    /// Changes the pacing of `host` with `change`, when it has a row (and
+    /// is slowed down, with `onlyWhenSlowed`), the row locked; returns it as changed.
+    @discardableResult
+    private func pace(_ host: String, onlyWhenSlowed: Bool, _ connection: PostgresConnection,
+                      _ change: (inout HostPacing, _ leaseGap: Double) -> Void) async throws -> HostPacing {
+        let rows = try await connection.query("""
+            SELECT backoff, too_fast, answers, push_backs, widest, widened_at, lease_gap FROM navwatch_hosts
+            WHERE host = \(host) AND (backoff > 0 OR NOT \(onlyWhenSlowed)) FOR UPDATE
+            """, logger: logger).collect()
+        guard let row = rows.first else { return HostPacing() }
+        let (interval, tooFast, answers, pushBacks, widest, widenedAt, leaseGap) =
+            try row.decode((Double, Double, Int, Int, Double, Double, Double).self)
+        var pacing = HostPacing(interval: interval, tooFast: tooFast, answers: answers, pushBacks: pushBacks, widest: widest,
+                                widenedAt: widenedAt)
+        change(&pacing, leaseGap)
+        try await connection.query("""
+            UPDATE navwatch_hosts SET backoff = \(pacing.interval), too_fast = \(pacing.tooFast), answers = \(pacing.answers),
+                push_backs = \(pacing.pushBacks), widest = \(pacing.widest), widened_at = \(pacing.widenedAt) WHERE host = \(host)
+            """, logger: logger)
+        return pacing
+    }
+
+    package func hostStatistics() async throws -> [HostStatistics] {
+        try await session.transaction { connection in
+            try await connection.query("""
+                SELECT h.host, h.backoff, h.too_fast, h.answers, h.push_backs, h.widest, h.widened_at,
+                       (SELECT COUNT(*) FROM navwatch_frontier f JOIN navwatch_reports r ON r.url = f.url
+                        WHERE f.host = h.host AND r.outcome NOT IN ('skipped', 'blocked'))::int
+                FROM navwatch_hosts h WHERE h.push_backs > 0 ORDER BY h.host
+                """, logger: self.logger).collect().map { row in
+                let (host, interval, tooFast, answers, pushBacks, widest, widenedAt, requests) =
+                    try row.decode((String, Double, Double, Int, Int, Double, Double, Int).self)
+                return HostStatistics(host: host, requests: requests,
+                                      pacing: HostPacing(interval: interval, tooFast: tooFast, answers: answers, pushBacks: pushBacks,
+                                                         widest: widest, widenedAt: widenedAt))
+            }
         }
     }
 

@@ -49,9 +49,11 @@ private func entry(_ path: String, depth: Int = 0, host: String = "a.test") -> F
     FrontierEntry(url: "http://\(host)\(path)", depth: depth, parent: depth == 0 ? nil : "http://\(host)/")
 }
 
-private func request(_ worker: String, lease: TimeInterval = 30, hostDelay: TimeInterval = 0, maxPages: Int? = nil) -> LeaseRequest {
+private func request(_ worker: String, lease: TimeInterval = 30, hostDelay: TimeInterval = 0, maxPages: Int? = nil,
+                     hostConcurrency: Int? = nil) -> LeaseRequest {
     let now = Date()
-    return LeaseRequest(worker: worker, now: now, until: now.addingTimeInterval(lease), hostDelay: hostDelay, maxPages: maxPages)
+    return LeaseRequest(worker: worker, now: now, until: now.addingTimeInterval(lease), hostDelay: hostDelay, maxPages: maxPages,
+                        hostConcurrency: hostConcurrency)
 }
 
 private func loaded(_ entry: FrontierEntry) -> PageLoadReport {
@@ -245,6 +247,54 @@ struct CrawlStoreTests {
             #expect(until.timeIntervalSince(firstLease) >= 2.95 && until.timeIntervalSinceNow <= 3)
             try await Task.sleep(for: .seconds(until.timeIntervalSinceNow + 0.05))
             #expect(leasedURL(try await stores[1].lease(request("w1", hostDelay: 3))) == "http://a.test/2")
+        }
+    }
+
+    @Test("host concurrency caps the leases of a host across workers; other hosts are not held up", arguments: StoreKind.allCases)
+    func hostConcurrency(_ kind: StoreKind) async throws {
+        try await kind.withStores(2) { stores in
+            _ = try await stores[0].enqueue([entry("/1"), entry("/2"), entry("/3"), entry("/1", host: "b.test")])
+            let a1 = try #require(try await stores[0].lease(request("w0", hostConcurrency: 2)).leasedEntry)
+            #expect(leasedURL(try await stores[1].lease(request("w1", hostConcurrency: 2))) == "http://a.test/2")
+            // a.test has two leased: b.test comes first, then nothing.
+            #expect(leasedURL(try await stores[1].lease(request("w1", hostConcurrency: 2))) == "http://b.test/1")
+            guard case .wait = try await stores[0].lease(request("w0", hostConcurrency: 2)) else {
+                Issue.record("a.test got a third lease")
+                return
+            }
+            _ = try await stores[0].complete(a1, worker: "w0", report: loaded(a1), aliases: [], discovered: [], skipped: [], links: [])
+            #expect(leasedURL(try await stores[0].lease(request("w0", hostConcurrency: 2))) == "http://a.test/3")
+        }
+    }
+
+    @Test("a push back pauses its host for every worker; answers ease it; the statistics say so", arguments: StoreKind.allCases)
+    func pushBack(_ kind: StoreKind) async throws {
+        try await kind.withStores(2) { stores in
+            _ = try await stores[0].enqueue((1...6).map { entry("/\($0)") } + [entry("/1", host: "b.test")])
+            let first = try #require(try await stores[0].lease(request("w0")).leasedEntry)
+            try await stores[0].pushBack(host: "a.test", retryAfter: nil, at: Date())
+            // Paused for a second (the first push back), for the other worker too; b.test is not.
+            #expect(leasedURL(try await stores[1].lease(request("w1"))) == "http://b.test/1")
+            guard case .wait(let until?) = try await stores[1].lease(request("w1")) else {
+                Issue.record("a.test was asked again after it pushed back")
+                return
+            }
+            #expect(until.timeIntervalSinceNow > 0.8 && until.timeIntervalSinceNow <= 1)
+            #expect(try await stores[1].hostStatistics().map { "\($0.host) \($0.pacing.pushBacks) \($0.pacing.interval)" }
+                    == ["a.test 1 1.0"])
+            // Three answers halve the interval; its leases keep it between requests.
+            var done = [first]
+            for _ in 0..<2 {
+                try await Task.sleep(for: .seconds(max(0, until.timeIntervalSinceNow) + 1.05))
+                done.append(try #require(try await stores[0].lease(request("w0")).leasedEntry))
+            }
+            for page in done {
+                _ = try await stores[0].complete(page, worker: "w0", report: loaded(page), aliases: [], discovered: [], skipped: [],
+                                                 links: [])
+            }
+            let statistics = try #require(try await stores[1].hostStatistics().first)
+            #expect(statistics.requests == 3)
+            #expect(statistics.pacing.interval == 0.5 && statistics.pacing.widest == 1 && statistics.pacing.pushBacks == 1)
         }
     }
 

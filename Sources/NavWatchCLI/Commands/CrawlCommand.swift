@@ -68,6 +68,10 @@ package struct CrawlCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Milliseconds between two requests to the same host (default 0).")
     package var delay: Int?
 
+    @Option(name: .customLong("host-concurrency"),
+            help: "Pages and link checks in flight at once per host, across all workers (default: no limit but --concurrency).")
+    package var hostConcurrency: Int?
+
     @Flag(name: .customLong("ignore-robots"), help: "Do not fetch or obey robots.txt.")
     package var ignoreRobots = false
 
@@ -133,6 +137,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         if let delay, delay < 0 { throw ValidationError("--delay must be 0 or more milliseconds") }
+        if let hostConcurrency, hostConcurrency < 1 { throw ValidationError("--host-concurrency must be at least 1") }
         guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
         guard recycleAfter >= 1 else { throw ValidationError("--recycle-after must be at least 1") }
@@ -239,6 +244,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.fast = fast
         configuration.allowPrivateAddresses = allowPrivate
         if let externalDelay = externalDelay ?? policy.externalDelayMs { configuration.externalDelay = .milliseconds(externalDelay) }
+        configuration.hostConcurrency = hostConcurrency ?? policy.hostConcurrency
         configuration.sitemap = try sitemap.map { text throws(InputError) in
             text == "auto" ? .auto : .url(try URLArgument.parse(text))
         }
@@ -271,6 +277,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         let reports = try await store.allReports(includingRequests: false)
         let links = LinkCheckResult(graph: try await store.linkGraph(), reports: reports, policy: policy.links)
         FileHandle.standardError.write(Data(LinkSummaryText(links, db: shownDB).text.utf8))
+        FileHandle.standardError.write(Data(HostSummaryText(try await store.hostStatistics()).text.utf8))
         Self.writeCPUCounters(store)
         let seedReports = seedReportsSeen.withLock { $0 }
         if !resume, !worker, !seedReports.isEmpty, !seedReports.contains(where: \.wasAnswered) {

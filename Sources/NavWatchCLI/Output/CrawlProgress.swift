@@ -110,3 +110,25 @@ struct BaselineSummaryText {
         text = lines.joined(separator: "\n") + "\n"
     }
 }
+
+/// The closing summary's lines on the hosts that pushed back (429, 503): a
+/// line each, with the pages and links loaded or checked there, the push
+/// backs, and how far apart the crawl kept their requests; nothing when no
+/// host pushed back.
+struct HostSummaryText {
+    let text: String
+
+    init(_ hosts: [HostStatistics]) {
+        text = hosts.map { host in
+            let pacing = host.pacing
+            let name = host.host.hasPrefix("external ") ? "\(host.host.dropFirst(9)) (links checked)" : host.host
+            return "  host \(name): \(host.requests) request\(host.requests == 1 ? "" : "s"), pushed back \(pacing.pushBacks) "
+                + "time\(pacing.pushBacks == 1 ? "" : "s"); requests kept \(Self.seconds(pacing.widest)) apart at most, "
+                + (pacing.interval > 0 ? "\(Self.seconds(pacing.interval)) at the end" : "at the crawl's own pace at the end") + "\n"
+        }.joined()
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        String(format: "%.2f s", value)
+    }
+}

@@ -23,6 +23,8 @@ package struct CrawlConfiguration: Sendable {
     package var settle: Duration = LateWindow.defaultSettle
     /// The pause between two requests to the same host.
     package var delay: Duration = .zero
+    /// Pages and link checks in flight per host, across all workers; nil: no limit.
+    package var hostConcurrency: Int?
     package var obeyRobots = true
     /// Whether links that leave the scope are checked with a plain HTTP
     /// request (HEAD, then GET where HEAD is refused) instead of skipped.

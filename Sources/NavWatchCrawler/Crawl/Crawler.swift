@@ -158,6 +158,10 @@ package actor Crawler {
             // While the next page loads: its links are sorted (and offered to a
             // waiting worker), then it is stored once its late window has closed.
             storingPrevious = Task {
+                if HostPacing.isPushBack(result.report.status) {
+                    // The host is slowed down for every worker at once, before the next lease.
+                    try await self.store.pushBack(host: entry.host, retryAfter: result.retryAfter, at: Date())
+                }
                 self.sortLinks(of: entry, result)
                 try await self.finish(entry, await result.completed())
             }
@@ -176,7 +180,7 @@ package actor Crawler {
                                        until: now.addingTimeInterval(configuration.leaseDuration.seconds),
                                        hostDelay: configuration.delay.seconds,
                                        externalHostDelay: configuration.externalDelay.seconds,
-                                       maxPages: configuration.maxPages)
+                                       maxPages: configuration.maxPages, hostConcurrency: configuration.hostConcurrency)
             switch try await store.lease(request) {
             case .finished:
                 return nil

@@ -10,7 +10,8 @@ import Foundation
 /// - One URL is never leased to two workers at once: a lease ends when its
 ///   entry completes or is put back, or when it expires without renewal (its
 ///   worker died), and only then can the entry be leased again.
-/// - `lease` decides `maxPages` and per-host politeness for all workers
+/// - `lease` decides `maxPages` and per-host politeness (the delay, the
+///   host's pacing after push backs, `hostConcurrency`) for all workers
 ///   together, in the same transaction as the lease.
 ///
 /// `SQLiteCrawlStore` serves the workers of one process; `PostgresCrawlStore`
@@ -53,6 +54,16 @@ package protocol CrawlStore: Sendable {
     func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
                   discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> [PageLoadReport]
 
+    /// The host `host` pushed back (429, 503): widens its interval for every
+    /// worker (`HostPacing.pushedBack`) and pauses it for that long from `now`.
+    /// `complete` eases it again: every report of a loaded page or checked
+    /// link on a slowed host that is no push back counts as `answered`.
+    func pushBack(host: String, retryAfter: Double?, at now: Date) async throws
+
+    /// The hosts of the crawl that pushed back, ordered by host, with the
+    /// pages and links loaded or checked on them.
+    func hostStatistics() async throws -> [HostStatistics]
+
     /// Puts a leased entry back, to be tried again at `notBefore`.
     func retry(_ entry: FrontierEntry, notBefore: Date) async throws
 
@@ -92,9 +103,12 @@ package struct LeaseRequest: Sendable {
     /// Pages loaded plus pages leased may not exceed this; links to check
     /// with plain HTTP do not count.
     package var maxPages: Int?
+    /// Entries leased at once per host, across workers; nil: no limit.
+    package var hostConcurrency: Int?
 
     package init(worker: String, now: Date, until: Date, hostDelay: TimeInterval, externalHostDelay: TimeInterval = 0,
-                maxPages: Int?) {
+                maxPages: Int?, hostConcurrency: Int? = nil) {
+        self.hostConcurrency = hostConcurrency
         self.worker = worker
         self.now = now
         self.until = until
@@ -137,6 +151,8 @@ package struct CrawlSettings: Codable, Sendable, Equatable {
     package var checkExternal: Bool?
     /// How the URLs found are rewritten (nil in crawls stored before remaps existed).
     package var remaps: [URLRemap]?
+    /// Entries leased at once per host, across workers (nil: no limit).
+    package var hostConcurrency: Int?
 
     package init(_ configuration: CrawlConfiguration) {
         scope = configuration.scope
@@ -149,6 +165,7 @@ package struct CrawlSettings: Codable, Sendable, Equatable {
         retries = configuration.retries
         checkExternal = configuration.checkExternal
         remaps = configuration.remaps.isEmpty ? nil : configuration.remaps
+        hostConcurrency = configuration.hostConcurrency
     }
 
     /// `configuration` with these settings in place of its own.
@@ -164,6 +181,7 @@ package struct CrawlSettings: Codable, Sendable, Equatable {
         configuration.retries = retries
         configuration.checkExternal = checkExternal ?? false
         configuration.remaps = remaps ?? []
+        configuration.hostConcurrency = hostConcurrency
         return configuration
     }
 }

@@ -98,6 +98,18 @@ package final class SQLiteCrawlStore: CrawlStore {
             // index, not a scan of the frontier.
             try db.execute(sql: "CREATE INDEX frontier_kind ON frontier (kind, state)")
         }
+        migrator.registerMigration("v7: hosts paced after push backs") { db in
+            try db.execute(sql: """
+                ALTER TABLE hosts ADD COLUMN backoff REAL NOT NULL DEFAULT 0;
+                ALTER TABLE hosts ADD COLUMN too_fast REAL NOT NULL DEFAULT 0;
+                ALTER TABLE hosts ADD COLUMN answers INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE hosts ADD COLUMN push_backs INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE hosts ADD COLUMN widest REAL NOT NULL DEFAULT 0;
+                ALTER TABLE hosts ADD COLUMN widened_at REAL NOT NULL DEFAULT 0;
+                ALTER TABLE hosts ADD COLUMN leased_at REAL NOT NULL DEFAULT 0;
+                ALTER TABLE hosts ADD COLUMN lease_gap REAL NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 
@@ -142,23 +154,29 @@ package final class SQLiteCrawlStore: CrawlStore {
                     """)) ?? 0
                 if pagesFull && externalLeft == 0 { return leased == 0 ? .finished : .wait(until: nil) }
             }
+            // Hosts with `hostConcurrency` entries leased take no more.
+            let busyHosts = request.hostConcurrency == nil ? "" : """
+                  AND host NOT IN (SELECT host FROM frontier WHERE state = 'leased' AND lease_until >= :now
+                                   GROUP BY host HAVING COUNT(*) >= :hostConcurrency)
+                """
             if let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT url, depth, parent, attempts, host, kind FROM frontier
                 WHERE ((state = 'queued' AND not_before <= :now) OR (state = 'leased' AND lease_until < :now))
                   AND NOT EXISTS (SELECT 1 FROM hosts WHERE hosts.host = frontier.host AND hosts.next_at > :now)
                   AND (:pagesFull = 0 OR kind = 'external')
+                \(busyHosts)
                 ORDER BY depth, seq LIMIT 1
-                """), arguments: ["now": now, "pagesFull": pagesFull]) {
+                """), arguments: ["now": now, "pagesFull": pagesFull, "hostConcurrency": request.hostConcurrency ?? 0]) {
                 try db.cachedStatement(sql: "UPDATE frontier SET state = 'leased', worker = ?, lease_until = ? WHERE url = ?")
                     .execute(arguments: [request.worker, request.until.timeIntervalSince1970, row["url"]])
                 let entry = Self.entry(row)
-                let delay = request.hostDelay(for: entry.kind)
-                if delay > 0 {
-                    try db.execute(sql: """
-                        INSERT INTO hosts (host, next_at) VALUES (?, ?)
-                        ON CONFLICT (host) DO UPDATE SET next_at = excluded.next_at
-                        """, arguments: [row["host"], now + delay])
-                }
+                // The host's next request waits for the delay, or for its
+                // pacing after push backs when that is longer.
+                try db.cachedStatement(sql: """
+                    INSERT INTO hosts (host, next_at, leased_at) VALUES (:host, :now + :delay, :now)
+                    ON CONFLICT (host) DO UPDATE SET next_at = :now + MAX(:delay, backoff), lease_gap = :now - leased_at,
+                        leased_at = :now
+                    """).execute(arguments: ["host": row["host"], "now": now, "delay": request.hostDelay(for: entry.kind)])
                 return .leased(entry)
             }
             // Nothing ready: over when nothing is queued or leased, else wait
@@ -203,6 +221,9 @@ package final class SQLiteCrawlStore: CrawlStore {
             }
             try db.cachedStatement(sql: "UPDATE frontier SET state = 'done', attempts = ?, worker = ? WHERE url = ?")
                 .execute(arguments: [report.attempts, worker, entry.url])
+            if report.wasLoaded && !HostPacing.isPushBack(report.status) {
+                try Self.pace(entry.host, onlyWhenSlowed: true, in: db) { pacing, _ in pacing.answered() }
+            }
             let added = try Self.insert(aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) },
                                         state: "done", in: db)
             for alias in added {
@@ -215,6 +236,48 @@ package final class SQLiteCrawlStore: CrawlStore {
                 if !added.isEmpty, try Self.store(skip, kind: .page, worker: worker, in: db) { stored.append(skip) }
             }
             return stored
+        }
+    }
+
+    package func pushBack(host: String, retryAfter: Double?, at now: Date) async throws {
+        try await write { db in
+            try db.execute(sql: "INSERT INTO hosts (host, next_at) VALUES (?, 0) ON CONFLICT (host) DO NOTHING", arguments: [host])
+            let pacing = try Self.pace(host, onlyWhenSlowed: false, in: db) { $0.pushedBack(retryAfter: retryAfter, at: now.timeIntervalSince1970, leaseGap: $1) }
+            try db.execute(sql: "UPDATE hosts SET next_at = MAX(next_at, ?) WHERE host = ?",
+                           arguments: [now.timeIntervalSince1970 + pacing.interval, host])
+        }
+    }
+
+    /// Changes the pacing of `host` with `change`, when it has a row (and
+    /// is slowed down, with `onlyWhenSlowed`); returns it as changed.
+    @discardableResult
+    private static func pace(_ host: String, onlyWhenSlowed: Bool, in db: Database,
+                             _ change: (inout HostPacing, _ leaseGap: Double) -> Void) throws -> HostPacing {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT backoff, too_fast, answers, push_backs, widest, widened_at, lease_gap FROM hosts WHERE host = ? AND (backoff > 0 OR NOT ?)
+            """), arguments: [host, onlyWhenSlowed]) else { return HostPacing() }
+        var pacing = HostPacing(interval: row[0], tooFast: row[1], answers: row[2], pushBacks: row[3], widest: row[4],
+                                widenedAt: row[5])
+        change(&pacing, row[6])
+        try db.cachedStatement(sql: """
+            UPDATE hosts SET backoff = ?, too_fast = ?, answers = ?, push_backs = ?, widest = ?, widened_at = ? WHERE host = ?
+            """).execute(arguments: [pacing.interval, pacing.tooFast, pacing.answers, pacing.pushBacks, pacing.widest,
+                                     pacing.widenedAt, host])
+        return pacing
+    }
+
+    package func hostStatistics() async throws -> [HostStatistics] {
+        try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT h.host, h.backoff, h.too_fast, h.answers, h.push_backs, h.widest, h.widened_at,
+                       (SELECT COUNT(*) FROM frontier f JOIN reports r ON r.url = f.url
+                        WHERE f.host = h.host AND r.outcome NOT IN ('skipped', 'blocked'))
+                FROM hosts h WHERE h.push_backs > 0 ORDER BY h.host
+                """).map { row in
+                HostStatistics(host: row[0], requests: row[7],
+                               pacing: HostPacing(interval: row[1], tooFast: row[2], answers: row[3], pushBacks: row[4],
+                                                  widest: row[5], widenedAt: row[6]))
+            }
         }
     }
 
