@@ -278,7 +278,9 @@ package final class PostgresCrawlStore: CrawlStore {
             // One statement for the aliases (done), the links to follow
             // (queued) and the links skipped (done), in that order.
             let aliasEntries = aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) }
-            let skippedEntries = skipped.map { FrontierEntry(url: $0.url, depth: $0.depth, parent: $0.parent) }
+            // A link answered from `RecentChecks` is a link checked, not a page.
+            let skippedEntries = skipped.map { FrontierEntry(url: $0.url, depth: $0.depth, parent: $0.parent,
+                                                             kind: $0.checkedWith == nil ? .page : .external) }
             let rows = aliasEntries.map { ($0, "done") } + discovered.map { ($0, "queued") } + skippedEntries.map { ($0, "done") }
             let added = try await self.insert(rows, connection)
             let addedAliases = added.prefix { $0.index < aliasEntries.count }.map(\.entry.url)
@@ -290,7 +292,9 @@ package final class PostgresCrawlStore: CrawlStore {
             let firstSkipped = aliasEntries.count + discovered.count
             for (index, _) in added where index >= firstSkipped {
                 let skip = skipped[index - firstSkipped]
-                if try await self.store(skip, kind: .page, worker: worker, connection) { stored.append(skip) }
+                if try await self.store(skip, kind: skippedEntries[index - firstSkipped].kind, worker: worker, connection) {
+                    stored.append(skip)
+                }
             }
             return stored
         }

@@ -107,6 +107,15 @@ package struct CrawlCommand: AsyncParsableCommand {
           help: "Check links that leave the scope with a plain HTTP request (HEAD, then GET) instead of skipping them.")
     package var checkExternal = false
 
+    @Option(name: .customLong("recheck-after"), help: ArgumentHelp(
+        "With --check-external, do not check again a link that answered below 400 within this time (90s, 15m, 12h, 7d): "
+            + "its answer is kept in --link-cache, or in the --baseline.", valueName: "duration"))
+    package var recheckAfter: DurationArgument?
+
+    @Option(name: .customLong("link-cache"), help: ArgumentHelp("The file --recheck-after keeps answers in (SQLite).",
+                                                                 valueName: "file"))
+    package var linkCache = "navwatch-link-cache.db"
+
     @Option(name: .customLong("external-delay"), help: "Milliseconds between two checks of links on the same other site (default 1000).")
     package var externalDelay: Int?
 
@@ -142,6 +151,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
         guard recycleAfter >= 1 else { throw ValidationError("--recycle-after must be at least 1") }
         if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more") }
+        if recheckAfter != nil && !checkExternal { throw ValidationError("--recheck-after needs --check-external") }
         if let externalDelay, externalDelay < 0 { throw ValidationError("--external-delay must be 0 or more milliseconds") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
         guard lease >= 1, lease.isFinite else { throw ValidationError("--lease must be at least 1 second") }
@@ -187,14 +197,23 @@ package struct CrawlCommand: AsyncParsableCommand {
         }
         // Read before any page is loaded, so that a bad baseline stops the crawl before it starts.
         var baselineProblems: CrawlProblems?
-        if let baseline { baselineProblems = try await CrawlProblems.of(baseline, policy: policy, budgets: budgetFile) }
+        var recentChecks = recheckAfter.map { RecentChecks(maxAge: $0.seconds) }
+        if let baseline {
+            let (reports, links) = try await CrawlDatabase.read(baseline, policy: policy.links)
+            baselineProblems = CrawlProblems(links: links, reports: reports, budgets: budgetFile, policy: policy.links)
+            recentChecks?.add(reports)
+        }
+        do { try recentChecks?.read(linkCache) } catch {
+            throw InputError("cannot read the link cache \(linkCache): \(InputError.reason(error))")
+        }
         try await CrawlDatabase.with(db) { store in
-            try await crawl(urls, in: store, policy: policy, budgetFile: budgetFile, baseline: baselineProblems)
+            try await crawl(urls, in: store, policy: policy, budgetFile: budgetFile, baseline: baselineProblems,
+                            recentChecks: recentChecks)
         }
     }
 
     private func crawl(_ urls: [URL], in store: any CrawlStore, policy: PolicyFile, budgetFile: BudgetFile?,
-                       baseline: CrawlProblems?) async throws {
+                       baseline: CrawlProblems?, recentChecks: RecentChecks?) async throws {
         let counts = try await store.counts()
         let shownDB = CrawlDatabase.shown(db)
         let holdsCrawl = try await store.holdsCrawl()
@@ -245,6 +264,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.allowPrivateAddresses = allowPrivate
         if let externalDelay = externalDelay ?? policy.externalDelayMs { configuration.externalDelay = .milliseconds(externalDelay) }
         configuration.hostConcurrency = hostConcurrency ?? policy.hostConcurrency
+        configuration.recentChecks = recentChecks
         configuration.sitemap = try sitemap.map { text throws(InputError) in
             text == "auto" ? .auto : .url(try URLArgument.parse(text))
         }
@@ -277,6 +297,14 @@ package struct CrawlCommand: AsyncParsableCommand {
         let reports = try await store.allReports(includingRequests: false)
         let links = LinkCheckResult(graph: try await store.linkGraph(), reports: reports, policy: policy.links)
         FileHandle.standardError.write(Data(LinkSummaryText(links, db: shownDB).text.utf8))
+        if var recentChecks, let recheckAfter {
+            let cached = reports.filter { $0.checkedWith == RecentChecks.cacheMethod }.count
+            FileHandle.standardError.write(Data("  links answered from the cache (checked within \(recheckAfter)): \(cached)\n".utf8))
+            recentChecks.add(reports)
+            do { try recentChecks.write(linkCache) } catch {
+                throw InputError("cannot write the link cache \(linkCache): \(InputError.reason(error))")
+            }
+        }
         FileHandle.standardError.write(Data(HostSummaryText(try await store.hostStatistics()).text.utf8))
         Self.writeCPUCounters(store)
         let seedReports = seedReportsSeen.withLock { $0 }

@@ -118,11 +118,3 @@ package struct DiffCommand: AsyncParsableCommand {
     }
 }
 
-extension CrawlProblems {
-    /// The problems of the crawl in `db` under `policy` (with the breaches of
-    /// `budgets`), or the one-line error the command line prints.
-    static func of(_ db: String, policy: PolicyFile, budgets: BudgetFile?) async throws -> CrawlProblems {
-        let (reports, links) = try await CrawlDatabase.read(db, policy: policy.links)
-        return CrawlProblems(links: links, reports: reports, budgets: budgets, policy: policy.links)
-    }
-}

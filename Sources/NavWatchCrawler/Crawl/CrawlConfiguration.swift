@@ -33,6 +33,8 @@ package struct CrawlConfiguration: Sendable {
     package var checkExternal = false
     /// The pause between two checks of links on the same other site.
     package var externalDelay: Duration = .seconds(1)
+    /// Links outside the scope answered lately, which are not checked again (`--recheck-after`).
+    package var recentChecks: RecentChecks?
     /// Where to find pages besides the links: a sitemap (or sitemap index,
     /// gzip too), or the `Sitemap:` lines of each seed's robots.txt.
     package var sitemap: SitemapSource?

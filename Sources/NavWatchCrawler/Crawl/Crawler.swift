@@ -271,8 +271,17 @@ package actor Crawler {
         guard !retryPolicy.retries(result.report) else { return }
         let (found, foundSkipped, links) = links.classify(result.links, from: entry,
                                                          shownAt: result.report.finalURL ?? entry.url)
-        let sorted = SortedLinks(discovered: found.filter { offer($0.url) }, skipped: foundSkipped.filter { offer($0.url) },
-                                 links: links)
+        var discovered = found.filter { offer($0.url) }, skipped = foundSkipped.filter { offer($0.url) }
+        if let recentChecks = configuration.recentChecks {
+            // A link answered lately is reported from that answer, not checked again.
+            let now = Date()
+            discovered.removeAll { entry in
+                guard entry.kind == .external, let report = recentChecks.report(for: entry, now: now) else { return false }
+                skipped.append(report)
+                return true
+            }
+        }
+        let sorted = SortedLinks(discovered: discovered, skipped: skipped, links: links)
         waitingLinks[entry.url] = sorted
         if !sorted.discovered.isEmpty { wakeAll() }  // a waiting worker may offer them now
     }

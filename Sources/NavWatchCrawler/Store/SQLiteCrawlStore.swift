@@ -231,9 +231,11 @@ package final class SQLiteCrawlStore: CrawlStore {
             }
             _ = try Self.insert(discovered, state: "queued", in: db)
             for skip in skipped {
-                let added = try Self.insert([FrontierEntry(url: skip.url, depth: skip.depth, parent: skip.parent)],
-                                            state: "done", in: db)
-                if !added.isEmpty, try Self.store(skip, kind: .page, worker: worker, in: db) { stored.append(skip) }
+                // A link answered from `RecentChecks` is a link checked, not a page.
+                let skippedEntry = FrontierEntry(url: skip.url, depth: skip.depth, parent: skip.parent,
+                                            kind: skip.checkedWith == nil ? .page : .external)
+                let added = try Self.insert([skippedEntry], state: "done", in: db)
+                if !added.isEmpty, try Self.store(skip, kind: skippedEntry.kind, worker: worker, in: db) { stored.append(skip) }
             }
             return stored
         }

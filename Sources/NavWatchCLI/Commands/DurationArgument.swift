@@ -1,0 +1,20 @@
+import ArgumentParser
+
+/// A length of time on the command line: a number with `s`, `m`, `h` or
+/// `d` after it (`90s`, `15m`, `12h`, `7d`), or a number of seconds.
+package struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    package let seconds: Double
+    package let description: String
+
+    package init?(argument: String) {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        var number = Substring(argument), unit = 1.0
+        if let last = argument.last, let multiplier = units[last] {
+            number = number.dropLast()
+            unit = multiplier
+        }
+        guard let value = Double(number), value >= 0, value.isFinite else { return nil }
+        seconds = value * unit
+        description = argument
+    }
+}
