@@ -99,6 +99,16 @@ struct DiffCommandTests {
         #expect(document.contains(#"<div class="number" id="figure-regressions">6</div>"#))
         #expect(document.contains(#"<img class="diffimage" src="images/\#(image)" alt="difference image" loading="lazy">"#))
 
+        // An error annotation per regression.
+        let github = try await NavwatchProcess.run(["diff", old, new, "--format", "github"])
+        #expect(github.stdout.map { site.relative($0).replacing(/\d+ ms/, with: "… ms") } == [
+            "::error title=new page-error::A/b: new page-error: Error: boom",
+            "::error title=removed::A/removed: removed: was ok 200",
+            "::error title=slower::A/slow: slower: … ms → … ms",
+            "::error title=outcome::A/will-break: outcome: ok 200 → http-error 404",
+            "::error title=new broken-link::A/will-break: new broken-link: 404 Not Found (linked from A/c)",
+        ])
+
         let failing = try await NavwatchProcess.run(["diff", old, new, "--fail-on-regressions"])
         #expect(failing.status == 1)
         let same = try await NavwatchProcess.run(["diff", new, new, "--fail-on-regressions"])
