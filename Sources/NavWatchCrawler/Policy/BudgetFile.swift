@@ -36,34 +36,20 @@ package struct BudgetFile: Sendable {
 
     /// Reads the file at `path`; a `TOMLFileError` names what is wrong and where.
     package init(contentsOf path: String) throws(TOMLFileError) {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw TOMLFileError("cannot read the budget file \(path): \((error as NSError).localizedDescription)")
-        }
-        try self.init(text, name: path)
+        try self.init(TOMLDocument(contentsOf: path, kind: "budget file"), only: true)
     }
 
     /// Reads budgets from TOML `text`; `name` is what errors call the file.
     package init(_ text: String, name: String) throws(TOMLFileError) {
-        let lines = TOMLLines(text)
-        let table = try Self.table(text, name: name)
-        for key in table.keys where key != "budget" {
-            throw TOMLFileError("\(name): line \(lines.first(key)): unknown key \(key) (a budget file has [[budget]] tables)")
-        }
-        try self.init(table, lines: lines, name: name)
+        try self.init(TOMLDocument(text, name: name), only: true)
     }
 
-    /// The TOML table of `text`, or the parser's error on one line.
-    static func table(_ text: String, name: String) throws(TOMLFileError) -> TOMLTable {
-        do { return try TOMLTable(string: text) } catch let error as TOMLParseError {
-            throw TOMLFileError("\(name): line \(error.source.begin.line): \(error.description)")
-        } catch {
-            throw TOMLFileError("\(name): \(error)")
+    /// Reads the `[[budget]]` tables of `document`; with `only`, any other key is an error (else it is the caller's).
+    init(_ document: TOMLDocument, only: Bool) throws(TOMLFileError) {
+        let (table, lines, name) = (document.table, document.lines, document.name)
+        for key in table.keys where only && key != "budget" {
+            throw document.error(lines.first(key), "unknown key \(key) (a budget file has [[budget]] tables)")
         }
-    }
-
-    /// Reads the `[[budget]]` tables of `table` (other keys are the caller's).
-    init(_ table: TOMLTable, lines: TOMLLines, name: String) throws(TOMLFileError) {
         guard let entries = table["budget"] else { budgets = []; return }
         guard let array = entries.array else {
             throw TOMLFileError("\(name): line \(lines.first("budget")): budget must be an array of tables: write [[budget]]")

@@ -50,18 +50,17 @@ package struct PolicyFile: Sendable {
 
     /// Reads the file at `path`; a `TOMLFileError` names what is wrong and where.
     package init(contentsOf path: String) throws(TOMLFileError) {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw TOMLFileError("cannot read the policy file \(path): \((error as NSError).localizedDescription)")
-        }
-        try self.init(text, name: path)
+        try self.init(TOMLDocument(contentsOf: path, kind: "policy file"))
     }
 
     /// Reads a policy from TOML `text`; `name` is what errors call the file.
     package init(_ text: String, name: String) throws(TOMLFileError) {
-        let lines = TOMLLines(text)
-        let table = try BudgetFile.table(text, name: name)
-        func fail(_ line: Int, _ problem: String) -> TOMLFileError { TOMLFileError("\(name): line \(line): \(problem)") }
+        try self.init(TOMLDocument(text, name: name))
+    }
+
+    private init(_ document: TOMLDocument) throws(TOMLFileError) {
+        let (table, lines) = (document.table, document.lines)
+        let fail = document.error
         for key in table.keys where !Self.keys.contains(key) {
             throw fail(lines.first(key), "unknown key \(key) (one of \(Self.keys.joined(separator: ", ")))")
         }
@@ -129,7 +128,7 @@ package struct PolicyFile: Sendable {
                 }
             }
         }
-        if table["budget"] != nil { budgets = try BudgetFile(table, lines: lines, name: name) }
+        if table["budget"] != nil { budgets = try BudgetFile(document, only: false) }
     }
 
     /// The tables of the array `key` (`[[key]]`), none when it is absent.

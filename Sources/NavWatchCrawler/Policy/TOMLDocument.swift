@@ -1,3 +1,39 @@
+import Foundation
+import TOMLKit
+
+/// A TOML file read for navwatch (a budget file, a policy file): its table,
+/// its name for messages, and where its keys are.
+struct TOMLDocument {
+    let name: String
+    let table: TOMLTable
+    let lines: TOMLLines
+
+    /// Reads the file at `path`; `kind` is what a message calls it ("budget file").
+    init(contentsOf path: String, kind: String) throws(TOMLFileError) {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw TOMLFileError("cannot read the \(kind) \(path): \((error as NSError).localizedDescription)")
+        }
+        try self.init(text, name: path)
+    }
+
+    /// Parses `text`; `name` is what messages call the file. A syntax error is one line with its line number.
+    init(_ text: String, name: String) throws(TOMLFileError) {
+        self.name = name
+        lines = TOMLLines(text)
+        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
+            throw TOMLFileError("\(name): line \(error.source.begin.line): \(error.description)")
+        } catch {
+            throw TOMLFileError("\(name): \(error)")
+        }
+    }
+
+    /// The one-line error `name: line N: problem`.
+    func error(_ line: Int, _ problem: String) -> TOMLFileError {
+        TOMLFileError("\(name): line \(line): \(problem)")
+    }
+}
+
 /// Finds the line of a key in a TOML file's text, for error messages
 /// (TOMLKit's tables keep no positions): the first line that sets the key
 /// in the right table.
