@@ -25,13 +25,19 @@ struct PolicyTests {
         let file = directory + "/navwatch.toml", db = directory + "/crawl.db"
         try Self.policy.write(toFile: file, atomically: true, encoding: .utf8)
 
-        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--config", file, "--fail-on", "broken", site.base + "/"])
+        // --check-external checks links --exclude leaves out, never ignored ones.
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--config", file, "--fail-on", "broken", "--check-external",
+                                                   "--exclude", "/pic$", site.base + "/"])
         #expect(crawl.status == 1)  // /fixed is broken
         let export = try await NavwatchProcess.run(["export", "--db", db, "--format", "jsonl"])
         let reports = try export.stdout.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        let outcomes = Dictionary(uniqueKeysWithValues: reports.map { (site.relative($0["url"] as! String), $0["outcome"] as! String) })
-        #expect(outcomes == ["A/": "ok", "A/a": "ok", "A/b": "ok", "A/c": "ok", "A/redirect": "ok", "A/pic": "ok",
-                             "A/slow": "skipped", "A/fixed": "http-error", "A/always-missing": "http-error", "A/will-break": "ok"])
+        let outcomes = Dictionary(uniqueKeysWithValues: reports.map { report in
+            (site.relative(report["url"] as! String),
+             ["outcome", "skip_reason", "checked_with"].compactMap { report[$0] as? String }.joined(separator: " "))
+        })
+        #expect(outcomes == ["A/": "ok", "A/a": "ok", "A/b": "ok", "A/c": "ok", "A/redirect": "ok", "A/pic": "ok HEAD",
+                             "A/slow": "skipped ignored", "A/fixed": "http-error", "A/always-missing": "http-error",
+                             "A/will-break": "ok"])
 
         let links = try await NavwatchProcess.run(["links", "--db", db, "--broken", "--config", file])
         #expect(links.stdout.map(site.relative) == ["✘ A/fixed  404 Not Found", #"    linked from A/a  "Fixed""#,

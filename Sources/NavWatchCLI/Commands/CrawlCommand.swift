@@ -245,7 +245,8 @@ package struct CrawlCommand: AsyncParsableCommand {
         var configuration = CrawlConfiguration(seeds: urls)
         configuration.scope = scope.value
         configuration.include = include
-        configuration.exclude = policy.ignore + exclude
+        configuration.exclude = exclude
+        configuration.ignore = policy.ignore
         configuration.remaps = policy.remaps
         configuration.maxDepth = maxDepth
         configuration.maxPages = maxPages

@@ -9,6 +9,9 @@ package struct CrawlConfiguration: Sendable {
     package var include: [String] = []
     /// Regular expressions; a link that matches one is not followed.
     package var exclude: [String] = []
+    /// Links matching one of these regular expressions are neither followed
+    /// nor checked, whatever the scope: reported as skipped (`ignored`).
+    package var ignore: [String] = []
     /// Rewrites of the URLs found on pages, before anything else looks at
     /// them (`URLRemap.apply`): the first that matches a link rewrites it.
     package var remaps: [URLRemap] = []

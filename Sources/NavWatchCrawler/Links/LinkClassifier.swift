@@ -10,7 +10,8 @@ import Synchronization
 ///   element), rewritten by the first of `remaps` that matches it,
 ///   canonicalised, with its fragment.
 /// - Each target is decided once per page, the page itself never:
-///   another scheme is skipped (`non-http`); out of the scope or filtered by
+///   another scheme is skipped (`non-http`); matching `ignore`, skipped
+///   (`ignored`) and never checked; out of the scope or filtered by
 ///   `include`/`exclude` it is checked with plain HTTP (`checkExternal`,
 ///   within `maxDepth`) or skipped (`scope`); deeper than `maxDepth` skipped
 ///   (`max-depth`); otherwise followed, one level deeper.
@@ -23,6 +24,7 @@ struct LinkClassifier: Sendable {
         var key: String?
         var scheme: String
         var inScope: Bool
+        var ignored: Bool
     }
 
     /// How many links' keys are remembered; past it, they are forgotten and remembered anew.
@@ -36,6 +38,7 @@ struct LinkClassifier: Sendable {
     var seeds: [URL]
     var include: [NSRegularExpression]
     var exclude: [NSRegularExpression]
+    var ignore: [NSRegularExpression]
     var maxDepth: Int?
     var checkExternal: Bool
     var remaps: [URLRemap]
@@ -46,6 +49,7 @@ struct LinkClassifier: Sendable {
         self.seeds = seeds
         include = try configuration.include.map { try NSRegularExpression(pattern: $0) }
         exclude = try configuration.exclude.map { try NSRegularExpression(pattern: $0) }
+        ignore = try configuration.ignore.map { try NSRegularExpression(pattern: $0) }
         maxDepth = configuration.maxDepth
         checkExternal = configuration.checkExternal
         remaps = configuration.remaps
@@ -75,6 +79,8 @@ struct LinkClassifier: Sendable {
             let tooDeep = maxDepth.map { child.depth > $0 } ?? false
             if target.scheme != "http" && target.scheme != "https" {
                 skipped.append(.skipped(child, .nonHTTP))
+            } else if target.ignored {
+                skipped.append(.skipped(child, .ignored))
             } else if !target.inScope {
                 if checkExternal && !tooDeep {
                     discovered.append(FrontierEntry(url: child.url, depth: child.depth, parent: child.parent, kind: .external))
@@ -100,7 +106,8 @@ struct LinkClassifier: Sendable {
         // Not documents: nothing to load or report.
         if ["mailto", "javascript", "tel", "data", "blob", "about"].contains(scheme) { return nil }
         let canonical = URLCanonicalizer.canonical(url)
-        let target = Target(key: canonical?.absoluteString, scheme: scheme, inScope: canonical.map(isInScope) ?? false)
+        let target = Target(key: canonical?.absoluteString, scheme: scheme, inScope: canonical.map(isInScope) ?? false,
+                            ignored: canonical.map { Self.matchesAny(ignore, $0.absoluteString) } ?? false)
         memory.targets.withLock { targets in
             if targets.count >= Self.rememberedLinks { targets.removeAll(keepingCapacity: true) }
             targets[text] = target
@@ -115,8 +122,13 @@ struct LinkClassifier: Sendable {
 
     private func matchesFilters(_ url: URL) -> Bool {
         let text = url.absoluteString
+        if !include.isEmpty, !Self.matchesAny(include, text) { return false }
+        return !Self.matchesAny(exclude, text)
+    }
+
+    private static func matchesAny(_ expressions: [NSRegularExpression], _ text: String) -> Bool {
+        guard !expressions.isEmpty else { return false }
         let range = NSRange(text.startIndex..., in: text)
-        if !include.isEmpty, !include.contains(where: { $0.firstMatch(in: text, range: range) != nil }) { return false }
-        return !exclude.contains { $0.firstMatch(in: text, range: range) != nil }
+        return expressions.contains { $0.firstMatch(in: text, range: range) != nil }
     }
 }

@@ -25,6 +25,8 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
 
     package enum SkipReason: String, Codable, Sendable {
         case robots, scope, maxDepth = "max-depth", maxPages = "max-pages", nonHTTP = "non-http"
+        /// Matched an `ignore` pattern of the policy file: neither followed nor checked.
+        case ignored
         case privateAddress = "private-address"
     }
 

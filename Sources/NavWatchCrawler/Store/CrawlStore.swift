@@ -153,6 +153,8 @@ package struct CrawlSettings: Codable, Sendable, Equatable {
     package var remaps: [URLRemap]?
     /// Entries leased at once per host, across workers (nil: no limit).
     package var hostConcurrency: Int?
+    /// Patterns of links neither followed nor checked (nil in crawls stored before them).
+    package var ignore: [String]?
 
     package init(_ configuration: CrawlConfiguration) {
         scope = configuration.scope
@@ -166,6 +168,7 @@ package struct CrawlSettings: Codable, Sendable, Equatable {
         checkExternal = configuration.checkExternal
         remaps = configuration.remaps.isEmpty ? nil : configuration.remaps
         hostConcurrency = configuration.hostConcurrency
+        ignore = configuration.ignore.isEmpty ? nil : configuration.ignore
     }
 
     /// `configuration` with these settings in place of its own.
@@ -182,6 +185,7 @@ package struct CrawlSettings: Codable, Sendable, Equatable {
         configuration.checkExternal = checkExternal ?? false
         configuration.remaps = remaps ?? []
         configuration.hostConcurrency = hostConcurrency
+        configuration.ignore = ignore ?? []
         return configuration
     }
 }
