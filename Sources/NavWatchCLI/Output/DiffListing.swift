@@ -70,7 +70,10 @@ struct DiffListing {
             for change in diff.changes {
                 let name = change.problem.map { "\(change.kind.rawValue) \($0.rawValue)" } ?? change.kind.rawValue
                 var after = change.after.map(Markdown.cell) ?? ""
-                if !change.referrers.isEmpty { after += " (linked from " + change.referrers.map { "`\(Markdown.cell($0))`" }.joined(separator: ", ") + ")" }
+                if !change.referrers.isEmpty {
+                    after += (after.isEmpty ? "" : " ") + "(linked from "
+                        + change.referrers.map { "`\(Markdown.cell($0))`" }.joined(separator: ", ") + ")"
+                }
                 lines.append("| \(change.isRegression ? "❌" : "✅") | `\(Markdown.cell(change.url))` | \(name) | \(change.before.map(Markdown.cell) ?? "") | \(after) |")
             }
         }
