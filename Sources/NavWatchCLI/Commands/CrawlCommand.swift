@@ -294,10 +294,23 @@ package struct CrawlCommand: AsyncParsableCommand {
         withExtendedLifetime(interruption) {}
         progress.finish()
         FileHandle.standardError.write(Data(CrawlSummaryText(summary).text.utf8))
-        // Read once, for the link check and the budgets.
+        // Read once, for the link check, the budgets and the problems.
         let reports = try await store.allReports(includingRequests: false)
         let links = LinkCheckResult(graph: try await store.linkGraph(), reports: reports, policy: policy.links)
-        FileHandle.standardError.write(Data(LinkSummaryText(links, db: shownDB).text.utf8))
+        try await closingSummary(reports, links, store: store, recentChecks: recentChecks)
+        Self.writeCPUCounters(store)
+        let seedReports = seedReportsSeen.withLock { $0 }
+        if !resume, !worker, !seedReports.isEmpty, !seedReports.contains(where: \.wasAnswered) {
+            let first = seedReports[0]
+            throw InputError("no seed could be loaded: \(first.url): \(first.error?.message ?? first.outcome.rawValue)")
+        }
+        try failIfAsked(reports, links, policy: policy, budgetFile: budgetFile, baseline: baseline)
+    }
+
+    /// The summary's lines on links, the link cache and the hosts that pushed back.
+    private func closingSummary(_ reports: [PageLoadReport], _ links: LinkCheckResult, store: any CrawlStore,
+                                recentChecks: RecentChecks?) async throws {
+        FileHandle.standardError.write(Data(LinkSummaryText(links, db: CrawlDatabase.shown(db)).text.utf8))
         if var recentChecks, let recheckAfter {
             let cached = reports.filter { $0.checkedWith == RecentChecks.cacheMethod }.count
             FileHandle.standardError.write(Data("  links answered from the cache (checked within \(recheckAfter)): \(cached)\n".utf8))
@@ -307,12 +320,14 @@ package struct CrawlCommand: AsyncParsableCommand {
             }
         }
         FileHandle.standardError.write(Data(HostSummaryText(try await store.hostStatistics()).text.utf8))
-        Self.writeCPUCounters(store)
-        let seedReports = seedReportsSeen.withLock { $0 }
-        if !resume, !worker, !seedReports.isEmpty, !seedReports.contains(where: \.wasAnswered) {
-            let first = seedReports[0]
-            throw InputError("no seed could be loaded: \(first.url): \(first.error?.message ?? first.outcome.rawValue)")
-        }
+    }
+
+    /// The budgets' and the baseline's lines of the summary, the job summary
+    /// of a GitHub Actions run, and exit status 1 when `--fail-on` finds an
+    /// error among the problems (the new ones, against a baseline).
+    private func failIfAsked(_ reports: [PageLoadReport], _ links: LinkCheckResult, policy: PolicyFile, budgetFile: BudgetFile?,
+                             baseline: CrawlProblems?) throws {
+        let shownDB = CrawlDatabase.shown(db)
         let budgetListing = budgetFile.map { BudgetListing(reports, budgets: $0, policy: policy.links) }
         if let budgetListing {
             var text = "  budgets: \(budgetListing.summary)\n"
