@@ -272,14 +272,17 @@ struct CrawlStoreTests {
         try await kind.withStores(2) { stores in
             _ = try await stores[0].enqueue((1...6).map { entry("/\($0)") } + [entry("/1", host: "b.test")])
             let first = try #require(try await stores[0].lease(request("w0")).leasedEntry)
-            try await stores[0].pushBack(host: "a.test", retryAfter: nil, at: Date())
-            // Paused for a second (the first push back), for the other worker too; b.test is not.
+            let pushedAt = Date()
+            try await stores[0].pushBack(host: "a.test", retryAfter: nil, at: pushedAt)
+            // Paused for a second from the push back (the first), for the other worker too; b.test is not.
             #expect(leasedURL(try await stores[1].lease(request("w1"))) == "http://b.test/1")
             guard case .wait(let until?) = try await stores[1].lease(request("w1")) else {
                 Issue.record("a.test was asked again after it pushed back")
                 return
             }
-            #expect(until.timeIntervalSinceNow > 0.8 && until.timeIntervalSinceNow <= 1)
+            // A second from when the store took the push back (PostgreSQL's clock: between the two calls).
+            let answeredAt = Date()
+            #expect(until.timeIntervalSince(pushedAt) >= 0.999 && until.timeIntervalSince(answeredAt) <= 1.001)
             #expect(try await stores[1].hostStatistics().map { "\($0.host) \($0.pacing.pushBacks) \($0.pacing.interval)" }
                     == ["a.test 1 1.0"])
             // Three answers halve the interval; its leases keep it between requests.

@@ -101,11 +101,36 @@ struct PageLoadStateTests {
         let error = NavigationError.navwatch(.other, .timeout, "x", url: Self.url("/gone.js"))
         let state = fold([
             .navigation(.didStartProvisionalNavigation(n)),
+            .navigation(.didCommit(n, Self.response("/a"))),
             .resource(.started(id: 3, url: Self.url("/gone.js"), method: "GET", isMainResource: false, headers: [])),
             .resource(.failed(id: 3, url: Self.url("/gone.js"), error: error)),
             .resource(.finished(id: 3, url: Self.url("/gone.js"), status: 0, mimeType: nil, headers: [])),
         ])
         #expect(state.resourceCount == 1 && state.failedResourceCount == 1 && state.pendingRequests.isEmpty)
+    }
+
+    @Test("a request that starts before the commit is the document before's; so is one after a provisional failure")
+    func requestsBeforeCommit() {
+        let n = Self.navigation
+        let committed = fold([
+            .resource(.started(id: 1, url: Self.url("/before-start"), method: "GET", isMainResource: false, headers: [])),
+            .navigation(.didStartProvisionalNavigation(n)),
+            .resource(.started(id: 2, url: Self.url("/a"), method: "GET", isMainResource: true, headers: [])),
+            .resource(.started(id: 3, url: Self.url("/before-commit"), method: "GET", isMainResource: false, headers: [])),
+            .navigation(.didCommit(n, Self.response("/a"))),
+            .resource(.started(id: 4, url: Self.url("/own.css"), method: "GET", isMainResource: false, headers: [])),
+            .navigation(.didFinish(n)),
+            .resource(.started(id: 5, url: Self.url("/after-finish"), method: "GET", isMainResource: false, headers: [])),
+        ])
+        #expect(committed.requests.map(\.id) == [2, 4, 5] && committed.resourceCount == 2)
+        #expect(committed.pendingRequests == [2: Self.url("/a"), 4: Self.url("/own.css"), 5: Self.url("/after-finish")])
+        let failed = fold([
+            .navigation(.didStartProvisionalNavigation(n)),
+            .resource(.started(id: 1, url: Self.url("/a"), method: "GET", isMainResource: true, headers: [])),
+            .navigation(.didFailProvisionalNavigation(n, Self.timeout)),
+            .resource(.started(id: 2, url: Self.url("/still-shown"), method: "GET", isMainResource: false, headers: [])),
+        ])
+        #expect(failed.requests.map(\.id) == [1] && failed.resourceCount == 1)
     }
 
     @Test("a title before the commit belongs to the document before; one after the end changes nothing")

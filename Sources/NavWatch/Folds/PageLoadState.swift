@@ -25,11 +25,14 @@ public enum PageLoadOutcome: Sendable, Hashable {
 /// navigation the page began). The rules:
 /// - Navigation events count only when they are this navigation's; the
 ///   first terminal one ends it (`isEnded`), and later ones change nothing.
-/// - Resources are the view's, not a navigation's: every resource that
-///   starts before the end counts as this navigation's. Requests keep being
-///   tracked after the end (WebKit may report a resource's end later, and a
-///   finished page may start more), so `pendingRequests` says what is still
-///   on the network for as long as events are applied.
+/// - Resources are the view's, not a navigation's: the main resource, and
+///   every resource that starts once this navigation has committed, count as
+///   this navigation's. One that starts before the commit is the previous
+///   document's, which is still shown (its timers may fetch while this
+///   navigation waits for its answer). Requests keep being tracked after the
+///   end (WebKit may report a resource's end later, and a finished page may
+///   start more), so `pendingRequests` says what is still on the network for
+///   as long as events are applied.
 /// - The main resource is the first one WebKit marks as the main resource;
 ///   its redirect hops are `redirects`, each with the status of its answer.
 /// - A failed resource counts as failed once (WebKit reports `finished` after
@@ -154,8 +157,8 @@ public struct PageLoadState: Sendable, Hashable {
     /// time per error, in the same order.
     public private(set) var pageErrorTimes: [Duration?] = []
     public private(set) var pageErrorCount = 0
-    /// Every request, in the order they started: also those the page started
-    /// after the end.
+    /// Every request of this navigation (the rules above), in the order they
+    /// started: also those the page started after the end.
     public private(set) var requests: [Request] = []
     private var requestIndex: [UInt64: Int] = [:]
     /// The id of the main resource: the first request WebKit marked as the
@@ -171,8 +174,8 @@ public struct PageLoadState: Sendable, Hashable {
         Dictionary(uniqueKeysWithValues: pendingIDs.map { ($0, requests[requestIndex[$0]!].url) })
     }
 
-    /// The request WebKit gave resource id `id`, if it started while this
-    /// state was being folded.
+    /// The request WebKit gave resource id `id`, if it is one of this
+    /// navigation's.
     public func request(_ id: UInt64) -> Request? {
         requestIndex[id].map { requests[$0] }
     }
@@ -305,6 +308,11 @@ public struct PageLoadState: Sendable, Hashable {
         if !requests[index].startedAfterEnd { pendingBeforeEnd -= 1 }
     }
 
+    /// Whether the navigation's response committed (also when it has ended since).
+    private var hasCommitted: Bool {
+        (isEnded ? lastStageBeforeEnd : stage) == .committed
+    }
+
     private mutating func end(_ final: Stage) {
         lastStageBeforeEnd = stage
         stage = final
@@ -313,7 +321,7 @@ public struct PageLoadState: Sendable, Hashable {
     private mutating func apply(_ event: ResourceEvent, at time: Duration?) {
         switch event {
         case .started(let id, let url, let method, let isMainResource, let headers):
-            guard requestIndex[id] == nil else { return }
+            guard requestIndex[id] == nil, isMainResource || hasCommitted else { return }
             requestIndex[id] = requests.count
             requests.append(Request(id: id, requestedURL: url, url: url, method: method, isMainResource: isMainResource,
                                     requestHeaders: headers, startedAt: time, startedAfterEnd: isEnded))
