@@ -61,9 +61,9 @@ struct CrawlCommandTests {
         let csv = try await NavwatchProcess.run(["export", "--db", db, "--format", "csv"])
         #expect(csv.status == 0)
         let rows = csv.stdout.map { $0.trimmingCharacters(in: .newlines) }
-        #expect(rows.first == "url,final_url,outcome,skip_reason,status,mime,title,depth,parent,fetched_at,error_kind,error_message,redirects,commit_ms,ttfb_ms,dom_content_loaded_ms,load_ms,finish_ms,first_contentful_paint_ms,resources,failed_resources,transfer_bytes,links,attempts")
+        #expect(rows.first == "url,final_url,outcome,skip_reason,status,mime,title,depth,parent,fetched_at,error_kind,error_message,redirects,commit_ms,ttfb_ms,dom_content_loaded_ms,load_ms,finish_ms,first_contentful_paint_ms,resources,failed_resources,transfer_bytes,links,attempts,handler_error")
         #expect(rows.count == written.count + 1)
-        #expect(rows.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 24 })
+        #expect(rows.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 25 })
         #expect(rows.filter { $0.contains(",ok,") }.count == 5)
 
         let har = try await NavwatchProcess.run(["export", "--db", db, "--format", "har"])

@@ -146,6 +146,37 @@ struct WorkerTests {
         }
     }
 
+    @Test("workers with --extract: every page's data stored once, whichever worker loaded it")
+    func workersExtract() async throws {
+        let site = try await TreeSite(size: 20)
+        defer { Task { await site.server.shutdown() } }
+        let js = temporaryPath("extract.js")
+        try "return {title: document.title, links: document.links.length};".write(toFile: js, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: js) }
+        try await withCrawlDatabase { db in
+            let starter = try NavwatchProcess(["crawl", "--db", db, "--concurrency", "1", "--extract", js, site.seed])
+            try await starter.waitForOutput { !$0.isEmpty }
+            let worker = try NavwatchProcess(["crawl", "--db", db, "--worker", "--concurrency", "1", "--extract", js])
+            var loadedBy: [Int] = []
+            for process in [starter, worker] {
+                let result = try await process.finish()
+                #expect(result.status == 0, "\(result.stderr)")
+                loadedBy.append(result.stdout.count)
+            }
+            #expect(loadedBy.allSatisfy { $0 >= 1 } && loadedBy.reduce(0, +) == site.size, "\(loadedBy)")
+            let export = try await NavwatchProcess.run(["export", "--db", db])
+            var data: [String: String] = [:]
+            for line in export.stdout {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let report = try #require(object["data"] as? [String: Any], "no data: \(line)")
+                data[try #require(object["url"] as? String)] = "\(report["title"] ?? "") \(report["links"] ?? "")"
+            }
+            #expect(data == Dictionary(uniqueKeysWithValues: (0..<site.size).map { n in
+                (site.server.url("/g/\(n)").absoluteString, "Page \(n) \([2 * n + 1, 2 * n + 2].filter { $0 < site.size }.count)")
+            }))
+        }
+    }
+
     @Test("a worker killed with kill -9 loses nothing: its pages go back when its lease runs out")
     func killedWorker() async throws {
         let site = try await TreeSite()

@@ -33,6 +33,21 @@ extension JavaScriptValue: Decodable {
     }
 }
 
+extension JavaScriptValue: Encodable {
+    /// Encodes the value as the JSON it came from; `undefined` as null.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .undefined, .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let values): try container.encode(values)
+        case .object(let values): try container.encode(values)
+        }
+    }
+}
+
 /// Why a script evaluation produced no value.
 public enum JavaScriptError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The script threw: the exception's text (`TypeError: ...`) and the

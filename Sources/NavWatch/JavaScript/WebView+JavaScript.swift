@@ -33,6 +33,24 @@ extension WebView {
         }
     }
 
+    /// Runs `body` as the body of an async function in the page's main
+    /// frame, in the page's own world, and returns the value its promise
+    /// settles to (like WKWebView's `callAsyncJavaScript`): the body may
+    /// `await`, and `return`s its value.
+    ///
+    /// The value goes through `JSON.stringify`, as with
+    /// `evaluateJavaScript(_:)`; a rejection or an exception throws
+    /// `exception`. Cancelling the awaiting task cancels the call.
+    public func callAsyncJavaScript(_ body: String) async throws(JavaScriptError) -> JavaScriptValue {
+        let json = try await evaluateForJSON(body, kind: .asyncFunction(world: nil))
+        guard let json else { return .undefined }
+        do {
+            return try JavaScriptValue(json: json)
+        } catch {
+            throw .unserializableResult("\(error)")
+        }
+    }
+
     func evaluateForJSON(_ script: String, kind: ScriptEvaluation.Kind = .script) async throws(JavaScriptError) -> String? {
         guard let shim else { throw .viewClosed }
         let evaluation = ScriptEvaluation()

@@ -138,6 +138,15 @@ package struct CrawlCommand: AsyncParsableCommand {
         valueName: "db"))
     package var baseline: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Run this JavaScript on each loaded page as the body of an async function (it may await); "
+            + "what it returns (JSON) is stored as the page's data. A throw or a timeout is the page's handler_error.",
+        valueName: "file.js"))
+    package var extract: String?
+
+    @Option(name: .customLong("extract-timeout"), help: "Seconds the --extract script may run on one page (default 30).")
+    package var extractTimeout: Double?
+
     @OptionGroup package var policyOptions: PolicyOptions
 
     package init() {}
@@ -154,6 +163,10 @@ package struct CrawlCommand: AsyncParsableCommand {
         if recheckAfter != nil && !checkExternal { throw ValidationError("--recheck-after needs --check-external") }
         if let externalDelay, externalDelay < 0 { throw ValidationError("--external-delay must be 0 or more milliseconds") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
+        if let extractTimeout, !(extractTimeout > 0 && extractTimeout.isFinite) {
+            throw ValidationError("--extract-timeout must be a positive number of seconds")
+        }
+        if extractTimeout != nil && extract == nil { throw ValidationError("--extract-timeout needs --extract") }
         guard lease >= 1, lease.isFinite else { throw ValidationError("--lease must be at least 1 second") }
         if worker && resume { throw ValidationError("--worker and --resume cannot be combined: a worker always continues") }
         if worker && demo { throw ValidationError("--worker cannot be combined with --demo") }
@@ -206,14 +219,16 @@ package struct CrawlCommand: AsyncParsableCommand {
         do { try recentChecks?.read(linkCache) } catch {
             throw InputError("cannot read the link cache \(linkCache): \(InputError.reason(error))")
         }
+        var extractScript: ExtractScript?
+        if let extract { extractScript = try await ExtractScript.load(extract) }
         try await CrawlDatabase.with(db) { store in
             try await crawl(urls, in: store, policy: policy, budgetFile: budgetFile, baseline: baselineProblems,
-                            recentChecks: recentChecks)
+                            recentChecks: recentChecks, extract: extractScript)
         }
     }
 
     private func crawl(_ urls: [URL], in store: any CrawlStore, policy: PolicyFile, budgetFile: BudgetFile?,
-                       baseline: CrawlProblems?, recentChecks: RecentChecks?) async throws {
+                       baseline: CrawlProblems?, recentChecks: RecentChecks?, extract: ExtractScript?) async throws {
         let counts = try await store.counts()
         let shownDB = CrawlDatabase.shown(db)
         let holdsCrawl = try await store.holdsCrawl()
@@ -266,6 +281,8 @@ package struct CrawlCommand: AsyncParsableCommand {
         if let externalDelay = externalDelay ?? policy.externalDelayMs { configuration.externalDelay = .milliseconds(externalDelay) }
         configuration.hostConcurrency = hostConcurrency ?? policy.hostConcurrency
         configuration.recentChecks = recentChecks
+        configuration.pageHandler = extract?.handler
+        if let extractTimeout { configuration.pageHandlerTimeout = .milliseconds(Int64(extractTimeout * 1000)) }
         configuration.sitemap = try sitemap.map { text throws(InputError) in
             text == "auto" ? .auto : .url(try URLArgument.parse(text))
         }

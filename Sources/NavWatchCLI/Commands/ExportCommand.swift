@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NavWatch
 import NavWatchCrawler
 
 /// `navwatch export`: write a crawl database's reports as JSON Lines, CSV or HAR.
@@ -24,17 +25,23 @@ package struct ExportCommand: AsyncParsableCommand {
     package init() {}
 
     /// Reads the reports a batch at a time and writes each as it comes, so
-    /// memory stays the same whatever the size of the crawl.
+    /// memory stays the same whatever the size of the crawl. CSV reads them
+    /// twice: first for the columns of the pages' `data`.
     package func run() async throws {
         try await CrawlDatabase.with(db, mustExist: true) { store in
             let output = try TextOutput(path: out)
             let har = format == .har ? try HARWriter(output: output) : nil
-            if format == .csv { output.write(ReportExport.csvRow(ReportExport.csvColumns) + "\r\n") }
             do {
+                var dataColumns = ReportExport.DataColumns()
+                if format == .csv {
+                    for try await report in store.storedReports(includingRequests: false) { dataColumns.add(report.data) }
+                    output.write(ReportExport.csvRow(ReportExport.csvColumns + dataColumns.names) + "\r\n")
+                }
                 for try await report in store.storedReports(includingRequests: format == .har) {
                     switch format {
                     case .jsonl: output.write(report.jsonLine + "\n")
-                    case .csv: output.write(ReportExport.csvRow(ReportExport.csvFields(report)) + "\r\n")
+                    case .csv:
+                        output.write(ReportExport.csvRow(ReportExport.csvFields(report) + dataColumns.fields(report.data)) + "\r\n")
                     case .har: har?.add(report)
                     }
                 }
@@ -60,7 +67,48 @@ package enum ReportExport {
         "url", "final_url", "outcome", "skip_reason", "status", "mime", "title", "depth", "parent", "fetched_at",
         "error_kind", "error_message", "redirects", "commit_ms", "ttfb_ms", "dom_content_loaded_ms", "load_ms",
         "finish_ms", "first_contentful_paint_ms", "resources", "failed_resources", "transfer_bytes", "links", "attempts",
+        "handler_error",
     ]
+
+    /// The CSV columns of the pages' `data`: `data.KEY` for each key of an
+    /// object, in the order first seen, and `data` when some page's data is
+    /// not an object. A string is written as it is, a number and a boolean
+    /// as JSON, an array or an object as compact JSON; null as nothing.
+    package struct DataColumns {
+        private(set) var keys: [String] = []
+        private var known: Set<String> = []
+        private var whole = false
+
+        package init() {}
+
+        package mutating func add(_ data: JavaScriptValue?) {
+            switch data {
+            case nil, .undefined?, .null?: break
+            case .object(let object)?:
+                for key in object.keys.sorted() where known.insert(key).inserted { keys.append(key) }
+            case _?: whole = true
+            }
+        }
+
+        package var names: [String] {
+            (whole ? ["data"] : []) + keys.map { "data.\($0)" }
+        }
+
+        package func fields(_ data: JavaScriptValue?) -> [String?] {
+            var object: [String: JavaScriptValue] = [:], value: JavaScriptValue?
+            if case .object(let fields)? = data { object = fields } else { value = data }
+            return (whole ? [value.flatMap(Self.field)] : []) + keys.map { object[$0].flatMap(Self.field) }
+        }
+
+        private static func field(_ value: JavaScriptValue) -> String? {
+            switch value {
+            case .undefined, .null: return nil
+            case .string(let text): return text
+            case .number(let number): return ReportExport.number(number)
+            default: return String(decoding: (try? PageLoadReport.encoder.encode(value)) ?? Data(), as: UTF8.self)
+            }
+        }
+    }
 
     /// A report's CSV fields, in the order of `csvColumns`.
     static func csvFields(_ r: PageLoadReport) -> [String?] {
@@ -70,11 +118,11 @@ package enum ReportExport {
             String(r.redirects.count), number(r.timings.commit), number(r.timings.ttfb),
             number(r.timings.domContentLoaded), number(r.timings.load), number(r.timings.finish),
             number(r.timings.firstContentfulPaint), String(r.resources.count), String(r.resources.failed),
-            String(r.resources.transferBytes), String(r.links), String(r.attempts),
+            String(r.resources.transferBytes), String(r.links), String(r.attempts), r.handlerError,
         ]
     }
 
-    private static func number(_ value: Double?) -> String? {
+    fileprivate static func number(_ value: Double?) -> String? {
         value.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
     }
 

@@ -7,6 +7,8 @@ import NavWatchCrawler
 ///
 /// - A redirect is an entry of its own whose `response.redirectURL` names
 ///   the next entry's URL.
+/// - A page has `_data`, what the crawl's page handler (`--extract`)
+///   returned for it, or `_handlerError`, why the handler gave nothing.
 /// - A failed request has status 0 and `_error` (its `NavigationError.Kind`);
 ///   a request still pending when the report was made has `_pending: true`.
 /// - `timings` come from the page's Resource Timing where WebKit exposes
@@ -56,7 +58,8 @@ final class HARWriter {
         let started = report.startedAt ?? report.fetchedAt.addingTimeInterval(-(report.timings.finish ?? 0) / 1000)
         let page = Page(startedDateTime: PageLoadReport.timestamp(started), id: id, title: report.title ?? report.url,
                         pageTimings: .init(onContentLoad: report.timings.domContentLoaded ?? -1,
-                                           onLoad: report.timings.load ?? -1))
+                                           onLoad: report.timings.load ?? -1),
+                        _data: report.data, _handlerError: report.handlerError)
         pages.write((pageCount == 0 ? "\n" : ",\n") + Self.json(page))
         pageCount += 1
         let requests = report.requests.isEmpty ? [RequestRecord.document(of: report)] : report.requests
@@ -98,6 +101,9 @@ final class HARWriter {
         struct Timings: Encodable { var onContentLoad, onLoad: Double }
         var startedDateTime, id, title: String
         var pageTimings: Timings
+        /// What the crawl's page handler returned for the page, and why it gave nothing.
+        var _data: JavaScriptValue?
+        var _handlerError: String?
     }
 
     private struct NameValue: Encodable { var name, value: String }

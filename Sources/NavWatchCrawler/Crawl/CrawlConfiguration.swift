@@ -52,6 +52,13 @@ package struct CrawlConfiguration: Sendable {
     /// and the report names it.
     package var screenshotDirectory: URL?
     package var webView = WebViewConfiguration()
+    /// Runs on each page loaded in a view, with the live view, before the
+    /// view moves on; its value is stored as the page's `data` (`PageHandler`).
+    package var pageHandler: PageHandler?
+    /// How long a page handler may run on one page before it is cancelled
+    /// and the page's `handler_error` says so.
+    package var pageHandlerTimeout: Duration = CrawlConfiguration.defaultHandlerTimeout
+    package static let defaultHandlerTimeout: Duration = .seconds(30)
     /// The fast profile (`navwatch crawl --fast`), for crawls that want links
     /// and outcomes more than pixels: each page is loaded as served, without
     /// running its own scripts (links a script would add are not found) and

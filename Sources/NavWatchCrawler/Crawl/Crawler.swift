@@ -140,7 +140,8 @@ package actor Crawler {
     private func work(_ http: HTTPChecker) async throws {
         let loader = await PageLoader(configuration: configuration.webView, recycleAfter: configuration.recycleAfter,
                                       settle: configuration.settle, screenshotDirectory: configuration.screenshotDirectory,
-                                      privateAddressGuard: privateAddressGuard, onLoadStarted: onLoadStarted)
+                                      privateAddressGuard: privateAddressGuard, pageHandler: configuration.pageHandler,
+                                      handlerTimeout: configuration.pageHandlerTimeout, onLoadStarted: onLoadStarted)
         // Ready before the first lease, so a page taken in breadth-first
         // order also starts in that order.
         try await Task { @WebKitActor in _ = try await loader.prepare() }.value

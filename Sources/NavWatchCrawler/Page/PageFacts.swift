@@ -72,8 +72,16 @@ package struct PageFacts: Decodable, Sendable {
         /// when it has none), white space collapsed, 200 characters at most.
         package var text: String
         package var rel: String
-        /// `a`, `area`, `iframe` or `frame`.
+        /// `a`, `area`, `iframe` or `frame`; `handler` for a URL a page
+        /// handler enqueued (`CrawledPage.enqueue`).
         package var element: String
+
+        /// The element of a URL a page handler enqueued.
+        package static let enqueuedElement = "handler"
+
+        package init(url: String, href: String, text: String, rel: String, element: String) {
+            (self.url, self.href, self.text, self.rel, self.element) = (url, href, text, rel, element)
+        }
 
         package init(from decoder: any Decoder) throws {
             var values = try decoder.unkeyedContainer()

@@ -268,6 +268,11 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
     /// Set on a link outside the crawl's scope that was checked with a plain
     /// HTTP request instead of loaded: `HEAD`, or `GET` where HEAD was refused.
     package var checkedWith: String?
+    /// What the crawl's page handler (or `--extract` script) returned for
+    /// the page, as JSON; nil when there is none or it failed.
+    package var data: JavaScriptValue?
+    /// Why the page handler gave no value: what it threw, or that it timed out.
+    package var handlerError: String?
     /// Every request of the page: stored beside the report, not in its JSON line.
     package var requests: [RequestRecord] = []
     /// Every element id and `<a name>` of the page, for fragment checks:
@@ -289,6 +294,8 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         case finalURL = "final_url"
         case fetchedAt = "fetched_at"
         case skipReason = "skip_reason"
+        case data
+        case handlerError = "handler_error"
     }
 
     package init(url: String, depth: Int, parent: String?, fetchedAt: Date = Date(), outcome: Outcome) {

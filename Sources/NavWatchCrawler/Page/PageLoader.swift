@@ -52,18 +52,24 @@ package final class PageLoader {
     private let onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
 
     private let screenshotDirectory: URL?
+    /// Runs on each finished page before the view moves on, for `handlerTimeout` at most.
+    private let pageHandler: PageHandler?
+    private let handlerTimeout: Duration
     /// The guard `configuration.networkProxy` points at, asked what became
     /// of the requests it refused or could not carry out.
     private let privateAddressGuard: PrivateAddressGuard?
 
     package init(configuration: WebViewConfiguration, recycleAfter: Int, settle: Duration = LateWindow.defaultSettle,
                  screenshotDirectory: URL? = nil, privateAddressGuard: PrivateAddressGuard? = nil,
+                 pageHandler: PageHandler? = nil, handlerTimeout: Duration = CrawlConfiguration.defaultHandlerTimeout,
                  onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)? = nil) {
         self.configuration = configuration
         self.recycleAfter = max(1, recycleAfter)
         self.settle = settle
         self.screenshotDirectory = screenshotDirectory
         self.privateAddressGuard = privateAddressGuard
+        self.pageHandler = pageHandler
+        self.handlerTimeout = handlerTimeout
         self.onLoadStarted = onLoadStarted
     }
 
@@ -119,10 +125,18 @@ package final class PageLoader {
             }
         }
         result.report.fetchedAt = Date()
-        let ended = result.report, finished = fold.state.stage == .finished
+        var ended = result.report
+        let finished = fold.state.stage == .finished
         // A finished page's requests are recorded when its window closes.
         result.report = complete(ended, fold.state, facts: facts, now: clock.now - start, guardMark: guardMark,
                                  includingRequests: !finished)
+        var enqueued: [URL] = []
+        if finished, let pageHandler {
+            let run = await PageHandlerRun.run(pageHandler, on: CrawledPage(view: view, report: result.report),
+                                               timeout: handlerTimeout)
+            (ended.data, ended.handlerError, enqueued) = (run.data, run.error, run.enqueued)
+            (result.report.data, result.report.handlerError) = (run.data, run.error)
+        }
         if finished {
             let window = LateWindow(fold: fold, start: start, settle: settle)
             lateWindow = window
@@ -136,6 +150,8 @@ package final class PageLoader {
             _ = fold.stop()
         }
         result.links = result.report.wasLoaded ? facts?.links ?? [] : []
+        result.links += enqueued.map { PageFacts.Link(url: $0.absoluteString, href: $0.absoluteString, text: "", rel: "",
+                                                      element: PageFacts.Link.enqueuedElement) }
         let state = fold.state.reportedState
         result.crashed = state.webProcessTermination != nil || result.report.outcome == .crashed
         if let retryAfter = state.response?.value(forHeader: "Retry-After") {
