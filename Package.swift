@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "NavWatch", targets: ["NavWatch"]),
         .library(name: "NavWatchRx", targets: ["NavWatchRx"]),
+        .library(name: "NavWatchCrawler", targets: ["NavWatchCrawler"]),
+        .library(name: "NavWatchPostgres", targets: ["NavWatchPostgres"]),
         .executable(name: "navwatch", targets: ["navwatch"]),
     ],
     dependencies: [
@@ -21,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        // `Scripts/docs`: the products' DocC catalogues.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Layer 0: the system WebKitGTK 4.1 (GTK 3) library.
@@ -110,13 +114,18 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "navwatch", dependencies: ["NavWatchCLI"]),
-        // The README's `ReactiveCompatible` example: a type of the user's own with `.rx` members.
+        // The `ReactiveCompatible` example of NavWatchRx.docc: a type of the user's own with `.rx` members.
         .target(name: "PageCheckerExample", dependencies: ["NavWatchRx"], path: "Examples/PageChecker"),
         .testTarget(name: "PageCheckerExampleTests", dependencies: ["PageCheckerExample", "NavWatchTestSupport"],
                     path: "Examples/PageCheckerTests"),
         // The README's "Testing your web app": a small app and its end-to-end tests.
         .testTarget(name: "WebAppTests", dependencies: ["NavWatchRx", "LoopbackServer"], path: "Examples/WebAppTests"),
-        // The README's `for await` example, built so that it keeps compiling.
+        // The README's "Crawling from Swift": a site's headings, descriptions,
+        // canonical links and word counts as CSV, through the products alone.
+        .target(name: "SiteInventory", dependencies: ["NavWatch", "NavWatchCrawler"], path: "Examples/SiteInventory"),
+        .testTarget(name: "SiteInventoryTests", dependencies: ["SiteInventory", "LoopbackServer", "NavWatchTestSupport"],
+                    path: "Examples/SiteInventoryTests"),
+        // The `for await` example of the getting-started articles, built so that it keeps compiling.
         .executableTarget(name: "ForAwaitExample", dependencies: ["NavWatchRx", "LoopbackServer"], path: "Examples/ForAwait"),
         // What the tests share and users never install: the fixture site, a
         // TLS certificate whose private key is public, waits with deadlines.

@@ -8,7 +8,7 @@ import WebKitThread
 /// The time from a WebKit signal reaching the shim to a Swift subscriber of
 /// `rx.navigationEvents` receiving the event it became: p50 and p99 over
 /// `--events` events. The subscriber iterates on the WebKit actor (as the
-/// README's example does) or on the global executor.
+/// getting-started example does) or on the global executor.
 struct BridgeOverhead: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bridge")
 

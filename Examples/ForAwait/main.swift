@@ -1,4 +1,4 @@
-// The README's example: watch one page load with `for await`.
+// The getting-started example of NavWatchRx.docc: watch one page load with `for await`.
 import Foundation
 import LoopbackServer
 import NavWatchRx

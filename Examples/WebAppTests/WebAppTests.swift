@@ -7,7 +7,7 @@ private let app = Task { try await WebApp.start() }
 
 /// End-to-end tests of `WebApp` in a real engine, written as a user of
 /// navwatch would write them: load, fill, click, and expect what the page did.
-/// The README's "Testing your web app" is built from this file.
+/// The README's "Testing your web app" and NavWatch.docc/TestingYourWebApp.md are built from this file.
 @Suite("The web app, end to end")
 @WebKitActor
 struct WebAppTests {

@@ -8,13 +8,13 @@ import PostgresNIO
 /// variables, then from libpq's defaults (localhost, 5432, the login name,
 /// a database named after the user, `sslmode=prefer`). A host that starts
 /// with `/` is a folder holding the server's Unix socket.
-package struct PostgresAddress: Sendable, CustomStringConvertible {
-    package var host: String
-    package var port: Int
-    package var user: String
-    package var password: String?
-    package var database: String
-    package var sslMode: String
+public struct PostgresAddress: Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var user: String
+    public var password: String?
+    public var database: String
+    public var sslMode: String
 
     /// Whether `text` names a PostgreSQL database rather than a file.
     package static func isPostgres(_ text: String) -> Bool {
@@ -35,7 +35,10 @@ package struct PostgresAddress: Sendable, CustomStringConvertible {
                                          options: .regularExpression)
     }
 
-    package init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    /// Parses `text`; what it leaves out comes from the environment, then libpq's defaults.
+    ///
+    /// - Throws: `PostgresAddressError` with a one-line message when `text` is not such an address.
+    public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard Self.isPostgres(text), let components = URLComponents(string: text) else {
             throw PostgresAddressError("\(Self.redacting(text)) is not a postgres:// address")
         }
@@ -63,7 +66,7 @@ package struct PostgresAddress: Sendable, CustomStringConvertible {
     }
 
     /// The address without its password.
-    package var description: String {
+    public var description: String {
         host.hasPrefix("/") ? "postgres://\(user)@/\(database)?host=\(host)" : "postgres://\(user)@\(host):\(port)/\(database)"
     }
 
@@ -90,9 +93,9 @@ package struct PostgresAddress: Sendable, CustomStringConvertible {
     }
 }
 
-/// An address that cannot be used, with a message for the user.
-package struct PostgresAddressError: Error, CustomStringConvertible {
-    package let description: String
+/// An address that cannot be used, with a one-line message for the user (the password hidden).
+public struct PostgresAddressError: Error, CustomStringConvertible {
+    public let description: String
 
     init(_ description: String) {
         self.description = description

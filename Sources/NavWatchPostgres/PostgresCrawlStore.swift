@@ -3,8 +3,8 @@ import Logging
 import NavWatchCrawler
 import PostgresNIO
 
-/// A `CrawlStore` in a PostgreSQL database, shared by workers on any number
-/// of machines (one crawl per database; its tables are named `navwatch_*`).
+/// A crawl's frontier and reports in a PostgreSQL database, shared by
+/// crawlers (workers) on any number of machines (one crawl per database; its tables are named `navwatch_*`).
 ///
 /// - Workers lease with `SELECT ... FOR UPDATE SKIP LOCKED`, so no URL is
 ///   handed to two live workers and workers never wait for each other's rows.
@@ -22,7 +22,7 @@ import PostgresNIO
 /// - The schema is created on first use, under an advisory lock, so workers
 ///   starting together do not race; a worker joining a crawl whose schema is
 ///   complete locks no table.
-package final class PostgresCrawlStore: CrawlStore {
+public final class PostgresCrawlStore: CrawlStore {
     private let session: PostgresSession
     private let logger: Logger
     package let address: PostgresAddress
@@ -36,7 +36,7 @@ package final class PostgresCrawlStore: CrawlStore {
     ///
     /// - Throws: `PostgresAddressError` with a one-line message when the
     ///   server cannot be reached or refuses the connection.
-    package init(address: PostgresAddress, logger: Logger = Logger(label: "navwatch.postgres")) async throws {
+    public init(address: PostgresAddress, logger: Logger = Logger(label: "navwatch.postgres")) async throws {
         self.address = address
         self.logger = logger
         session = PostgresSession(configuration: try address.connectionConfiguration(), logger: logger)
@@ -50,8 +50,14 @@ package final class PostgresCrawlStore: CrawlStore {
     }
 
     /// Closes the connection. The store cannot be used afterwards.
-    package func close() async {
+    public func close() async {
         await session.close()
+    }
+
+    /// Every stored report, in the order stored, read a batch at a time as
+    /// the sequence is iterated (see `SQLiteCrawlStore.storedReports`).
+    public func storedReports(includingRequests: Bool = false) -> StoredReports {
+        StoredReports(store: self, includingRequests: includingRequests, batchSize: 256)
     }
 
     /// Creates the tables, columns and indexes that are missing. CREATE INDEX

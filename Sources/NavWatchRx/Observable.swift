@@ -19,7 +19,7 @@ public struct Observable<Element: Sendable>: AsyncSequence, Sendable {
     private let stream: AsyncStream<Element>
 
     /// Wraps `stream`; for building observables of your own (see the
-    /// README's `ReactiveCompatible` example). Iterate it once.
+    /// `ReactiveCompatible` example of NavWatchRx.docc/BindingsAndJavaScript.md). Iterate it once.
     public init(_ stream: AsyncStream<Element>) {
         self.stream = stream
     }

@@ -20,7 +20,7 @@ package enum LoadSignal: Sendable, Equatable {
 /// into `NavigationEvent`s, so that every navigation ends with exactly one
 /// terminal event.
 ///
-/// The rules, each from how WebKitGTK 4.1 behaves (the README's "WebKitGTK behaviour worth knowing"):
+/// The rules, each from how WebKitGTK 4.1 behaves (NavWatch.docc/WebKitGTKBehaviour.md):
 /// - A load the caller asks for is `requested` until WebKit's first
 ///   `started` after it asked about a navigation action (WebKit asks about
 ///   every load before it starts it); any `started`, `failed`, `committed`

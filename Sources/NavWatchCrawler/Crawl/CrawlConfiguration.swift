@@ -2,71 +2,71 @@ import Foundation
 import NavWatch
 
 /// How a crawl runs. Every property has a default that works.
-package struct CrawlConfiguration: Sendable {
-    package var seeds: [URL]
-    package var scope: CrawlScope = .sameOrigin
+public struct CrawlConfiguration: Sendable {
+    public var seeds: [URL]
+    public var scope: CrawlScope = .sameOrigin
     /// Regular expressions; when any is given, a link must match one.
-    package var include: [String] = []
+    public var include: [String] = []
     /// Regular expressions; a link that matches one is not followed.
-    package var exclude: [String] = []
+    public var exclude: [String] = []
     /// Links matching one of these regular expressions are neither followed
     /// nor checked, whatever the scope: reported as skipped (`ignored`).
-    package var ignore: [String] = []
+    public var ignore: [String] = []
     /// Rewrites of the URLs found on pages, before anything else looks at
     /// them (`URLRemap.apply`): the first that matches a link rewrites it.
-    package var remaps: [URLRemap] = []
-    package var maxDepth: Int?
-    package var maxPages: Int?
+    public var remaps: [URLRemap] = []
+    public var maxDepth: Int?
+    public var maxPages: Int?
     /// Views loading at once, each with its own web process.
-    package var concurrency = 2
-    package var timeout: Duration = .seconds(30)
+    public var concurrency = 2
+    public var timeout: Duration = .seconds(30)
     /// How long a finished page's late window stays open with no network
     /// activity of the page (`LateWindow`): its console messages, page
     /// errors and requests until then are in its report.
-    package var settle: Duration = LateWindow.defaultSettle
+    public var settle: Duration = LateWindow.defaultSettle
     /// The pause between two requests to the same host.
-    package var delay: Duration = .zero
+    public var delay: Duration = .zero
     /// Pages and link checks in flight per host, across all workers; nil: no limit.
-    package var hostConcurrency: Int?
-    package var obeyRobots = true
+    public var hostConcurrency: Int?
+    public var obeyRobots = true
     /// Whether links that leave the scope are checked with a plain HTTP
     /// request (HEAD, then GET where HEAD is refused) instead of skipped.
     /// They get a report with their status and `checked_with`; they are
     /// never loaded in a web view, and their links are not followed.
-    package var checkExternal = false
+    public var checkExternal = false
     /// The pause between two checks of links on the same other site.
-    package var externalDelay: Duration = .seconds(1)
+    public var externalDelay: Duration = .seconds(1)
     /// Links outside the scope answered lately, which are not checked again (`--recheck-after`).
     package var recentChecks: RecentChecks?
     /// Where to find pages besides the links: a sitemap (or sitemap index,
     /// gzip too), or the `Sitemap:` lines of each seed's robots.txt.
-    package var sitemap: SitemapSource?
+    public var sitemap: SitemapSource?
     /// Extra attempts for transient failures (timeouts, resets, crashes, 5xx, 429).
-    package var retries = 2
+    public var retries = 2
     /// The first retry waits this long, the next twice as long, and so on (plus jitter).
-    package var backoff: Duration = .milliseconds(500)
+    public var backoff: Duration = .milliseconds(500)
     /// Pages a view loads before it is replaced by a fresh one.
-    package var recycleAfter = 1000
+    public var recycleAfter = 1000
     /// Where a PNG of each finished page's viewport goes; nil takes none.
     /// Each file is named from the page's URL (`PageLoadReport.screenshotName`)
     /// and the report names it.
-    package var screenshotDirectory: URL?
-    package var webView = WebViewConfiguration()
+    public var screenshotDirectory: URL?
+    public var webView = WebViewConfiguration()
     /// Runs on each page loaded in a view, with the live view, before the
     /// view moves on; its value is stored as the page's `data` (`PageHandler`).
-    package var pageHandler: PageHandler?
+    public var pageHandler: PageHandler?
     /// How long a page handler may run on one page before it is cancelled
     /// and the page's `handler_error` says so.
-    package var pageHandlerTimeout: Duration = CrawlConfiguration.defaultHandlerTimeout
-    package static let defaultHandlerTimeout: Duration = .seconds(30)
+    public var pageHandlerTimeout: Duration = CrawlConfiguration.defaultHandlerTimeout
+    public static let defaultHandlerTimeout: Duration = .seconds(30)
     /// The fast profile (`navwatch crawl --fast`), for crawls that want links
     /// and outcomes more than pixels: each page is loaded as served, without
     /// running its own scripts (links a script would add are not found) and
     /// without requesting its images, fonts, media, style sheets or scripts
     /// (`FastProfile`), in a small viewport. Reports then count only the
     /// requests made; screenshots are small and unstyled. About twice the
-    /// pages per second on a real site (the README's performance section).
-    package var fast = false
+    /// pages per second on a real site (NavWatchCrawler.docc/Performance.md).
+    public var fast = false
     /// Whether requests may reach loopback, private, link-local, CGNAT,
     /// unique-local and unspecified addresses of hosts other than the seeds'.
     /// Off (the default): every request of the crawl, the engine's (pages,
@@ -77,31 +77,31 @@ package struct CrawlConfiguration: Sendable {
     /// one guard (started by the first, kept until the process ends), each
     /// allowing its seeds' hosts while it runs. A run's own choice: workers
     /// joining a shared crawl each make it.
-    package var allowPrivateAddresses = false
+    public var allowPrivateAddresses = false
     /// The product token matched against robots.txt groups.
-    package var robotsAgent = "navwatch"
+    public var robotsAgent = "navwatch"
     /// This worker's name in the store: who holds a lease, who loaded a page.
-    package var worker = CrawlConfiguration.defaultWorkerName
+    public var worker = CrawlConfiguration.defaultWorkerName
     /// How long a lease lasts without renewal. A running worker renews its
     /// leases three times per period; a dead worker's pages return to the
     /// frontier when it runs out.
-    package var leaseDuration: Duration = .seconds(30)
+    public var leaseDuration: Duration = .seconds(30)
     /// How often a worker waiting for other workers' pages asks the store
     /// again, when the store is shared.
     package var pollInterval: Duration = .milliseconds(250)
 
     /// `host-pid`: unique among live workers.
-    package static var defaultWorkerName: String {
+    public static var defaultWorkerName: String {
         "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
     }
 
-    package init(seeds: [URL]) {
+    public init(seeds: [URL]) {
         self.seeds = seeds
     }
 }
 
 /// Where a crawl finds a sitemap.
-package enum SitemapSource: Sendable, Equatable {
+public enum SitemapSource: Sendable, Equatable {
     /// This sitemap or sitemap index.
     case url(URL)
     /// The `Sitemap:` lines of each seed origin's robots.txt, else its `/sitemap.xml`.
@@ -109,6 +109,6 @@ package enum SitemapSource: Sendable, Equatable {
 }
 
 /// Why a crawl could not start.
-package struct CrawlError: Error, CustomStringConvertible, Sendable {
-    package var description: String
+public struct CrawlError: Error, CustomStringConvertible, Sendable {
+    public var description: String
 }

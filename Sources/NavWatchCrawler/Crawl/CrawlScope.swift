@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which discovered links a crawl follows, relative to the seed they came from.
-package enum CrawlScope: String, Codable, Sendable, CaseIterable {
+public enum CrawlScope: String, Codable, Sendable, CaseIterable {
     /// Same scheme, host and port as the seed.
     case sameOrigin = "same-origin"
     /// Same host, any scheme or port.

@@ -5,26 +5,27 @@ import Histogram
 ///
 /// `Crawler.run` returns the fold of every report it delivered in that run
 /// (`add(_:)` in delivery order), with the retries it made and the time it took.
-package struct CrawlSummary: Sendable, Equatable {
+public struct CrawlSummary: Sendable, Equatable {
     /// Reports of pages loaded (or checked with HTTP): every report but
     /// `skipped` and `blocked` ones.
-    package private(set) var loaded = 0
+    public private(set) var loaded = 0
     /// Reports of links not loaded: skipped and blocked.
-    package private(set) var notLoaded = 0
+    public private(set) var notLoaded = 0
     /// Reports per outcome.
-    package private(set) var outcomes: [PageLoadReport.Outcome: Int] = [:]
+    public private(set) var outcomes: [PageLoadReport.Outcome: Int] = [:]
     /// Loaded pages per HTTP status (pages without a status are not counted).
-    package private(set) var statuses: [Int: Int] = [:]
+    public private(set) var statuses: [Int: Int] = [:]
     /// Loaded pages with at least one uncaught error or unhandled rejection.
-    package private(set) var pagesWithPageErrors = 0
+    public private(set) var pagesWithPageErrors = 0
     /// Loaded pages that logged at least one console error.
-    package private(set) var pagesWithConsoleErrors = 0
+    public private(set) var pagesWithConsoleErrors = 0
     /// Time to finish of loaded pages, in whole milliseconds, kept to three
     /// significant digits (HdrHistogram): exact up to 2,047 ms.
     private var loadTimes = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
     /// Pages put back to be loaded again after a transient failure.
-    package var retries = 0
-    package var elapsed: Duration = .zero
+    public package(set) var retries = 0
+    /// How long the run took, from its start to its last report stored.
+    public package(set) var elapsed: Duration = .zero
 
     package init() {}
 
@@ -34,7 +35,7 @@ package struct CrawlSummary: Sendable, Equatable {
     }
 
     /// Every report delivered.
-    package var reported: Int { loaded + notLoaded }
+    public var reported: Int { loaded + notLoaded }
 
     /// Counts one delivered report.
     package mutating func add(_ report: PageLoadReport) {
@@ -53,7 +54,7 @@ package struct CrawlSummary: Sendable, Equatable {
     /// The time to finish, in milliseconds, that `percentile` percent of the
     /// loaded pages took at most (to three significant digits); nil when no
     /// loaded page finished.
-    package func loadTime(percentile: Double) -> Double? {
+    public func loadTime(percentile: Double) -> Double? {
         loadTimes.totalCount == 0 ? nil : Double(loadTimes.valueAtPercentile(percentile))
     }
 }

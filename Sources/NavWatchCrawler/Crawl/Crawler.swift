@@ -5,13 +5,18 @@ import NavWatchHTTP
 import WebKitThread
 
 /// Crawls breadth-first from the seeds with a pool of web views, storing
-/// the frontier and one report per URL in a `CrawlStore` as it goes.
+/// the frontier and one report per URL in a crawl store as it goes.
 ///
 /// A web-process crash or a hung view never stops the crawl: the view is
 /// replaced and the page retried or reported. Redirect targets count as seen,
-/// so no page is reported twice. Running it again on the same store resumes.
-package actor Crawler {
-    package typealias ReportHandler = @Sendable (PageLoadReport) -> Void
+/// so no page is reported twice. Every report is stored in one transaction
+/// with the links it found, so a process killed at any moment loses
+/// nothing: a crawler on the same store resumes where it stopped.
+///
+/// Run one crawl per crawler, with `run(onReport:)` or `reports()`.
+public actor Crawler {
+    /// Called with each report right after it was stored.
+    public typealias ReportHandler = @Sendable (PageLoadReport) -> Void
 
     /// The caller's configuration, with the stored crawl's settings once running.
     private var configuration: CrawlConfiguration
@@ -59,6 +64,16 @@ package actor Crawler {
     /// For tests: called on the WebKit thread once a page's load was asked for.
     private var onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
 
+    /// A crawler of `configuration` that keeps its frontier and reports in
+    /// `store`. A store that holds a crawl already is resumed (or, for a
+    /// shared store, joined as one more worker) with that crawl's settings.
+    ///
+    /// - Throws: `CrawlError` when an `include`, `exclude` or `ignore`
+    ///   pattern is not a regular expression.
+    public init(configuration: CrawlConfiguration, store: SQLiteCrawlStore) throws {
+        try self.init(configuration: configuration, store: store as any CrawlStore)
+    }
+
     package init(configuration: CrawlConfiguration, store: any CrawlStore) throws {
         self.configuration = configuration
         self.store = store
@@ -69,7 +84,9 @@ package actor Crawler {
     }
 
     /// Runs the crawl to the end: until the frontier is empty or `maxPages`
-    /// pages were loaded.
+    /// pages were loaded. Cancelling the calling task ends it once the pages
+    /// loading then are stored, and throws `CancellationError`: the store
+    /// keeps every report stored, and running again resumes.
     ///
     /// Each report goes to `onReport` once, right after it was stored, and in
     /// the order reports were stored: the order `CrawlStore.allReports()`
@@ -81,7 +98,7 @@ package actor Crawler {
     /// A crawl already in the store keeps its own settings (scope, filters,
     /// limits, delay, robots, retries): this run joins it as one more worker,
     /// or resumes it.
-    package func run(onReport: @escaping ReportHandler) async throws -> CrawlSummary {
+    public func run(onReport: @escaping ReportHandler) async throws -> CrawlSummary {
         self.onReport = onReport
         let started = clock.now
         let settings = try await store.start(with: CrawlSettings(configuration))
@@ -125,10 +142,33 @@ package actor Crawler {
             }
             try await group.waitForAll()
         }
+        try Task.checkCancellation()
         if configuration.maxPages != nil {
             try await storeInOrder { [store] in try await store.skipQueued(reason: .maxPages) }
         }
         return summary
+    }
+
+    /// The crawl as an asynchronous sequence of its reports: iterating it
+    /// runs the crawl (as `run(onReport:)` does) and yields each report once,
+    /// right after it was stored, in the order stored. The sequence ends when
+    /// the crawl ends, and throws what the crawl throws.
+    ///
+    /// Reports the iteration has not taken yet wait in memory. Ending the
+    /// iteration early (a `break`, or cancelling the iterating task) cancels
+    /// the crawl as cancelling `run(onReport:)` does.
+    public nonisolated func reports() -> AsyncThrowingStream<PageLoadReport, any Error> {
+        AsyncThrowingStream { continuation in
+            let crawl = Task {
+                do {
+                    _ = try await self.run { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in crawl.cancel() }
+        }
     }
 
     func setLoadStartedHook(_ hook: (@WebKitActor @Sendable (URL, WebView) -> Void)?) {
@@ -148,7 +188,7 @@ package actor Crawler {
         let timeout = configuration.timeout
         var current = try await next(http)
         var storingPrevious: Task<Void, any Error>?
-        while let entry = current {
+        while let entry = current, !Task.isCancelled {
             // A pipeline: the next page is leased while this one loads, and
             // this one's report is stored while the next one loads.
             async let upcoming = next(http)
@@ -174,7 +214,7 @@ package actor Crawler {
 
     /// The next entry to load, leased; nil when the crawl is over.
     private func next(_ http: HTTPChecker) async throws -> FrontierEntry? {
-        while true {
+        while !Task.isCancelled {
             let changesSeen = changes
             let now = Date()
             let request = LeaseRequest(worker: configuration.worker, now: now,
@@ -210,6 +250,7 @@ package actor Crawler {
                 return entry
             }
         }
+        return nil
     }
 
     /// Keeps this crawler's leases alive while it runs.

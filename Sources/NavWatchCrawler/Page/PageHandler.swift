@@ -14,18 +14,18 @@ import WebKitThread
 /// the handler outlasting `CrawlConfiguration.pageHandlerTimeout` (the
 /// handler's task is then cancelled, and the crawl goes on without waiting
 /// for it) is stored as the page's `handler_error`: it never stops the crawl.
-package typealias PageHandler = @WebKitActor @Sendable (CrawledPage) async throws -> (any Encodable & Sendable)?
+public typealias PageHandler = @WebKitActor @Sendable (CrawledPage) async throws -> (any Encodable & Sendable)?
 
 /// What a page handler sees of a page the crawl loaded.
 @WebKitActor
-package final class CrawledPage {
+public final class CrawledPage {
     /// The view showing the page. Use it only until the handler returns:
     /// the crawl then loads its next page in it.
-    package let view: WebView
+    public let view: WebView
     /// The page's report as its load ended (its late window is not in it yet).
-    package let report: PageLoadReport
+    public let report: PageLoadReport
     /// The URLs given to `enqueue(_:)`, in order.
-    package private(set) var enqueued: [URL] = []
+    public private(set) var enqueued: [URL] = []
 
     init(view: WebView, report: PageLoadReport) {
         self.view = view
@@ -36,7 +36,7 @@ package final class CrawledPage {
     /// filters, robots.txt and depth apply to them as to the page's own
     /// links, and a URL already seen is not loaded again. They are added
     /// when the handler returns (also when it throws).
-    package func enqueue(_ urls: [URL]) {
+    public func enqueue(_ urls: [URL]) {
         enqueued += urls
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import NavWatch
 
 /// What the crawler learnt about one URL it tried (or decided not to try).
-/// Encodes to JSON with snake_case keys; see the README for the schema.
-package struct PageLoadReport: Codable, Sendable, Equatable {
-    package enum Outcome: String, Codable, Sendable, CaseIterable {
+/// Encodes to JSON with snake_case keys; NavWatchCrawler.docc/Crawling.md lists the fields.
+public struct PageLoadReport: Codable, Sendable, Equatable {
+    public enum Outcome: String, Codable, Sendable, CaseIterable {
         /// Finished with an HTTP status below 400.
         case ok
         /// Finished with an HTTP status of 400 or more.
@@ -23,7 +23,7 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         case blocked
     }
 
-    package enum SkipReason: String, Codable, Sendable {
+    public enum SkipReason: String, Codable, Sendable {
         case robots, scope, maxDepth = "max-depth", maxPages = "max-pages", nonHTTP = "non-http"
         /// Matched an `ignore` pattern of the policy file: neither followed nor checked.
         case ignored
@@ -31,23 +31,23 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
     }
 
     /// Whether the page was loaded (or checked) at all: not skipped, not blocked.
-    package var wasLoaded: Bool { outcome != .skipped && outcome != .blocked }
+    public var wasLoaded: Bool { outcome != .skipped && outcome != .blocked }
     /// Whether a server answered with the page, whatever its status (`ok`
     /// or `http-error`): a crawl whose seeds all lack an answer never started.
-    package var wasAnswered: Bool { outcome == .ok || outcome == .httpError }
+    public var wasAnswered: Bool { outcome == .ok || outcome == .httpError }
 
-    package struct Hop: Codable, Sendable, Equatable {
-        package var url: String
-        package var status: Int
+    public struct Hop: Codable, Sendable, Equatable {
+        public var url: String
+        public var status: Int
     }
 
-    package struct ErrorInfo: Codable, Sendable, Equatable {
-        package var kind: String
-        package var domain: String
-        package var code: Int
-        package var message: String
+    public struct ErrorInfo: Codable, Sendable, Equatable {
+        public var kind: String
+        public var domain: String
+        public var code: Int
+        public var message: String
 
-        package init(_ error: NavigationError) {
+        public init(_ error: NavigationError) {
             kind = error.kind.rawValue
             domain = error.domain
             code = error.code
@@ -56,16 +56,16 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
     }
 
     /// Milliseconds from the start of the navigation; null where unknown.
-    package struct Timings: Codable, Sendable, Equatable {
-        package var redirect: Double?
-        package var commit: Double?
-        package var ttfb: Double?
-        package var domContentLoaded: Double?
-        package var load: Double?
-        package var finish: Double?
-        package var firstContentfulPaint: Double?
+    public struct Timings: Codable, Sendable, Equatable {
+        public var redirect: Double?
+        public var commit: Double?
+        public var ttfb: Double?
+        public var domContentLoaded: Double?
+        public var load: Double?
+        public var finish: Double?
+        public var firstContentfulPaint: Double?
 
-        package init() {}
+        public init() {}
 
         enum CodingKeys: String, CodingKey {
             case redirect, commit, ttfb, load, finish
@@ -73,7 +73,7 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
             case firstContentfulPaint = "first_contentful_paint"
         }
 
-        package func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             // Unknown timings are written as null, not left out.
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(redirect, forKey: .redirect)
@@ -86,25 +86,25 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         }
     }
 
-    package struct Resources: Codable, Sendable, Equatable {
+    public struct Resources: Codable, Sendable, Equatable {
         /// Requests and bytes of one resource type.
-        package struct Weight: Codable, Sendable, Equatable {
-            package var count = 0
-            package var bytes = 0
+        public struct Weight: Codable, Sendable, Equatable {
+            public var count = 0
+            public var bytes = 0
         }
 
-        package var count = 0
-        package var failed = 0
+        public var count = 0
+        public var failed = 0
         /// Requests the private-address guard refused (no connection was made).
-        package var blocked = 0
+        public var blocked = 0
         /// Bytes that crossed the network: a request served from WebKit's
         /// cache adds none.
-        package var transferBytes = 0
+        public var transferBytes = 0
         /// Requests WebKit served from its cache (see `RequestRecord.fromCache`).
-        package var fromCache = 0
+        public var fromCache = 0
         /// Per resource type (`document`, `image`, ...): requests and bytes
         /// transferred; types the page did not request are absent.
-        package var byType: [String: Weight] = [:]
+        public var byType: [String: Weight] = [:]
 
         enum CodingKeys: String, CodingKey {
             case count, failed, blocked
@@ -113,9 +113,9 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
             case byType = "by_type"
         }
 
-        package init() {}
+        public init() {}
 
-        package init(from decoder: any Decoder) throws {
+        public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             count = try container.decode(Int.self, forKey: .count)
             failed = try container.decode(Int.self, forKey: .failed)
@@ -132,51 +132,51 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
     /// How many console messages the page logged at level error and warning
     /// (console calls and the engine's own reports, such as resources that
     /// failed to load).
-    package struct ConsoleCounts: Codable, Sendable, Equatable {
-        package var errors = 0
-        package var warnings = 0
+    public struct ConsoleCounts: Codable, Sendable, Equatable {
+        public var errors = 0
+        public var warnings = 0
 
-        package init(errors: Int = 0, warnings: Int = 0) {
+        public init(errors: Int = 0, warnings: Int = 0) {
             self.errors = errors
             self.warnings = warnings
         }
     }
 
     /// One uncaught error or unhandled rejection of the page.
-    package struct PageErrorInfo: Codable, Sendable, Equatable {
-        package var message: String
-        package var url: String?
-        package var line: Int?
+    public struct PageErrorInfo: Codable, Sendable, Equatable {
+        public var message: String
+        public var url: String?
+        public var line: Int?
         /// When it arrived: milliseconds from when navwatch asked for the
         /// page, the clock of `timings.commit` and `timings.finish` (so it
         /// came after the load when above `timings.finish`); nil in reports
         /// stored before navwatch kept it.
-        package var time: Double?
+        public var time: Double?
 
-        package init(message: String, url: String?, line: Int?, time: Double? = nil) {
+        public init(message: String, url: String?, line: Int?, time: Double? = nil) {
             self.message = message
             self.url = url
             self.line = line
             self.time = time
         }
 
-        package init(_ error: PageError, at time: Duration?) {
+        public init(_ error: PageError, at time: Duration?) {
             self.init(message: error.message, url: error.url?.absoluteString, line: error.line,
                       time: time?.milliseconds.tenths)
         }
     }
 
     /// One console message of level error or warning.
-    package struct ConsoleMessageInfo: Codable, Sendable, Equatable {
+    public struct ConsoleMessageInfo: Codable, Sendable, Equatable {
         /// `error` or `warning`.
-        package var level: String
-        package var text: String
-        package var url: String?
-        package var line: Int?
+        public var level: String
+        public var text: String
+        public var url: String?
+        public var line: Int?
         /// When it arrived, on the clock of `PageErrorInfo.time`.
-        package var time: Double?
+        public var time: Double?
 
-        package init(level: String, text: String, url: String?, line: Int?, time: Double?) {
+        public init(level: String, text: String, url: String?, line: Int?, time: Double?) {
             self.level = level
             self.text = text
             self.url = url
@@ -188,15 +188,15 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
     /// What happened after the page finished, until its late window closed
     /// (`LateWindow`): the counts are of what arrived after `timings.finish`
     /// and are included in the report's own counts and lists.
-    package struct LateInfo: Codable, Sendable, Equatable {
+    public struct LateInfo: Codable, Sendable, Equatable {
         /// How long the window stayed open after the page finished, in milliseconds.
-        package var windowMs: Double
+        public var windowMs: Double
         /// `next-page`, `quiet`, `view-closed` or `limit` (`LateWindow.ClosedBy`).
-        package var closedBy: String
-        package var consoleErrors = 0
-        package var pageErrors = 0
+        public var closedBy: String
+        public var consoleErrors = 0
+        public var pageErrors = 0
         /// Requests that failed after the page finished.
-        package var failedRequests = 0
+        public var failedRequests = 0
 
         enum CodingKeys: String, CodingKey {
             case windowMs = "window_ms"
@@ -211,12 +211,12 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
     package static let listedPageErrors = 5
 
     /// Where a timed-out navigation was when time ran out.
-    package struct TimeoutDetail: Codable, Sendable, Equatable {
+    public struct TimeoutDetail: Codable, Sendable, Equatable {
         /// `requested`, `provisional` (started, no response yet), `committed`
         /// (response received, page still loading).
-        package var stage: String
+        public var stage: String
         /// The requests still pending, main resource included.
-        package var pendingRequests: [String]
+        public var pendingRequests: [String]
 
         enum CodingKeys: String, CodingKey {
             case stage
@@ -224,60 +224,60 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         }
     }
 
-    package var url: String
-    package var finalURL: String?
-    package var redirects: [Hop] = []
-    package var status: Int?
-    package var mime: String?
-    package var title: String?
-    package var depth: Int
-    package var parent: String?
-    package var fetchedAt: Date
-    package var outcome: Outcome
-    package var skipReason: SkipReason?
-    package var error: ErrorInfo?
-    package var timings = Timings()
+    public var url: String
+    public var finalURL: String?
+    public var redirects: [Hop] = []
+    public var status: Int?
+    public var mime: String?
+    public var title: String?
+    public var depth: Int
+    public var parent: String?
+    public var fetchedAt: Date
+    public var outcome: Outcome
+    public var skipReason: SkipReason?
+    public var error: ErrorInfo?
+    public var timings = Timings()
     /// What the engine's timing entries say beyond `timings`; nil for a page
     /// that did not finish (and in reports stored before navwatch kept them).
-    package var metrics: PageMetrics?
-    package var resources = Resources()
-    package var links = 0
-    package var attempts = 0
-    package var timeout: TimeoutDetail?
+    public var metrics: PageMetrics?
+    public var resources = Resources()
+    public var links = 0
+    public var attempts = 0
+    public var timeout: TimeoutDetail?
     /// The page's console errors and warnings; nil for a page that was not
     /// loaded (and in reports stored before navwatch counted them).
-    package var console: ConsoleCounts?
+    public var console: ConsoleCounts?
     /// The page's first `listedPageErrors` uncaught errors and unhandled
     /// rejections, in order; nil as for `console`.
-    package var pageErrors: [PageErrorInfo]?
+    public var pageErrors: [PageErrorInfo]?
     /// How many there were in all.
-    package var pageErrorCount: Int?
+    public var pageErrorCount: Int?
     /// The page's first `listedPageErrors` console messages of level error
     /// or warning, in order; nil as for `console`.
-    package var consoleMessages: [ConsoleMessageInfo]?
+    public var consoleMessages: [ConsoleMessageInfo]?
     /// The page's late window; nil for a page that did not finish.
-    package var late: LateInfo?
+    public var late: LateInfo?
     /// Hosts of other sites the page requested from, sorted.
-    package var thirdPartyHosts: [String]?
+    public var thirdPartyHosts: [String]?
     /// The file name of the page's screenshot, in the crawl's screenshot directory.
-    package var screenshot: String?
+    public var screenshot: String?
     /// When navwatch asked for the page (the last attempt's start).
-    package var startedAt: Date?
+    public var startedAt: Date?
     /// Set on a page the crawl first found in a sitemap.
-    package var foundInSitemap: Bool?
+    public var foundInSitemap: Bool?
     /// Set on a link outside the crawl's scope that was checked with a plain
     /// HTTP request instead of loaded: `HEAD`, or `GET` where HEAD was refused.
-    package var checkedWith: String?
+    public var checkedWith: String?
     /// What the crawl's page handler (or `--extract` script) returned for
     /// the page, as JSON; nil when there is none or it failed.
-    package var data: JavaScriptValue?
+    public var data: JavaScriptValue?
     /// Why the page handler gave no value: what it threw, or that it timed out.
-    package var handlerError: String?
+    public var handlerError: String?
     /// Every request of the page: stored beside the report, not in its JSON line.
-    package var requests: [RequestRecord] = []
+    public var requests: [RequestRecord] = []
     /// Every element id and `<a name>` of the page, for fragment checks:
     /// stored beside the report, not in its JSON line.
-    package var anchors: [String] = []
+    public var anchors: [String] = []
 
     enum CodingKeys: String, CodingKey {
         case url, redirects, status, mime, title, depth, parent, outcome, error, timings, metrics, resources, links, attempts, timeout
@@ -298,7 +298,7 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         case handlerError = "handler_error"
     }
 
-    package init(url: String, depth: Int, parent: String?, fetchedAt: Date = Date(), outcome: Outcome) {
+    public init(url: String, depth: Int, parent: String?, fetchedAt: Date = Date(), outcome: Outcome) {
         self.url = url
         self.depth = depth
         self.parent = parent
@@ -349,7 +349,7 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
     /// character but letters, digits, `.` and `-` made `_` (80 at most), then
     /// 16 hex digits of the URL's 64-bit FNV-1a hash, so that names never
     /// collide in practice.
-    package static func screenshotName(for url: String) -> String {
+    public static func screenshotName(for url: String) -> String {
         let readable = url.replacingOccurrences(of: "^[a-z]+://", with: "", options: .regularExpression)
         let safe = String(readable.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") ? $0 : "_" }.prefix(80))
         return safe + "-" + String(FNV1a.hash(url.utf8), radix: 16).leftPadded(to: 16) + ".png"
@@ -379,8 +379,17 @@ package struct PageLoadReport: Codable, Sendable, Equatable {
         Set(text.map { $0.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) } ?? [])
     }
 
+    /// The page's `data` decoded as `T` (the type its page handler
+    /// returned); nil when it has none.
+    ///
+    /// - Throws: `DecodingError` when the data does not decode as `T`.
+    public func data<T: Decodable>(as type: T.Type) throws -> T? {
+        guard let data else { return nil }
+        return try Self.decoder.decode(T.self, from: Self.encoder.encode(data))
+    }
+
     /// One line of JSON.
-    package var jsonLine: String {
+    public var jsonLine: String {
         String(decoding: (try? Self.encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
     }
 }
@@ -394,7 +403,7 @@ extension String {
 
 extension Double {
     /// Milliseconds as reports keep them: to a tenth.
-    package var tenths: Double {
+    public var tenths: Double {
         (self * 10).rounded() / 10
     }
 }

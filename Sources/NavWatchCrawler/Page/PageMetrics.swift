@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a finished page's timing entries say beyond its `Timings`, measured
-/// only from entries the engine has (see the README's "Metrics"):
+/// only from entries the engine has (see "Metrics" in NavWatchCrawler.docc/AfterTheLoadEvent.md):
 ///
 /// - `firstByteToLastResource`: from the document's first byte to the end
 ///   of the last resource that ended before the page's facts were read;
@@ -17,34 +17,34 @@ import Foundation
 ///   October 2025).
 ///
 /// Every field is written, null where unknown.
-package struct PageMetrics: Codable, Sendable, Equatable {
-    package struct Resource: Codable, Sendable, Equatable {
-        package var url: String
-        package var bytes: Int
+public struct PageMetrics: Codable, Sendable, Equatable {
+    public struct Resource: Codable, Sendable, Equatable {
+        public var url: String
+        public var bytes: Int
     }
 
-    package struct LargestContentfulPaint: Codable, Sendable, Equatable {
+    public struct LargestContentfulPaint: Codable, Sendable, Equatable {
         /// Milliseconds since the navigation started (Navigation Timing's clock).
-        package var time: Double
+        public var time: Double
         /// Its area in CSS pixels.
-        package var size: Int
+        public var size: Int
         /// `tag#id` or `tag.class`; nil when the element left the document.
-        package var element: String?
+        public var element: String?
         /// The image's URL; nil for text.
-        package var url: String?
+        public var url: String?
     }
 
     /// Why a report has no largest contentful paint on an engine without the entries.
-    package static let noLCPEntries = "this WebKit has no largest-contentful-paint entries"
+    public static let noLCPEntries = "this WebKit has no largest-contentful-paint entries"
     /// Why a report has no largest contentful paint on an engine with them.
-    package static let noLCPEntry = "no largest-contentful-paint entry before the page finished"
+    public static let noLCPEntry = "no largest-contentful-paint entry before the page finished"
 
-    package var firstByteToLastResource: Double?
-    package var renderBlockingRequests: Int?
-    package var domSize: Int?
-    package var largestResource: Resource?
-    package var largestContentfulPaint: LargestContentfulPaint?
-    package var largestContentfulPaintUnavailable: String?
+    public var firstByteToLastResource: Double?
+    public var renderBlockingRequests: Int?
+    public var domSize: Int?
+    public var largestResource: Resource?
+    public var largestContentfulPaint: LargestContentfulPaint?
+    public var largestContentfulPaintUnavailable: String?
 
     enum CodingKeys: String, CodingKey {
         case firstByteToLastResource = "first_byte_to_last_resource"
@@ -55,7 +55,7 @@ package struct PageMetrics: Codable, Sendable, Equatable {
         case largestContentfulPaintUnavailable = "largest_contentful_paint_unavailable"
     }
 
-    package init() {}
+    public init() {}
 
     /// The metrics of a finished page, from its facts.
     package init(_ facts: PageFacts) {
@@ -82,7 +82,7 @@ package struct PageMetrics: Codable, Sendable, Equatable {
         }
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         // Unknown metrics are written as null, not left out.
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(firstByteToLastResource, forKey: .firstByteToLastResource)

@@ -4,60 +4,60 @@ import NavWatch
 /// One request a page made, as stored beside its report and exported as a
 /// HAR entry. A redirect is a record of its own whose `redirectURL` names
 /// the next request. Times are milliseconds; -1 where unknown.
-package struct RequestRecord: Codable, Sendable, Equatable {
+public struct RequestRecord: Codable, Sendable, Equatable {
     /// What the request was for, from `Sec-Fetch-Dest` (or the MIME type).
-    package enum ResourceType: String, Codable, Sendable, CaseIterable {
+    public enum ResourceType: String, Codable, Sendable, CaseIterable {
         case document, stylesheet, script, image, font, fetch, media, other
     }
 
     /// The phases of a request, as HAR 1.2 defines them; -1 where the engine
     /// gives nothing. `connect` includes `ssl`.
-    package struct Timings: Codable, Sendable, Equatable {
-        package var blocked: Double = -1
-        package var dns: Double = -1
-        package var connect: Double = -1
-        package var ssl: Double = -1
-        package var send: Double = 0
-        package var wait: Double = 0
-        package var receive: Double = 0
+    public struct Timings: Codable, Sendable, Equatable {
+        public var blocked: Double = -1
+        public var dns: Double = -1
+        public var connect: Double = -1
+        public var ssl: Double = -1
+        public var send: Double = 0
+        public var wait: Double = 0
+        public var receive: Double = 0
 
         /// The sum of the known phases (`ssl` is inside `connect`).
-        package var total: Double {
+        public var total: Double {
             [blocked, dns, connect, send, wait, receive].filter { $0 >= 0 }.reduce(0, +)
         }
     }
 
-    package var url: String
-    package var method: String
-    package var type: ResourceType
+    public var url: String
+    public var method: String
+    public var type: ResourceType
     /// The HTTP status; nil when no response came.
-    package var status: Int?
-    package var statusText: String?
-    package var mime: String?
-    package var requestHeaders: [HTTPHeader]
-    package var responseHeaders: [HTTPHeader]
+    public var status: Int?
+    public var statusText: String?
+    public var mime: String?
+    public var requestHeaders: [HTTPHeader]
+    public var responseHeaders: [HTTPHeader]
     /// Bytes on the wire, headers included; nil when unknown.
-    package var transferBytes: Int?
+    public var transferBytes: Int?
     /// The body as received (before decoding); nil when unknown.
-    package var encodedBytes: Int?
+    public var encodedBytes: Int?
     /// The body after decoding; nil when unknown.
-    package var bodyBytes: Int?
+    public var bodyBytes: Int?
     /// When it started, since the navigation started.
-    package var startMs: Double
-    package var timings: Timings
+    public var startMs: Double
+    public var timings: Timings
     /// For a redirect, where it pointed.
-    package var redirectURL: String?
+    public var redirectURL: String?
     /// For a failed request, the kind of failure (`NavigationError.Kind`).
-    package var error: String?
+    public var error: String?
     /// Still waiting for an answer when the report was made: the page timed
     /// out, or a finished page never finished it (a long poll).
-    package var pending: Bool
+    public var pending: Bool
     /// Served from WebKit's cache, no byte crossing the network (then
     /// `transferBytes` is 0). Said only where the page's Resource Timing may
     /// show the request's sizes (an http or https request of the document's
     /// own origin, or one whose `Timing-Allow-Origin` allows that origin);
     /// nil elsewhere, where the sizes are hidden and cannot tell.
-    package var fromCache: Bool?
+    public var fromCache: Bool?
 
     enum CodingKeys: String, CodingKey {
         case url, method, type, status, mime, timings, error, pending
@@ -73,7 +73,7 @@ package struct RequestRecord: Codable, Sendable, Equatable {
     }
 
     /// The phases' sum.
-    package var timeMs: Double { timings.total }
+    public var timeMs: Double { timings.total }
 }
 
 extension RequestRecord {

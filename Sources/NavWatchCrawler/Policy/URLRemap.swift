@@ -2,12 +2,12 @@ import Foundation
 
 /// A rewrite of the URLs a crawl finds: a regular expression and its
 /// replacement (`$1` names a group), to check production links on staging.
-package struct URLRemap: Sendable, Codable, Equatable {
-    package var pattern: String
-    package var replacement: String
+public struct URLRemap: Sendable, Codable, Equatable {
+    public var pattern: String
+    public var replacement: String
     private let expression: NSRegularExpression
 
-    package init(pattern: String, replacement: String) throws {
+    public init(pattern: String, replacement: String) throws {
         self.pattern = pattern
         self.replacement = replacement
         expression = try NSRegularExpression(pattern: pattern)
@@ -17,19 +17,19 @@ package struct URLRemap: Sendable, Codable, Equatable {
         case pattern, replacement
     }
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(pattern: try container.decode(String.self, forKey: .pattern),
                       replacement: try container.decode(String.self, forKey: .replacement))
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(pattern, forKey: .pattern)
         try container.encode(replacement, forKey: .replacement)
     }
 
-    package static func == (lhs: URLRemap, rhs: URLRemap) -> Bool {
+    public static func == (lhs: URLRemap, rhs: URLRemap) -> Bool {
         lhs.pattern == rhs.pattern && lhs.replacement == rhs.replacement
     }
 

@@ -1,10 +1,14 @@
 import Foundation
 import GRDB
 
-/// A `CrawlStore` in one SQLite file (WAL mode), through GRDB, for the
-/// workers of one process. Databases written by earlier versions are
-/// migrated when opened.
-package final class SQLiteCrawlStore: CrawlStore {
+/// A crawl's frontier and reports in one SQLite file (WAL mode), for the
+/// crawlers of one process; what `navwatch crawl --db FILE` writes, and
+/// what `navwatch export`, `links` and `report` read. Databases written by
+/// earlier versions are migrated when opened.
+///
+/// A committed report survives the process being killed (`kill -9`); only
+/// a power loss can take back the last pages, which a resume loads again.
+public final class SQLiteCrawlStore: CrawlStore {
     private let database: DatabaseQueue
     private let cpu = CPUTimeCounter()
 
@@ -13,7 +17,7 @@ package final class SQLiteCrawlStore: CrawlStore {
     package var databaseCPUSeconds: Double? { cpu.seconds }
 
     /// Opens or creates the crawl database at `path`, creating or migrating its schema.
-    package init(path: String) throws {
+    public init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         // WAL with synchronous=NORMAL: a commit survives a killed process
@@ -384,7 +388,16 @@ package final class SQLiteCrawlStore: CrawlStore {
     }
 
     /// Nothing to do: the file closes when the store is released.
-    package func close() async {}
+    /// Does nothing: the file is closed when the store is released.
+    public func close() async {}
+
+    /// Every stored report, in the order stored, read a batch at a time as
+    /// the sequence is iterated: memory holds one batch however many
+    /// reports there are. `includingRequests` reads each report's requests
+    /// (`PageLoadReport.requests`) too.
+    public func storedReports(includingRequests: Bool = false) -> StoredReports {
+        StoredReports(store: self, includingRequests: includingRequests, batchSize: 256)
+    }
 
     private static func settings(in db: Database) throws -> CrawlSettings? {
         try String.fetchOne(db, sql: "SELECT json FROM settings WHERE id = 1").map {

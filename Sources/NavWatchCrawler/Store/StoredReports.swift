@@ -1,22 +1,26 @@
-/// The reports of a `CrawlStore`, in the order stored, read a batch at a
-/// time as the sequence is iterated (`CrawlStore.storedReports`).
+/// The reports of a crawl store, in the order stored, read a batch at a
+/// time as the sequence is iterated (`SQLiteCrawlStore.storedReports`).
 ///
 /// Memory holds one batch. Reports stored while the sequence is being read
 /// (a crawl still running) may come at its end; on PostgreSQL one whose
 /// transaction commits after a later report was read is not. An error
 /// reading a batch ends the iteration with it.
-package struct StoredReports: AsyncSequence, Sendable {
-    package typealias Element = PageLoadReport
+public struct StoredReports: AsyncSequence, Sendable {
+    public typealias Element = PageLoadReport
 
     let store: any CrawlStore
     let includingRequests: Bool
     let batchSize: Int
 
-    package func makeAsyncIterator() -> AsyncIterator {
+    package init(store: any CrawlStore, includingRequests: Bool, batchSize: Int) {
+        (self.store, self.includingRequests, self.batchSize) = (store, includingRequests, batchSize)
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(sequence: self)
     }
 
-    package struct AsyncIterator: AsyncIteratorProtocol {
+    public struct AsyncIterator: AsyncIteratorProtocol {
         private let sequence: StoredReports
         private var batch: [StoredReport] = []
         private var next = 0
@@ -28,7 +32,7 @@ package struct StoredReports: AsyncSequence, Sendable {
             self.sequence = sequence
         }
 
-        package mutating func next() async throws -> PageLoadReport? {
+        public mutating func next() async throws -> PageLoadReport? {
             if next == batch.count {
                 guard !exhausted else { return nil }
                 batch = try await sequence.store.reports(after: position, limit: sequence.batchSize,

@@ -1,0 +1,66 @@
+import Foundation
+import LoopbackServer
+import NavWatchCrawler
+import NavWatchTestSupport
+import Testing
+
+/// `Crawler.reports()`: the crawl as an asynchronous sequence, through the
+/// public API alone.
+@Suite("Crawler.reports()")
+struct CrawlerReportsTests {
+    /// A chain of 12 pages, each linking to the next two, answered after 50 ms.
+    private static func route(_ request: LoopbackRequest) -> LoopbackResponse {
+        guard request.path.hasPrefix("/n/"), let n = Int(request.path.dropFirst(3)), (0..<12).contains(n) else {
+            return .html("<title>none</title>", status: 404)
+        }
+        let links = [n + 1, n + 2].filter { $0 < 12 }.map { "<a href=\"/n/\($0)\">next</a>" }.joined()
+        return .delayed(.milliseconds(50), .html("<!doctype html><title>Page \(n)</title>\(links)"))
+    }
+
+    private static func configuration(_ server: LoopbackServer) -> CrawlConfiguration {
+        var configuration = CrawlConfiguration(seeds: [server.url("/n/0")])
+        configuration.allowPrivateAddresses = true
+        configuration.obeyRobots = false
+        configuration.concurrency = 1
+        return configuration
+    }
+
+    @Test("every report once, in the order stored; breaking off cancels the crawl, and a new crawler resumes it")
+    func sequence() async throws {
+        let server = try await LoopbackServer.start(route: Self.route)
+        defer { Task { await server.shutdown() } }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let pages = (0..<12).map { server.url("/n/\($0)").absoluteString }
+
+        let store = try SQLiteCrawlStore(path: path)
+        let first = try await withDeadline("three reports", within: .seconds(60)) {
+            var urls: [String] = []
+            for try await report in try Crawler(configuration: Self.configuration(server), store: store).reports() {
+                urls.append(report.url)
+                if urls.count == 3 { break }
+            }
+            return urls
+        }
+        #expect(first == Array(pages.prefix(3)))
+        // The crawl stops: what it stores after the break is at most the pages it was loading.
+        try await Task.sleep(for: .seconds(1))
+        var stored: [String] = []
+        for try await report in store.storedReports() { stored.append(report.url) }
+        #expect(stored.count >= 3 && stored.count <= 5, "\(stored)")
+        try await Task.sleep(for: .seconds(1))
+        var storedLater = 0
+        for try await _ in store.storedReports() { storedLater += 1 }
+        #expect(storedLater == stored.count, "the crawl went on after the iteration ended")
+
+        var resumed: [String] = []
+        let summary = try await withDeadline("the resumed crawl", within: .seconds(60)) {
+            try await Crawler(configuration: Self.configuration(server), store: store).run { report in
+                _ = report
+            }
+        }
+        for try await report in store.storedReports() { resumed.append(report.url) }
+        #expect(resumed.sorted() == pages.sorted(), "every page once")
+        #expect(summary.reported == 12 - stored.count)
+    }
+}
