@@ -14,6 +14,7 @@ public struct Binder<Value: Sendable>: Sendable {
     private let apply: @WebKitActor @Sendable (Value) -> Bool
 
     /// - Parameters:
+    ///   - target: what the values are applied to; held weakly.
     ///   - isGone: whether the target can no longer take values (a closed view).
     ///   - binding: applies one value to the target.
     public init<Target: AnyObject & Sendable>(

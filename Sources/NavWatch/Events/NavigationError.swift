@@ -79,8 +79,12 @@ extension NavigationError {
 
     /// Maps a GError reported by WebKit to a kind.
     ///
-    /// - Parameter sawTLSFailure: whether `load-failed-with-tls-errors` was
-    ///   emitted for the same load.
+    /// - Parameters:
+    ///   - domain: the GError's domain (`g-io-error-quark`, ...).
+    ///   - code: the GError's code in that domain.
+    ///   - message: the GError's message; some kinds are told apart by it.
+    ///   - sawTLSFailure: whether `load-failed-with-tls-errors` was
+    ///     emitted for the same load.
     public static func classify(domain: String, code: Int, message: String, sawTLSFailure: Bool) -> Kind {
         if sawTLSFailure || domain == "g-tls-error-quark" { return .tls }
         switch domain {

@@ -61,6 +61,7 @@ extension WebView {
     ///   spells it: `Enter`, `Tab`, `Escape`, `Backspace`, `Delete`, `Space`,
     ///   `ArrowUp`, `ArrowDown`, `ArrowLeft`, `ArrowRight`, `Home`, `End`,
     ///   `PageUp`, `PageDown`.
+    /// - Parameter timeout: how long to wait for what the key press started, as `click` waits.
     /// - Returns: how the navigation it started ended, or nil.
     /// - Throws: `InteractionError.unknownKey`, `.timedOut` as `click` does.
     @discardableResult

@@ -126,8 +126,10 @@ public final class WebView {
     /// asked about before this call is refused, whatever the delegate says,
     /// so the old page cannot cancel this load.
     ///
-    /// - Parameter timeout: overrides `configuration.navigationTimeout` for
-    ///   this navigation.
+    /// - Parameters:
+    ///   - url: the page to load.
+    ///   - timeout: overrides `configuration.navigationTimeout` for
+    ///     this navigation.
     /// - Throws: `WebViewError.unsupportedURL` for URLs WebKit does not load,
     ///   `WebViewError.closed` after `close()`.
     @discardableResult
