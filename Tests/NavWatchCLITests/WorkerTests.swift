@@ -148,13 +148,16 @@ struct WorkerTests {
 
     @Test("workers with --extract: every page's data stored once, whichever worker loaded it")
     func workersExtract() async throws {
-        let site = try await TreeSite(size: 20)
+        let site = try await TreeSite()
         defer { Task { await site.server.shutdown() } }
         let js = temporaryPath("extract.js")
         try "return {title: document.title, links: document.links.length};".write(toFile: js, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: js) }
         try await withCrawlDatabase { db in
-            let starter = try NavwatchProcess(["crawl", "--db", db, "--concurrency", "1", "--extract", js, site.seed])
+            // 100 ms between two pages of the host, for every worker: the crawl
+            // lasts long enough (over 4 s) for the second worker to start and join.
+            let starter = try NavwatchProcess(["crawl", "--db", db, "--concurrency", "1", "--delay", "100", "--extract", js,
+                                               site.seed])
             try await starter.waitForOutput { !$0.isEmpty }
             let worker = try NavwatchProcess(["crawl", "--db", db, "--worker", "--concurrency", "1", "--extract", js])
             var loadedBy: [Int] = []

@@ -47,7 +47,8 @@ struct PageHandlerTests {
         let store = try SQLiteCrawlStore(path: path)
         var configuration = CrawlConfiguration(seeds: [server.url("/")])
         configuration.allowPrivateAddresses = true
-        configuration.pageHandlerTimeout = .seconds(2)
+        // Long enough for a click and two evaluations on a machine busy building, short for a test.
+        configuration.pageHandlerTimeout = .seconds(8)
         let base = server.baseURL.absoluteString
         configuration.pageHandler = { page in
             let url = URL(string: page.report.url)!
@@ -56,7 +57,9 @@ struct PageHandlerTests {
                 page.enqueue([URL(string: base + "/hidden")!, URL(string: base + "/private/x")!,
                               URL(string: "http://elsewhere.invalid/page")!, URL(string: base + "/a")!])
             case "/throw": throw Refusal()
-            case "/hang": _ = try await page.view.callAsyncJavaScript("await new Promise(() => {})")
+            case "/hang":
+                // A promise the page keeps: one nothing references is collected, and WebKit then ends the call.
+                _ = try await page.view.callAsyncJavaScript("window.held = new Promise(() => {}); await window.held")
             default: break
             }
             try await page.view.click("#more")
@@ -71,7 +74,10 @@ struct PageHandlerTests {
 
         func data(_ path: String) throws -> Found? {
             let report = try #require(reports.first { $0.url == base + path }, "no report of \(path)")
-            guard let data = report.data else { return nil }
+            guard let data = report.data else {
+                Issue.record("\(path) has no data: \(report.handlerError ?? "no handler error")")
+                return nil
+            }
             return try JSONDecoder().decode(Found.self, from: PageLoadReport.encoder.encode(data))
         }
         #expect(try data("/") == Found(heading: "Home", paragraphs: 1, status: 200))
@@ -81,7 +87,8 @@ struct PageHandlerTests {
         let byURL = Dictionary(uniqueKeysWithValues: reports.map { ($0.url, $0) })
         #expect(byURL[base + "/throw"]?.data == nil && byURL[base + "/throw"]?.handlerError == "this page is refused")
         #expect(byURL[base + "/hang"]?.data == nil
-                && byURL[base + "/hang"]?.handlerError == "the handler did not return within 2000 ms")
+                && byURL[base + "/hang"]?.handlerError == "the handler did not return within 8000 ms",
+                "\(byURL[base + "/hang"]?.handlerError ?? "none")")
         // Enqueued URLs follow the crawl's rules: robots.txt, the scope, one report per URL.
         #expect(byURL[base + "/private/x"]?.outcome == .skipped && byURL[base + "/private/x"]?.skipReason == .robots)
         #expect(byURL["http://elsewhere.invalid/page"]?.outcome == .skipped
