@@ -50,9 +50,10 @@ struct ReportTests {
         #expect(try await view.evaluateJavaScript("document.querySelectorAll('#redirects tbody tr').length", as: Int.self) == 1)
         #expect(try await view.evaluateJavaScript("document.querySelectorAll('#failing tbody tr').length", as: Int.self) == 1)
 
-        // Search narrows the table; a row opens its page's waterfall and screenshot.
+        // Search narrows the table (by outcome: a status such as 404 would also match a
+        // server port that contains it); a row opens its page's waterfall and screenshot.
         let search = """
-            (() => { const box = document.getElementById('search'); box.value = '404';
+            (() => { const box = document.getElementById('search'); box.value = 'http-error';
               box.dispatchEvent(new Event('input')); return document.querySelectorAll('#pages tbody tr').length; })()
             """
         #expect(try await view.evaluateJavaScript(search, as: Int.self) == 1)
