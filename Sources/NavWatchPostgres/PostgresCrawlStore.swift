@@ -57,7 +57,7 @@ public final class PostgresCrawlStore: CrawlStore {
     /// Every stored report, in the order stored, read a batch at a time as
     /// the sequence is iterated (see `SQLiteCrawlStore.storedReports`).
     public func storedReports(includingRequests: Bool = false) -> StoredReports {
-        StoredReports(store: self, includingRequests: includingRequests, batchSize: 256)
+        (self as any CrawlStore).storedReports(includingRequests: includingRequests)
     }
 
     /// Creates the tables, columns and indexes that are missing. CREATE INDEX

@@ -13,17 +13,11 @@ enum InteractionScripts {
         var thrown: String?
     }
 
-    /// `value` as a JavaScript string literal.
-    static func literal(_ value: String) -> String {
-        let data = (try? JSONEncoder().encode(value)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
     /// Finds the element, or answers why not.
     private static func find(_ selector: String) -> String {
         """
         let element;
-        try { element = document.querySelector(\(literal(selector))); }
+        try { element = document.querySelector(\(JavaScriptValue.literal(selector))); }
         catch (error) { return { error: 'invalid-selector', message: String(error && error.message) }; }
         if (!element) return { error: 'no-match' };
         """
@@ -38,7 +32,7 @@ enum InteractionScripts {
 
     private static func armStatement(_ event: String) -> String {
         """
-        window.navwatchInputHandled = new Promise(resolve => addEventListener(\(literal(event)),
+        window.navwatchInputHandled = new Promise(resolve => addEventListener(\(JavaScriptValue.literal(event)),
           () => setTimeout(() => setTimeout(resolve, 0), 0), { capture: true, once: true }));
         """
     }
@@ -70,7 +64,7 @@ enum InteractionScripts {
     static func fill(_ selector: String, text: String) -> String {
         """
         \(find(selector))
-        const text = \(literal(text));
+        const text = \(JavaScriptValue.literal(text));
         const isField = element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement;
         if (!isField && !element.isContentEditable) return { error: 'not-interactable', message: 'it is not a text field' };
         if (element.disabled) return { error: 'not-interactable', message: 'it is disabled' };
@@ -102,7 +96,7 @@ enum InteractionScripts {
 
     static func waitForSelector(_ selector: String, timeout: Duration) -> String {
         """
-        const selector = \(literal(selector));
+        const selector = \(JavaScriptValue.literal(selector));
         try { if (document.querySelector(selector)) return { found: true }; }
         catch (error) { return { error: 'invalid-selector', message: String(error && error.message) }; }
         return await new Promise(resolve => {

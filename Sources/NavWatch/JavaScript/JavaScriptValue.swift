@@ -15,6 +15,12 @@ public enum JavaScriptValue: Sendable, Hashable {
         self = try JSONDecoder().decode(JavaScriptValue.self, from: Data(json.utf8))
     }
 
+    /// `text` as a JavaScript string literal, to put into a script's source.
+    package static func literal(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
     public var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil

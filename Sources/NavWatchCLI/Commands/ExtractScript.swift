@@ -8,7 +8,6 @@ import WebKitThread
 /// the body of an async function (it may `await`); the JSON form of what it
 /// returns is the page's `data`. The CLI's form of a `PageHandler`.
 struct ExtractScript: Sendable {
-    let path: String
     let body: String
 
     /// Reads the script at `path` and compiles it in a blank page, so that a
@@ -18,7 +17,7 @@ struct ExtractScript: Sendable {
         do { body = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw InputError("cannot read the --extract script \(path): \(InputError.reason(error))")
         }
-        let script = ExtractScript(path: path, body: body)
+        let script = ExtractScript(body: body)
         let problem: String?
         do { problem = try await script.compileError() } catch let error as WebKitUnavailableError {
             throw InputError(error.description)
@@ -36,19 +35,13 @@ struct ExtractScript: Sendable {
         // The async function constructor compiles without running; its
         // source starts with two lines of its own before the body.
         let check = """
-            try { new (Object.getPrototypeOf(async function () {}).constructor)(\(Self.literal(body))); return null; }
+            try { new (Object.getPrototypeOf(async function () {}).constructor)(\(JavaScriptValue.literal(body))); return null; }
             catch (e) { return {message: String(e), line: typeof e.line === 'number' ? e.line - 2 : null}; }
             """
         guard case .object(let error) = try await view.callAsyncJavaScript(check) else { return nil }
         let message = error["message"]?.stringValue ?? "the script does not compile"
         guard case .number(let line)? = error["line"], line >= 1 else { return message }
         return "line \(Int(line)): \(message)"
-    }
-
-    /// `text` as a JavaScript string literal.
-    private static func literal(_ text: String) -> String {
-        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// The handler that runs the script on each page; `undefined` stores no
@@ -61,7 +54,7 @@ struct ExtractScript: Sendable {
             \(body)
             } catch (e) {
               const line = e && !e.sourceURL && typeof e.line === 'number' ? e.line - 1 : null;
-              return {[\(Self.literal(Self.thrownKey))]: String(e), line: line};
+              return {[\(JavaScriptValue.literal(Self.thrownKey))]: String(e), line: line};
             }
             """
         return { page in

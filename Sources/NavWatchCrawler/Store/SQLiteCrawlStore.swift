@@ -396,7 +396,7 @@ public final class SQLiteCrawlStore: CrawlStore {
     /// reports there are. `includingRequests` reads each report's requests
     /// (`PageLoadReport.requests`) too.
     public func storedReports(includingRequests: Bool = false) -> StoredReports {
-        StoredReports(store: self, includingRequests: includingRequests, batchSize: 256)
+        (self as any CrawlStore).storedReports(includingRequests: includingRequests)
     }
 
     private static func settings(in db: Database) throws -> CrawlSettings? {

@@ -12,10 +12,6 @@ public struct StoredReports: AsyncSequence, Sendable {
     let includingRequests: Bool
     let batchSize: Int
 
-    package init(store: any CrawlStore, includingRequests: Bool, batchSize: Int) {
-        (self.store, self.includingRequests, self.batchSize) = (store, includingRequests, batchSize)
-    }
-
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(sequence: self)
     }
