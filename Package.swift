@@ -63,6 +63,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Layer 0: Debian's Gumbo, an HTML5 tree builder in C.
+        .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
+        // Layer 4, beside the engine (no WebKit): HTML documents read without
+        // rendering them, by the rendered path's rules, for the crawl's static checks.
+        .target(name: "NavWatchHTML", dependencies: ["CGumbo"]),
         // Layer 4, beside the engine (no WebKit): the private-address guard,
         // a filtering HTTP proxy that crawls send every request through (the
         // engine's and their own).
@@ -78,7 +83,7 @@ let package = Package(
         .target(
             name: "NavWatchCrawler",
             dependencies: [
-                "NavWatch", "NavWatchRx", "NavWatchHTTP", "NavWatchGuard",
+                "NavWatch", "NavWatchRx", "NavWatchHTTP", "NavWatchGuard", "NavWatchHTML",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -157,7 +162,7 @@ let package = Package(
         // the seed corpus in Tests/NavWatchFuzzTests/Corpus (Scripts/fuzz runs a long one).
         .testTarget(
             name: "NavWatchFuzzTests",
-            dependencies: ["NavWatchGuard", "NavWatchHTTP", "NavWatchCrawler"],
+            dependencies: ["NavWatchGuard", "NavWatchHTTP", "NavWatchCrawler", "NavWatchHTML"],
             resources: [.copy("Corpus")]
         ),
         .testTarget(

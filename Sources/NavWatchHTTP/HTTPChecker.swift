@@ -122,33 +122,49 @@ package final class HTTPChecker: Sendable {
         return (outcome.status, outcome.body)
     }
 
-    // MARK: - Internals
-
-    /// What `get` found: an answer, or why none came.
-    struct FetchOutcome: Sendable {
-        var finalURL: URL
-        var status: Int?
-        var body: Data
-        var failure: HTTPFailure?
+    /// GETs the document at `url` as `fetch` does, and says how the answer
+    /// came: every redirect hop, the final answer's headers that matter to a
+    /// page (type, charset, `Retry-After`), when its head and the end of its
+    /// body arrived, and whether the body was longer than `maxBytes`
+    /// (`truncated`: only `maxBytes` of it were read). Never throws: a
+    /// failure is in `errorKind` and `errorMessage`, with a nil `status`.
+    package func document(_ url: URL, maxBytes: Int) async -> HTTPDocument {
+        await get(url, maxBytes: maxBytes)
     }
 
-    /// `fetch` with the reason of a failure.
-    func get(_ url: URL, maxBytes: Int) async -> FetchOutcome {
+    // MARK: - Internals
+
+    /// `document`, with the reason of a failure kept as it was thrown.
+    func get(_ url: URL, maxBytes: Int) async -> HTTPDocument {
         let deadline = RequestDeadline(after: timeout)
+        let started = ContinuousClock.now
         var trace = Trace(url: url, method: .GET)
+        var document = HTTPDocument(url: url, finalURL: url)
         do {
             let response = try await answer(url, method: .GET, fallBackToGET: false, acceptGzip: true,
                                              deadline: deadline, trace: &trace)
-            var body = try await read(response.body, upTo: maxBytes, deadline: deadline)
+            document.responseStart = ContinuousClock.now - started
+            (document.finalURL, document.redirects) = (trace.url, trace.hops)
+            document.mimeType = Self.mimeType(response.headers)
+            document.charset = Self.charset(response.headers)
+            document.retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds(from: $0) }
+            // One byte more than wanted says whether there was more.
+            var body = try await read(response.body, upTo: maxBytes + 1, deadline: deadline)
+            document.transferBytes = body.count
             let encoding = response.headers.first(name: "Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased()
             if encoding == "gzip" || encoding == "x-gzip" {
-                body = (try? Gzip.decompress(body, maxBytes: maxBytes).data) ?? Data()
+                body = (try? Gzip.decompress(body, maxBytes: maxBytes + 1).data) ?? Data()
             }
-            return FetchOutcome(finalURL: trace.url, status: Int(response.status.code), body: body)
+            document.truncated = body.count > maxBytes
+            document.body = body.prefix(maxBytes)
+            document.responseEnd = ContinuousClock.now - started
+            document.status = Int(response.status.code)
         } catch {
-            return FetchOutcome(finalURL: trace.url, status: nil, body: Data(),
-                                failure: HTTPFailure(error, url: trace.url, timeout: timeout))
+            (document.finalURL, document.redirects) = (trace.url, trace.hops)
+            let failure = HTTPFailure(error, url: trace.url, timeout: timeout)
+            (document.status, document.body, document.failure) = (nil, Data(), failure)
         }
+        return document
     }
 
     /// Where a call is: the URL being asked, the method, the redirects so far.
@@ -241,6 +257,18 @@ package final class HTTPChecker: Sendable {
               let target = URL(string: location, relativeTo: url)?.absoluteURL,
               let scheme = target.scheme?.lowercased(), schemes.contains(scheme) else { return nil }
         return target
+    }
+
+    /// The `charset` parameter of `Content-Type`, lower-cased, without quotes; nil when absent.
+    static func charset(_ headers: HTTPHeaders) -> String? {
+        guard let contentType = headers.first(name: "Content-Type") else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
+            let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" '\t")).lowercased()
+            return value.isEmpty ? nil : value
+        }
+        return nil
     }
 
     /// `Content-Type` without its parameters, lower-cased; nil when absent or empty.

@@ -94,11 +94,20 @@ package struct CrawlCommand: AsyncParsableCommand {
           help: "Let pages reach loopback, private and link-local addresses of hosts other than the seeds'.")
     package var allowPrivate = false
 
-    @Flag(name: .long, help: ArgumentHelp(
-        "Load pages as served, for links and outcomes: no page scripts, no images, fonts, media or style sheets.",
-        discussion: "About twice as fast. Links that a page's scripts add are not found, and reports count only "
-            + "the requests made (the documents'). Screenshots are 320x240 and unstyled."))
+    @Option(name: .long, help: ArgumentHelp(
+        "Which pages to render: always, auto (only where scripts could change links, ids or titles), or never.",
+        discussion: "With auto, every page is fetched and parsed, pages with no scripts are never rendered, and pages "
+            + "with scripts are rendered until renders of their kind (the same scripts) agree with their HTML; each "
+            + "report says which path made it (rendered, render_reason).",
+        valueName: "mode"))
+    package var render: RenderModeArgument?
+
+    @Flag(name: .long, help: "The link checker's mode: the same as --render auto.")
     package var fast = false
+
+    @Option(name: .customLong("read-concurrency"),
+            help: "Pages fetched and parsed at once with --render auto or never (default 8).")
+    package var readConcurrency: Int?
 
     @Option(name: .long, help: "Save a PNG of each finished page's viewport in this directory (created if missing).")
     package var screenshots: String?
@@ -163,6 +172,10 @@ package struct CrawlCommand: AsyncParsableCommand {
         if recheckAfter != nil && !checkExternal { throw ValidationError("--recheck-after needs --check-external") }
         if let externalDelay, externalDelay < 0 { throw ValidationError("--external-delay must be 0 or more milliseconds") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
+        if let readConcurrency, readConcurrency < 1 { throw ValidationError("--read-concurrency must be at least 1") }
+        if fast, let render, render.value != .auto {
+            throw ValidationError("--fast is --render auto: it cannot be combined with --render \(render.value.rawValue)")
+        }
         if let extractTimeout, !(extractTimeout > 0 && extractTimeout.isFinite) {
             throw ValidationError("--extract-timeout must be a positive number of seconds")
         }
@@ -276,7 +289,8 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.screenshotDirectory = screenshotDirectory
         configuration.leaseDuration = .milliseconds(Int64(lease * 1000))
         configuration.checkExternal = checkExternal
-        configuration.fast = fast
+        configuration.render = render?.value ?? (fast ? .auto : .always)
+        if let readConcurrency { configuration.readConcurrency = readConcurrency }
         configuration.allowPrivateAddresses = allowPrivate
         if let externalDelay = externalDelay ?? policy.externalDelayMs { configuration.externalDelay = .milliseconds(externalDelay) }
         configuration.hostConcurrency = hostConcurrency ?? policy.hostConcurrency

@@ -59,14 +59,21 @@ public struct CrawlConfiguration: Sendable {
     /// and the page's `handler_error` says so.
     public var pageHandlerTimeout: Duration = CrawlConfiguration.defaultHandlerTimeout
     public static let defaultHandlerTimeout: Duration = .seconds(30)
-    /// The fast profile (`navwatch crawl --fast`), for crawls that want links
-    /// and outcomes more than pixels: each page is loaded as served, without
-    /// running its own scripts (links a script would add are not found) and
-    /// without requesting its images, fonts, media, style sheets or scripts
-    /// (`FastProfile`), in a small viewport. Reports then count only the
-    /// requests made; screenshots are small and unstyled. About twice the
-    /// pages per second on a real site (NavWatchCrawler.docc/Performance.md).
-    public var fast = false
+    /// Which pages are rendered in a web view and which are read from their
+    /// HTML: every page (`always`, the default), only those whose scripts
+    /// could change their links (`auto`, the link checker's mode), or none
+    /// (`never`). NavWatchCrawler.docc/LinkChecking.md says what a page read
+    /// from HTML reports.
+    public var render: RenderMode = .always
+    /// Pages fetched and read from their HTML at once, with `render` `auto` or
+    /// `never` (`concurrency` is the number of views that render).
+    public var readConcurrency = 8
+    /// `render == .auto`: what `navwatch crawl --fast` sets.
+    @available(*, deprecated, renamed: "render", message: "fast is render = .auto")
+    public var fast: Bool {
+        get { render == .auto }
+        set { render = newValue ? .auto : .always }
+    }
     /// Whether requests may reach loopback, private, link-local, CGNAT,
     /// unique-local and unspecified addresses of hosts other than the seeds'.
     /// Off (the default): every request of the crawl, the engine's (pages,

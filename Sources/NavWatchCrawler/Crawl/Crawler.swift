@@ -61,6 +61,18 @@ public actor Crawler {
         var links: [PageLink]
     }
 
+    /// With `RenderMode.auto`: which pages to render, from what renders of their kind showed.
+    private var sampler = RenderSampler()
+    /// Pages read from HTML that are to be rendered, for the render workers, in the order handed over.
+    private var renderQueue: [RenderJob] = []
+    private struct RenderJob: Sendable {
+        var entry: FrontierEntry
+        var page: StaticPage
+        var reason: RenderSampler.Reason
+    }
+    /// Read workers still running; render workers stop when none is and the queue is empty.
+    private var readWorkersRunning = 0
+
     /// For tests: called on the WebKit thread once a page's load was asked for.
     private var onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
 
@@ -107,7 +119,6 @@ public actor Crawler {
         _ = try await store.enqueue(seeds.map { FrontierEntry(url: $0.absoluteString, depth: 0, parent: nil) })
         seeds = try await store.seeds().compactMap(URL.init(string:))
         links = try LinkClassifier(configuration, seeds: seeds)
-        if configuration.fast { configuration.webView = try await FastProfile.applied(to: configuration.webView) }
         // The guard and plain HTTP (robots.txt, sitemaps, links outside the
         // scope) last as long as the crawl runs.
         let seedHosts = Set(seeds.compactMap(\.host))
@@ -137,8 +148,24 @@ public actor Crawler {
         let heartbeat = Task { await self.renewLeases() }  // while the workers run
         defer { heartbeat.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<max(1, configuration.concurrency) {
-                group.addTask { try await self.work(http) }
+            switch configuration.render {
+            case .always:
+                for _ in 0..<max(1, configuration.concurrency) {
+                    group.addTask { try await self.work(http) }
+                }
+            case .auto, .never:
+                readWorkersRunning = max(1, configuration.readConcurrency)
+                for _ in 0..<readWorkersRunning {
+                    group.addTask {
+                        try await self.read(http)
+                        await self.readWorkerEnded()
+                    }
+                }
+                if configuration.render == .auto {
+                    for _ in 0..<max(1, configuration.concurrency) {
+                        group.addTask { try await self.render() }
+                    }
+                }
             }
             try await group.waitForAll()
         }
@@ -177,14 +204,11 @@ public actor Crawler {
 
     // MARK: Workers
 
+    /// A worker of `RenderMode.always`: leases pages and renders each in its view.
     private func work(_ http: HTTPChecker) async throws {
-        let loader = await PageLoader(configuration: configuration.webView, recycleAfter: configuration.recycleAfter,
-                                      settle: configuration.settle, screenshotDirectory: configuration.screenshotDirectory,
-                                      privateAddressGuard: privateAddressGuard, pageHandler: configuration.pageHandler,
-                                      handlerTimeout: configuration.pageHandlerTimeout, onLoadStarted: onLoadStarted)
         // Ready before the first lease, so a page taken in breadth-first
         // order also starts in that order.
-        try await Task { @WebKitActor in _ = try await loader.prepare() }.value
+        let loader = try await preparedLoader()
         let timeout = configuration.timeout
         var current = try await next(http)
         var storingPrevious: Task<Void, any Error>?
@@ -198,18 +222,152 @@ public actor Crawler {
             try await storingPrevious?.value
             // While the next page loads: its links are sorted (and offered to a
             // waiting worker), then it is stored once its late window has closed.
-            storingPrevious = Task {
-                if HostPacing.isPushBack(result.report.status) {
-                    // The host is slowed down for every worker at once, before the next lease.
-                    try await self.store.pushBack(host: entry.host, retryAfter: result.retryAfter, at: Date())
-                }
-                self.sortLinks(of: entry, result)
-                try await self.finish(entry, await result.completed())
-            }
+            storingPrevious = Task { try await self.complete(entry, result) }
             current = try await upcoming
         }
         try await storingPrevious?.value
         await Task { @WebKitActor in loader.close() }.value
+    }
+
+    /// A page loader of the crawl's views, its view ready.
+    private func preparedLoader() async throws -> PageLoader {
+        let loader = await PageLoader(configuration: configuration.webView, recycleAfter: configuration.recycleAfter,
+                                      settle: configuration.settle, screenshotDirectory: configuration.screenshotDirectory,
+                                      privateAddressGuard: privateAddressGuard, pageHandler: configuration.pageHandler,
+                                      handlerTimeout: configuration.pageHandlerTimeout, onLoadStarted: onLoadStarted)
+        try await Task { @WebKitActor in _ = try await loader.prepare() }.value
+        return loader
+    }
+
+    /// While the next page loads: the page's links are sorted (and offered to
+    /// a waiting worker), then it is stored once its late window has closed.
+    private func complete(_ entry: FrontierEntry, _ result: PageResult) async throws {
+        if HostPacing.isPushBack(result.report.status) {
+            // The host is slowed down for every worker at once, before the next lease.
+            try await store.pushBack(host: entry.host, retryAfter: result.retryAfter, at: Date())
+        }
+        sortLinks(of: entry, result)
+        try await finish(entry, await result.completed())
+    }
+
+    // MARK: Reading pages from HTML (RenderMode.auto and .never)
+
+    /// A read worker: leases pages, fetches and parses each, and reports it
+    /// from its HTML or hands it to the render workers (`RenderSampler`).
+    private func read(_ http: HTTPChecker) async throws {
+        var current = try await next(http)
+        var storingPrevious: Task<Void, any Error>?
+        while let entry = current, !Task.isCancelled {
+            async let upcoming = next(http)  // leased while this one is read
+            let result = entry.kind == .external ? await check(entry, http) : await read(entry, http)
+            if let result {
+                try await storingPrevious?.value
+                storingPrevious = Task { try await self.complete(entry, result) }
+            }
+            current = try await upcoming
+        }
+        try await storingPrevious?.value
+    }
+
+    private func readWorkerEnded() {
+        readWorkersRunning -= 1
+        wakeAll()
+    }
+
+    /// The page `entry` read from its HTML; nil when it was handed to the render workers instead.
+    private func read(_ entry: FrontierEntry, _ http: HTTPChecker) async -> PageResult? {
+        guard let url = URL(string: entry.url) else { return PageResult(report: .skipped(entry, .nonHTTP)) }
+        let guardMark = privateAddressGuard?.mark
+        let page = await StaticPage.fetch(url, http: http)
+        var reason = RenderSampler.Reason.never
+        if configuration.render == .auto {
+            if let mustRender = page.mustRender {
+                handOver(RenderJob(entry: entry, page: page, reason: mustRender))
+                return nil
+            }
+            guard page.html != nil else { return readResult(entry, page, .notHTML, guardMark: guardMark) }
+            decided: while true {
+                switch sampler.decide(page.kind, url: entry.url) {
+                case .readHTML(let why):
+                    reason = why
+                    break decided
+                case .render(let why):
+                    handOver(RenderJob(entry: entry, page: page, reason: why))
+                    return nil
+                case .wait:
+                    // Until a render of its kind is recorded; the deadline only bounds a missed wake.
+                    if Task.isCancelled { return nil }
+                    await waitForChange(until: clock.now + .seconds(1))
+                }
+            }
+        }
+        return readResult(entry, page, reason, guardMark: guardMark)
+    }
+
+    /// The result of `page` read from its HTML.
+    private func readResult(_ entry: FrontierEntry, _ page: StaticPage, _ reason: RenderSampler.Reason,
+                            guardMark: GuardMark?) -> PageResult {
+        var report = PageLoadReport(entry, outcome: .failed)
+        report.startedAt = page.startedAt
+        report.attempts = entry.attempts + 1
+        report.record(page, reason: reason, addedIDs: reason == .sampleAgreed ? sampler.idsAdded(by: page.kind) : [])
+        report.fetchedAt = Date()
+        applyGuard(to: &report, asked: page.document.finalURL, since: guardMark)
+        var result = PageResult(report: report, retryAfter: page.document.retryAfter)
+        result.links = report.wasLoaded ? page.links : []
+        result.aliases = result.report.aliases
+        return result
+    }
+
+    private func handOver(_ job: RenderJob) {
+        renderQueue.append(job)
+        wakeAll()
+    }
+
+    /// A render worker: renders the pages the read workers hand over, in its view.
+    private func render() async throws {
+        let loader = try await preparedLoader()
+        let timeout = configuration.timeout
+        var storingPrevious: Task<Void, any Error>?
+        while let job = await nextRenderJob() {
+            let entry = job.entry
+            var result = try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
+            compare(job, result)
+            result.renderReason = job.reason
+            try await storingPrevious?.value
+            storingPrevious = Task { [result] in try await self.complete(entry, result) }
+        }
+        try await storingPrevious?.value
+        await Task { @WebKitActor in loader.close() }.value
+    }
+
+    /// The next page to render; nil once no read worker runs and none is left.
+    private func nextRenderJob() async -> RenderJob? {
+        while !Task.isCancelled {
+            if !renderQueue.isEmpty { return renderQueue.removeFirst() }
+            if readWorkersRunning == 0 { return nil }
+            await waitForChange(until: clock.now + .seconds(1))
+        }
+        return nil
+    }
+
+    /// Tells the sampler what rendering a page of a sampled kind showed, against its HTML.
+    private func compare(_ job: RenderJob, _ result: PageResult) {
+        let kind = job.page.kind
+        defer { wakeAll() }  // read workers waiting for the kind's verdict
+        guard let html = job.page.html, result.report.metrics != nil else {
+            sampler.abandon(kind, reason: job.reason)  // no page to compare: a failure, a crash
+            return
+        }
+        let comparison = RenderComparison(
+            html: (linkKeys(job.page.links, of: job.entry), Set(html.anchors), html.title),
+            rendered: (linkKeys(result.links, of: job.entry), Set(result.report.anchors), result.report.title))
+        sampler.record(kind, reason: job.reason, comparison)
+    }
+
+    /// Where `links` lead, as the link graph has them: `target#fragment`.
+    private func linkKeys(_ pageLinks: [PageFacts.Link], of entry: FrontierEntry) -> RenderComparison.LinkKeys {
+        Set(links.classify(pageLinks, from: entry, shownAt: entry.url).graph.map { $0.target + "#" + ($0.fragment ?? "") })
     }
 
     /// The next entry to load, leased; nil when the crawl is over.
@@ -364,12 +522,15 @@ public actor Crawler {
         report.startedAt = startedAt
         report.attempts = entry.attempts + 1
         report.record(check)
-        if let privateAddressGuard {
-            // The check stops at the hop the guard answered: the last one asked for.
-            let asked = check.finalURL
-            report.applyGuard(privateAddressGuard.verdict(for: asked, since: guardMark), at: asked, viaTunnel: true)
-        }
+        applyGuard(to: &report, asked: check.finalURL, since: guardMark)
         return PageResult(report: report, retryAfter: check.retryAfter)
+    }
+
+    /// What the guard answered for the last URL a plain HTTP request asked
+    /// (`asked`: the request stops at the hop the guard answered), applied to `report`.
+    private func applyGuard(to report: inout PageLoadReport, asked: URL, since guardMark: GuardMark?) {
+        guard let privateAddressGuard else { return }
+        report.applyGuard(privateAddressGuard.verdict(for: asked, since: guardMark), at: asked, viaTunnel: true)
     }
 
     /// Runs `write` once every earlier write has ended, then delivers the

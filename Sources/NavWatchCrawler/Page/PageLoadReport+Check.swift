@@ -4,27 +4,34 @@ import NavWatchHTTP
 
 extension PageLoadReport {
     /// Fills the report from a plain HTTP check of a link outside the scope:
-    /// `checked_with`, the final answer's status and MIME type, the redirect
-    /// hops and the final URL; the outcome `ok` below 400, `http-error` from
-    /// 400, and without an answer `timeout` or `failed` with the check's
-    /// error (domain `navwatch-http`).
+    /// `checked_with` and the answer (`recordAnswer`).
     ///
     /// The URL, depth, parent, attempts and start time are the caller's.
     package mutating func record(_ check: HTTPCheckResult) {
         checkedWith = check.method
-        status = check.status
-        mime = check.mimeType
-        redirects = check.redirects.map { .init(url: $0.url.absoluteString, status: $0.status) }
-        if check.finalURL != check.url {
-            finalURL = URLCanonicalizer.canonical(check.finalURL)?.absoluteString ?? check.finalURL.absoluteString
+        recordAnswer(url: check.url, finalURL: check.finalURL, status: check.status, mime: check.mimeType,
+                     redirects: check.redirects, errorKind: check.errorKind, errorMessage: check.errorMessage)
+    }
+
+    /// A plain HTTP request's answer to `url`: its status, MIME type,
+    /// redirect hops and final URL; the outcome `ok` below 400, `http-error`
+    /// from 400, and without an answer `timeout` or `failed` with the error
+    /// (domain `navwatch-http`).
+    mutating func recordAnswer(url: URL, finalURL: URL, status: Int?, mime: String?, redirects: [HTTPCheckResult.Hop],
+                               errorKind: HTTPFailureKind?, errorMessage: String?) {
+        self.status = status
+        self.mime = mime
+        self.redirects = redirects.map { .init(url: $0.url.absoluteString, status: $0.status) }
+        if finalURL != url {
+            self.finalURL = URLCanonicalizer.canonical(finalURL)?.absoluteString ?? finalURL.absoluteString
         }
-        if let status = check.status {
+        if let status {
             outcome = status >= 400 ? .httpError : .ok
         } else {
-            let kind = NavigationError.Kind(rawValue: (check.errorKind ?? .other).rawValue) ?? .other
+            let kind = NavigationError.Kind(rawValue: (errorKind ?? .other).rawValue) ?? .other
             outcome = kind == .timeout ? .timeout : .failed
             error = .init(NavigationError(kind: kind, domain: "navwatch-http", code: 0,
-                                          message: check.errorMessage ?? kind.rawValue, failingURL: check.url))
+                                          message: errorMessage ?? kind.rawValue, failingURL: url))
         }
     }
 }

@@ -273,6 +273,12 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     public var data: JavaScriptValue?
     /// Why the page handler gave no value: what it threw, or that it timed out.
     public var handlerError: String?
+    /// Whether the page was rendered in a web view (true) or read from its
+    /// HTML (false); nil in a crawl that renders every page (`RenderMode.always`).
+    public var rendered: Bool?
+    /// Why it was, or was not, rendered (`no-scripts`, `sample`,
+    /// `sample-agreed`, `spot-check`, ...: NavWatchCrawler.docc/LinkChecking.md).
+    public var renderReason: String?
     /// Every request of the page: stored beside the report, not in its JSON line.
     public var requests: [RequestRecord] = []
     /// Every element id and `<a name>` of the page, for fragment checks:
@@ -296,6 +302,8 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case skipReason = "skip_reason"
         case data
         case handlerError = "handler_error"
+        case rendered
+        case renderReason = "render_reason"
     }
 
     public init(url: String, depth: Int, parent: String?, fetchedAt: Date = Date(), outcome: Outcome) {
@@ -353,6 +361,12 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         let readable = url.replacingOccurrences(of: "^[a-z]+://", with: "", options: .regularExpression)
         let safe = String(readable.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") ? $0 : "_" }.prefix(80))
         return safe + "-" + String(FNV1a.hash(url.utf8), radix: 16).leftPadded(to: 16) + ".png"
+    }
+
+    /// The URLs this report answers for besides its own: its redirect hops
+    /// and final URL, as crawl keys.
+    package var aliases: [String] {
+        ([finalURL].compactMap { $0 } + redirects.map(\.url)).compactMap(URLCanonicalizer.key).filter { $0 != url }
     }
 
     /// `requests` as JSON, for the store's column beside the line; nil when there are none.

@@ -19,14 +19,21 @@ package struct PageResult: Sendable {
     var crashed = false
     /// For a finished page: the report once its late window has closed.
     var completion: (@WebKitActor @Sendable () async -> PageLoadReport)? = nil
+    /// Why a crawl that renders only some pages rendered this one (`RenderMode.auto`).
+    var renderReason: RenderSampler.Reason?
 
     /// The result with its final report: for a finished page, once its late
     /// window has closed (`LateWindow`); at once otherwise.
     package func completed() async -> PageResult {
-        guard let completion else { return self }
         var result = self
-        result.report = await completion()
-        result.completion = nil
+        if let completion {
+            result.report = await completion()
+            result.completion = nil
+        }
+        if let renderReason {
+            result.report.rendered = true
+            result.report.renderReason = renderReason.rawValue
+        }
         return result
     }
 }
@@ -158,8 +165,7 @@ package final class PageLoader {
             result.retryAfter = RetryAfter.seconds(from: retryAfter)
         }
         if result.crashed { close() }
-        result.aliases = ([result.report.finalURL].compactMap { $0 } + result.report.redirects.map(\.url))
-            .compactMap(URLCanonicalizer.key).filter { $0 != entry.url }
+        result.aliases = result.report.aliases
         return result
     }
 

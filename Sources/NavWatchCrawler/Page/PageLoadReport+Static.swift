@@ -1,0 +1,35 @@
+import Foundation
+import NavWatchHTTP
+
+extension PageLoadReport {
+    /// Fills the report of a page read from its HTML instead of rendered
+    /// (`RenderMode`): `rendered` false and `reason`; the answer as for a
+    /// checked link (status, MIME type, redirects, final URL, or the error);
+    /// the title, links and ids the HTML has (and `addedIDs`, the ids renders
+    /// of its kind added); the document request's time to first byte and to
+    /// its end as `timings.ttfb` and `timings.finish`; one request, the
+    /// document's, in `resources`.
+    ///
+    /// What only a render can know stays nil, meaning not measured: the
+    /// commit, DOM and load timings, paint, metrics, console and page errors,
+    /// the late window, subresources.
+    ///
+    /// The URL, depth, parent, attempts and start time are the caller's.
+    mutating func record(_ page: StaticPage, reason: RenderSampler.Reason, addedIDs: Set<String> = []) {
+        let document = page.document
+        recordAnswer(url: document.url, finalURL: document.finalURL, status: document.status, mime: document.mimeType,
+                     redirects: document.redirects, errorKind: document.errorKind, errorMessage: document.errorMessage)
+        rendered = false
+        renderReason = reason.rawValue
+        guard status != nil else { return }
+        timings.ttfb = document.responseStart?.milliseconds.tenths
+        timings.finish = document.responseEnd?.milliseconds.tenths
+        resources.count = 1
+        resources.transferBytes = document.transferBytes
+        resources.byType = ["document": .init(count: 1, bytes: document.transferBytes)]
+        guard let html = page.html else { return }
+        title = html.title.flatMap { $0.isEmpty ? nil : $0 }
+        links = html.links.count
+        anchors = html.anchors + addedIDs.subtracting(html.anchors).sorted()
+    }
+}

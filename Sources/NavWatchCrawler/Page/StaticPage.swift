@@ -1,0 +1,61 @@
+import Foundation
+import NavWatchHTML
+import NavWatchHTTP
+
+/// A page of the crawl fetched with plain HTTP and parsed, before the crawl
+/// decides whether to render it (`RenderMode.auto`) or to report what its
+/// HTML says.
+struct StaticPage: Sendable {
+    /// What the fetch got.
+    var document: HTTPDocument
+    /// The parsed document: nil when the answer is no HTML, there was none, or it was not parsed.
+    var html: HTMLDocument?
+    /// Why an HTML answer was not parsed.
+    var unparsed: HTMLParseError?
+    /// When the fetch started.
+    var startedAt: Date
+
+    /// What runs on the page: its kind, for `RenderSampler`.
+    var kind: HTMLDocument.Scripts { html?.scripts ?? .init() }
+
+    /// The MIME types read as HTML. XHTML is not: WebKit parses it as XML.
+    static let htmlTypes: Set<String> = ["text/html"]
+    /// The encodings the parser reads as they are (a document declaring no encoding is read as UTF-8).
+    static let utf8Names: Set<String> = ["utf-8", "utf8", "unicode-1-1-utf-8", "us-ascii", "ascii"]
+
+    /// Fetches `url` with `http` (at most `HTMLParser.maximumBytes` of it) and parses an HTML answer.
+    static func fetch(_ url: URL, http: HTTPChecker) async -> StaticPage {
+        let startedAt = Date()
+        let document = await http.document(url, maxBytes: HTMLParser.maximumBytes)
+        var page = StaticPage(document: document, startedAt: startedAt)
+        guard document.status != nil, let mime = document.mimeType ?? "text/html" as String?,
+              htmlTypes.contains(mime) else { return page }
+        guard !document.truncated else {
+            page.unparsed = .tooLarge(bytes: HTMLParser.maximumBytes + 1)
+            return page
+        }
+        do {
+            page.html = try await HTMLParser.parse(Array(document.body), url: document.finalURL)
+        } catch {
+            page.unparsed = error
+        }
+        return page
+    }
+
+    /// Why this page must be rendered to be known, whatever its kind; nil
+    /// when its HTML can speak for it (or there is nothing to render).
+    var mustRender: RenderSampler.Reason? {
+        if unparsed != nil || document.mimeType == "application/xhtml+xml" { return .unparsed }
+        guard let html else { return nil }
+        if html.refresh != nil { return .metaRefresh }
+        let declared = document.charset ?? html.declaredCharset
+        if let declared, !Self.utf8Names.contains(declared) { return .charset }
+        if declared == nil, String(validating: document.body, as: UTF8.self) == nil { return .charset }
+        return nil
+    }
+
+    /// The page's links as the crawl sorts them.
+    var links: [PageFacts.Link] {
+        (html?.links ?? []).map { PageFacts.Link(url: $0.url, href: $0.href, text: $0.text, rel: $0.rel, element: $0.element) }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// What the crawl reads from a document it checks without rendering: the
+/// same facts, by the same rules, as the rendered path's facts script reads
+/// from the live page (`PageFacts`), as far as markup alone can tell them,
+/// and what the document's scripts are (`scripts`), which decides whether
+/// rendering could change those facts.
+///
+/// Built by `HTMLParser.parse`. A value: safe to send anywhere.
+package struct HTMLDocument: Sendable, Equatable {
+    /// One link of the document, as the facts script reads it.
+    package struct Link: Sendable, Equatable {
+        /// The absolute URL the element points at, resolved against the
+        /// document's base URL (the attribute as written when it does not resolve).
+        package var url: String
+        /// The attribute as written.
+        package var href: String
+        /// Its text (the `alt` of an image link, an `aria-label` or `title`
+        /// when it has none), white space collapsed, 200 UTF-16 code units at most.
+        package var text: String
+        package var rel: String
+        /// `a`, `area`, `iframe` or `frame`.
+        package var element: String
+
+        package init(url: String, href: String, text: String, rel: String, element: String) {
+            (self.url, self.href, self.text, self.rel, self.element) = (url, href, text, rel, element)
+        }
+    }
+
+    /// What runs when the document is shown: what a render could change.
+    package struct Scripts: Sendable, Hashable {
+        /// The resolved URLs of `<script src>` elements, sorted, each once.
+        package var sources: [String] = []
+        /// Hashes of the inline scripts' text (`String.hashValue`: equal
+        /// within one process, not across processes), sorted, each once.
+        package var inline: [Int] = []
+        /// Whether any element has an event handler attribute (`onload`, `onclick`, ...)
+        /// or an iframe's `src` is a `javascript:` URL.
+        package var handlers = false
+
+        /// Whether the document has anything that runs.
+        package var isEmpty: Bool { sources.isEmpty && inline.isEmpty && !handlers }
+
+        package init() {}
+    }
+
+    /// `<a href>` and `<area href>` in document order, then `<iframe src>`
+    /// and `<frame src>` in document order (`document.links`, then the
+    /// frames, as the facts script lists them). Links inside `<template>`
+    /// and `<noscript>` are not links of a page whose scripts run.
+    package var links: [Link] = []
+    /// Every element id in document order, then every `<a name>`, each once.
+    package var anchors: [String] = []
+    /// `document.title`: the first `<title>`'s text, ASCII white space
+    /// stripped and collapsed; nil without a `<title>`.
+    package var title: String?
+    /// The URL links resolve against: the first `<base href>`, else the document's own URL.
+    package var baseURL: URL
+    /// The `content` of the first `<meta http-equiv="refresh">`: a page that
+    /// navigates by itself once shown.
+    package var refresh: String?
+    /// The character encoding a `<meta charset>` or `<meta http-equiv="content-type">` declares.
+    package var declaredCharset: String?
+    package var scripts = Scripts()
+
+    package init(baseURL: URL) {
+        self.baseURL = baseURL
+    }
+}

@@ -1,0 +1,223 @@
+import CGumbo
+import Foundation
+
+/// Why a document was not parsed: the crawl renders such a page instead.
+package enum HTMLParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Larger than `HTMLParser.maximumBytes`.
+    case tooLarge(bytes: Int)
+    /// Nested deeper than `NestingScan.limit` allows.
+    case tooDeep
+
+    package var description: String {
+        switch self {
+        case .tooLarge(let bytes): return "\(bytes) bytes, more than the parser takes (\(HTMLParser.maximumBytes))"
+        case .tooDeep: return "nested deeper than \(NestingScan.limit) elements"
+        }
+    }
+}
+
+/// Parses an HTML document with Gumbo (an HTML5 tree builder: the same
+/// tree a browser builds from the same bytes, tag soup included) and reads
+/// its `HTMLDocument` with the facts script's rules.
+///
+/// - Input is UTF-8: a byte sequence that is not is read with U+FFFD in its
+///   place (Gumbo's own rule, as a browser does for a UTF-8 document).
+/// - Bounded: at most `maximumBytes`, nested at most `NestingScan.limit`
+///   deep; past either, `HTMLParseError` and no parse. Within them the
+///   time grows about linearly with the size (`Scripts/fuzz` checks the time per byte).
+/// - `parse` runs on a thread of its own with a large stack (Gumbo recurses
+///   over the tree): it never blocks the caller's executor.
+package enum HTMLParser {
+    /// The largest document parsed: 8 MiB.
+    package static let maximumBytes = 8 << 20
+    /// The stack of the parsing thread.
+    static let stackSize = 16 << 20
+
+    /// The document in `bytes`, served at `url` (after redirects), parsed on a thread of its own.
+    package static func parse(_ bytes: [UInt8], url: URL) async throws(HTMLParseError) -> HTMLDocument {
+        let result: Result<HTMLDocument, HTMLParseError> = await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: Result { () throws(HTMLParseError) in
+                try parseNow(bytes, url: url)
+            }) }
+            thread.stackSize = stackSize
+            thread.start()
+        }
+        return try result.get()
+    }
+
+    /// `parse` on the calling thread, which needs a stack of `stackSize`
+    /// for the deepest documents allowed (the fuzz tests call it on such a thread).
+    package static func parseNow(_ bytes: [UInt8], url: URL) throws(HTMLParseError) -> HTMLDocument {
+        guard bytes.count <= maximumBytes else { throw .tooLarge(bytes: bytes.count) }
+        let withinLimit = bytes.withUnsafeBufferPointer { NestingScan.isWithinLimit($0) }
+        guard withinLimit else { throw .tooDeep }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var options = kGumboDefaultOptions
+            options.max_errors = 0  // each error copies the stack of open elements: quadratic memory
+            let empty: StaticString = ""
+            let start = UnsafeRawPointer(buffer.baseAddress ?? empty.utf8Start).assumingMemoryBound(to: CChar.self)
+            let output = gumbo_parse_with_options(&options, start, buffer.count)!
+            defer { gumbo_destroy_output(&options, output) }
+            return DocumentReader(url: url).read(output.pointee.document)
+        }
+    }
+}
+
+/// Walks Gumbo's tree once, without recursion, reading what `HTMLDocument` holds.
+private struct DocumentReader {
+    private var document: HTMLDocument
+    /// Link elements in document order, and frames; their URLs resolve once
+    /// the base URL is known (a `<base>` may come after a link).
+    private var anchors: [UnsafeMutablePointer<GumboNode>] = []
+    private var frames: [UnsafeMutablePointer<GumboNode>] = []
+    private var ids: [String] = [], names: [String] = []
+    private var baseHref: String?
+    private var sources: Set<String> = [], inline: Set<Int> = []
+    private var scriptSources: [String] = []
+    private let url: URL
+
+    init(url: URL) {
+        self.url = url
+        document = HTMLDocument(baseURL: url)
+    }
+
+    consuming func read(_ root: UnsafeMutablePointer<GumboNode>) -> HTMLDocument {
+        var stack: [UnsafeMutablePointer<GumboNode>] = [root]
+        while let node = stack.popLast() {
+            let children: GumboVector
+            switch node.pointee.type {
+            case GUMBO_NODE_DOCUMENT:
+                children = node.pointee.v.document.children
+            case GUMBO_NODE_ELEMENT:
+                let element = node.pointee.v.element
+                visit(node, element)
+                // A `<noscript>` is text where scripts run.
+                if element.tag == GUMBO_TAG_NOSCRIPT { continue }
+                children = element.children
+            case GUMBO_NODE_TEMPLATE:
+                visit(node, node.pointee.v.element)
+                continue  // a template's content is no part of the document
+            default:
+                continue  // text and comments
+            }
+            for index in stride(from: Int(children.length) - 1, through: 0, by: -1) {
+                stack.append(children.data[index]!.assumingMemoryBound(to: GumboNode.self))
+            }
+        }
+        finish()
+        return document
+    }
+
+    private mutating func visit(_ node: UnsafeMutablePointer<GumboNode>, _ element: GumboElement) {
+        var attributes = element.attributes
+        if let id = attributes.attribute("id") { ids.append(id) }
+        if element.tag_namespace == GUMBO_NAMESPACE_HTML {
+            for index in 0..<Int(attributes.length) {
+                let attribute = attributes.data[index]!.assumingMemoryBound(to: GumboAttribute.self)
+                let name = attribute.pointee.name!
+                if (name[0] == CChar(UInt8(ascii: "o")) || name[0] == CChar(UInt8(ascii: "O")))
+                    && (name[1] == CChar(UInt8(ascii: "n")) || name[1] == CChar(UInt8(ascii: "N"))) {
+                    document.scripts.handlers = true
+                }
+            }
+        }
+        switch (element.tag, element.tag_namespace) {
+        case (GUMBO_TAG_A, GUMBO_NAMESPACE_HTML), (GUMBO_TAG_AREA, GUMBO_NAMESPACE_HTML):
+            if element.tag == GUMBO_TAG_A, let name = attributes.attribute("name") { names.append(name) }
+            if attributes.attribute("href") != nil { anchors.append(node) }
+        case (GUMBO_TAG_A, _):
+            if let name = attributes.attribute("name") { names.append(name) }
+        case (GUMBO_TAG_IFRAME, GUMBO_NAMESPACE_HTML), (GUMBO_TAG_FRAME, GUMBO_NAMESPACE_HTML):
+            if let source = attributes.attribute("src") {
+                frames.append(node)
+                if source.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("javascript:") {
+                    document.scripts.handlers = true
+                }
+            }
+        case (GUMBO_TAG_BASE, GUMBO_NAMESPACE_HTML):
+            if baseHref == nil, let href = attributes.attribute("href") { baseHref = href }
+        case (GUMBO_TAG_TITLE, GUMBO_NAMESPACE_HTML):
+            if document.title == nil { document.title = Self.childText(of: element).collapsingASCIIWhitespace }
+        case (GUMBO_TAG_META, GUMBO_NAMESPACE_HTML):
+            readMeta(&attributes)
+        case (GUMBO_TAG_SCRIPT, _):
+            guard Self.runs(type: attributes.attribute("type")) else { break }
+            if let source = attributes.attribute("src") {
+                scriptSources.append(source)
+            } else {
+                inline.insert(Self.childText(of: element).hashValue)
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func readMeta(_ attributes: inout GumboVector) {
+        if document.declaredCharset == nil, let charset = attributes.attribute("charset") {
+            document.declaredCharset = charset.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard let equiv = attributes.attribute("http-equiv")?.lowercased(),
+              let content = attributes.attribute("content") else { return }
+        if equiv == "refresh", document.refresh == nil {
+            document.refresh = content
+        } else if equiv == "content-type", document.declaredCharset == nil,
+                  let range = content.range(of: "charset=", options: .caseInsensitive) {
+            document.declaredCharset = content[range.upperBound...]
+                .trimmingCharacters(in: CharacterSet(charactersIn: "\"' ;")).lowercased()
+        }
+    }
+
+    private mutating func finish() {
+        if let baseHref, let base = DocumentURL.resolve(baseHref, against: url).flatMap(URL.init(string:)) {
+            document.baseURL = base
+        }
+        let base = document.baseURL
+        document.links = anchors.map { link($0, attribute: "href", base: base) }
+            + frames.map { link($0, attribute: "src", base: base) }
+        var seen: Set<String> = []
+        document.anchors = (ids + names).filter { seen.insert($0).inserted }
+        document.scripts.sources = Set(scriptSources.map { DocumentURL.resolve($0, against: base) ?? $0 }).sorted()
+        document.scripts.inline = inline.sorted()
+    }
+
+    private func link(_ node: UnsafeMutablePointer<GumboNode>, attribute name: String, base: URL) -> HTMLDocument.Link {
+        let element = node.pointee.v.element
+        var attributes = element.attributes
+        let value = attributes.attribute(name) ?? ""
+        return HTMLDocument.Link(url: DocumentURL.resolve(value, against: base) ?? value, href: value,
+                                 text: LinkText.of(node), rel: attributes.attribute("rel") ?? "",
+                                 element: String(cString: gumbo_normalized_tagname(element.tag)))
+    }
+
+    /// Whether a script of this `type` runs: none, empty, a JavaScript MIME
+    /// type or `module`; anything else is a data block. Unknown JavaScript
+    /// spellings count as running (a render too many, never one too few).
+    private static func runs(type: String?) -> Bool {
+        guard let type = type?.trimmingCharacters(in: .whitespaces).lowercased(), !type.isEmpty else { return true }
+        return type == "module" || type.contains("script") || !(type.contains("json") || type.contains("template")
+            || type.hasPrefix("text/x-") || type == "text/html" || type == "text/plain")
+    }
+
+    /// The text of an element's own text children (a `<title>`'s, a `<script>`'s).
+    private static func childText(of element: GumboElement) -> String {
+        var text = ""
+        for index in 0..<Int(element.children.length) {
+            let child = element.children.data[index]!.assumingMemoryBound(to: GumboNode.self)
+            switch child.pointee.type {
+            case GUMBO_NODE_TEXT, GUMBO_NODE_WHITESPACE, GUMBO_NODE_CDATA:
+                text += String(cString: child.pointee.v.text.text)
+            default:
+                break
+            }
+        }
+        return text
+    }
+}
+
+extension String {
+    /// The string with ASCII white space stripped from both ends and each run of it made one space.
+    fileprivate var collapsingASCIIWhitespace: String {
+        split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" || $0 == "\r\n" })
+            .joined(separator: " ")
+    }
+}

@@ -1,0 +1,89 @@
+import CGumbo
+
+/// A link's text as the facts script reads it: the element's text content
+/// with each run of white space (JavaScript's `\s`) made one space and
+/// trimmed; when that is empty, the `alt` of the first image inside that has
+/// one (when not empty), else the `aria-label`, else the `title`; cut to 200 UTF-16
+/// code units without leaving half a surrogate pair.
+enum LinkText {
+    static let maximumLength = 200
+
+    static func of(_ node: UnsafeMutablePointer<GumboNode>) -> String {
+        var text = collapsed(textContent(of: node))
+        if text.isEmpty {
+            var attributes = node.pointee.v.element.attributes
+            let alt = firstImageAlt(in: node) ?? ""
+            let fallback = !alt.isEmpty ? alt : attributes.attribute("aria-label")
+                .flatMap { $0.isEmpty ? nil : $0 } ?? attributes.attribute("title") ?? ""
+            text = collapsed(fallback)
+        }
+        var units = Array(text.utf16.prefix(maximumLength))
+        if let last = units.last, UTF16.isLeadSurrogate(last) { units.removeLast() }
+        return units.count == text.utf16.count ? text : String(decoding: units, as: UTF16.self)
+    }
+
+    /// Every text node below `node` in document order (a template's content and
+    /// comments aside), as `textContent` joins them.
+    private static func textContent(of node: UnsafeMutablePointer<GumboNode>) -> String {
+        var text = ""
+        var stack = [node]
+        while let current = stack.popLast() {
+            switch current.pointee.type {
+            case GUMBO_NODE_TEXT, GUMBO_NODE_WHITESPACE, GUMBO_NODE_CDATA:
+                text += String(cString: current.pointee.v.text.text)
+            case GUMBO_NODE_ELEMENT:
+                let children = current.pointee.v.element.children
+                for index in stride(from: Int(children.length) - 1, through: 0, by: -1) {
+                    stack.append(children.data[index]!.assumingMemoryBound(to: GumboNode.self))
+                }
+            default:
+                break
+            }
+        }
+        return text
+    }
+
+    /// The `alt` of the first `<img alt>` below `node` (`querySelector('img[alt]')`).
+    private static func firstImageAlt(in node: UnsafeMutablePointer<GumboNode>) -> String? {
+        var stack = [node]
+        while let current = stack.popLast() {
+            guard current.pointee.type == GUMBO_NODE_ELEMENT else { continue }
+            let element = current.pointee.v.element
+            if current != node, element.tag == GUMBO_TAG_IMG, element.tag_namespace == GUMBO_NAMESPACE_HTML {
+                var attributes = element.attributes
+                if let alt = attributes.attribute("alt") { return alt }
+            }
+            if element.tag == GUMBO_TAG_NOSCRIPT { continue }
+            for index in stride(from: Int(element.children.length) - 1, through: 0, by: -1) {
+                stack.append(element.children.data[index]!.assumingMemoryBound(to: GumboNode.self))
+            }
+        }
+        return nil
+    }
+
+    /// JavaScript's `s.replace(/\s+/g, ' ').trim()`.
+    static func collapsed(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if isJavaScriptSpace(scalar) {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// JavaScript's white space and line terminators (`\s`).
+    static func isJavaScriptSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+            return true
+        default:
+            return false
+        }
+    }
+}
