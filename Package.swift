@@ -146,6 +146,7 @@ let package = Package(
         ),
         .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "NavWatchTestSupport", "CNavShim"]),
         .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "NavWatchTestSupport"]),
+        .testTarget(name: "NavWatchHTMLTests", dependencies: ["NavWatchHTML"]),
         .testTarget(
             name: "NavWatchGuardTests",
             dependencies: [

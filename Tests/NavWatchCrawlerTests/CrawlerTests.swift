@@ -94,17 +94,24 @@ struct CrawlerTests {
         }
     }
 
-    @Test("the fast profile: no page scripts, no subresources requested, links of the markup only", arguments: [false, true])
-    func fastProfile(fast: Bool) async throws {
-        try await crawl(["/styled"], configure: { ($0.maxDepth, $0.fast) = (0, fast) }) { site, reports, store in
+    @Test("render never: the document alone, fetched and read; the links of its markup only", arguments: [RenderMode.never, .auto])
+    func readFromHTML(mode: RenderMode) async throws {
+        try await crawl(["/styled"], configure: { ($0.maxDepth, $0.render) = (0, mode) }) { site, reports, store in
             let styled = try #require(reports.first { $0.url == site.url("/styled").absoluteString })
-            #expect(styled.outcome == .ok && styled.title == "Styled")
-            #expect(styled.links == (fast ? 1 : 3))
-            #expect(styled.resources.count == (fast ? 1 : 4))
-            #expect(styled.resources.byType.keys.sorted() == (fast ? ["document"] : ["document", "image", "script", "stylesheet"]))
-            for path in ["/style.css", "/app.js", "/pic.gif"] { #expect(site.hitCount(path) == (fast ? 0 : 1), "\(path)") }
+            let rendered = mode == .auto  // the first page of its kind is a sample
+            #expect(styled.outcome == .ok && styled.title == "Styled" && styled.status == 200)
+            #expect(styled.rendered == rendered && styled.renderReason == (rendered ? "sample" : "never"))
+            #expect(styled.links == (rendered ? 3 : 1))
+            #expect(styled.resources.count == (rendered ? 4 : 1))
+            #expect(styled.resources.byType.keys.sorted() == (rendered ? ["document", "image", "script", "stylesheet"] : ["document"]))
+            #expect(styled.console == (rendered ? .init(errors: 0, warnings: 0) : nil))
+            #expect(styled.metrics == nil || rendered)
+            #expect(styled.timings.commit == nil || rendered)
+            #expect(try #require(styled.timings.finish) > 0 && styled.timings.ttfb != nil)
+            #expect(site.hitCount("/styled") == (rendered ? 2 : 1))  // read, then rendered
+            for path in ["/style.css", "/app.js", "/pic.gif"] { #expect(site.hitCount(path) == (rendered ? 1 : 0), "\(path)") }
             let linked = try await store.linkGraph().links.map { $0.target.replacingOccurrences(of: site.base, with: "") }
-            #expect(linked == (fast ? ["/p1"] : ["/p1", "/p2", "/p3"]))
+            #expect(linked == (rendered ? ["/p1", "/p2", "/p3"] : ["/p1"]))
         }
     }
 

@@ -65,6 +65,15 @@ struct CrawlSummaryText {
             lines.append("  javascript: \(summary.pagesWithPageErrors) pages with page errors, "
                          + "\(summary.pagesWithConsoleErrors) with console errors (navwatch report lists them)")
         }
+        if !summary.renderReasons.isEmpty {
+            func counted(_ rendered: Bool) -> String {
+                let reasons = summary.renderReasons[rendered] ?? [:]
+                let total = reasons.values.reduce(0, +)
+                let detail = reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                return "\(total)" + (detail.isEmpty ? "" : " (\(detail))")
+            }
+            lines.append("  rendered: \(counted(true)); read from HTML: \(counted(false))")
+        }
         let seconds = max(0.001, summary.elapsed.seconds)
         lines.append(String(format: "  %.1f pages/s, %d retries", Double(summary.loaded) / seconds, summary.retries))
         text = lines.joined(separator: "\n") + "\n"

@@ -22,6 +22,10 @@ public struct CrawlSummary: Sendable, Equatable {
     /// Time to finish of loaded pages, in whole milliseconds, kept to three
     /// significant digits (HdrHistogram): exact up to 2,047 ms.
     private var loadTimes = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+    /// Pages per render reason (`PageLoadReport.renderReason`), of pages
+    /// rendered (`true`) and of pages read from their HTML (`false`); empty
+    /// when every page was rendered (`RenderMode.always`).
+    public private(set) var renderReasons: [Bool: [String: Int]] = [:]
     /// Pages put back to be loaded again after a transient failure.
     public package(set) var retries = 0
     /// How long the run took, from its start to its last report stored.
@@ -49,6 +53,9 @@ public struct CrawlSummary: Sendable, Equatable {
         if let finish = report.timings.finish { _ = loadTimes.record(UInt64(max(0, finish.rounded()))) }
         if (report.pageErrorCount ?? 0) > 0 { pagesWithPageErrors += 1 }
         if (report.console?.errors ?? 0) > 0 { pagesWithConsoleErrors += 1 }
+        if let rendered = report.rendered, let reason = report.renderReason {
+            renderReasons[rendered, default: [:]][reason, default: 0] += 1
+        }
     }
 
     /// The time to finish, in milliseconds, that `percentile` percent of the

@@ -1,0 +1,179 @@
+import Foundation
+import NavWatchHTML
+import Testing
+
+/// The parser reads what the facts script reads, by its rules (the crawl
+/// tests compare both paths on a live site; these pin each rule).
+@Suite struct HTMLParserTests {
+    let page = URL(string: "http://127.0.0.1:8080/docs/guide/page.html?v=1#top")!
+
+    func parse(_ html: String, url: URL? = nil) throws -> HTMLDocument {
+        try HTMLParser.parseNow(Array(html.utf8), url: url ?? page)
+    }
+
+    @Test("links: a and area in document order, then iframes and frames; none in a template or noscript")
+    func linkOrder() throws {
+        let document = try parse("""
+            <iframe src="frame.html">fallback</iframe><a href="a.html">A</a><map><area href="area.html" alt="Area"></map>
+            <a name="no-href">not a link</a><template><a href="t.html">T</a></template>
+            <noscript><a href="n.html">N</a></noscript><svg><a href="svg.html">S</a></svg><a href="b.html">B</a>
+            """)
+        #expect(document.links.map(\.element) == ["a", "area", "a", "iframe"])
+        #expect(document.links.map(\.href) == ["a.html", "area.html", "b.html", "frame.html"])
+        #expect(document.links.map(\.url) == ["a.html", "area.html", "b.html", "frame.html"]
+            .map { "http://127.0.0.1:8080/docs/guide/" + $0 })
+    }
+
+    @Test("URLs resolve as a browser resolves them", arguments: [
+        ("", "http://127.0.0.1:8080/docs/guide/page.html?v=1"),
+        ("#part", "http://127.0.0.1:8080/docs/guide/page.html?v=1#part"),
+        ("?q=2", "http://127.0.0.1:8080/docs/guide/page.html?q=2"),
+        ("../index.html", "http://127.0.0.1:8080/docs/index.html"),
+        ("/", "http://127.0.0.1:8080/"),
+        ("//example.org/x", "http://example.org/x"),
+        ("  other.html\n", "http://127.0.0.1:8080/docs/guide/other.html"),
+        ("ot\ther\n.html", "http://127.0.0.1:8080/docs/guide/other.html"),
+        ("..\\up\\file.html?a\\b", "http://127.0.0.1:8080/docs/up/file.html?a%5Cb"),
+        ("http:same-scheme.html", "http://127.0.0.1:8080/docs/guide/same-scheme.html"),
+        ("https://example.org/a b", "https://example.org/a%20b"),
+        ("caf\u{E9}.html", "http://127.0.0.1:8080/docs/guide/caf%C3%A9.html"),
+        ("mailto:someone@example.org", "mailto:someone@example.org"),
+    ])
+    func resolution(_ href: String, _ expected: String) throws {
+        let document = try parse("<a href=\"\(href)\">x</a>")
+        #expect(document.links.first?.url == expected)
+    }
+
+    @Test("the first <base href> is the base of every link, those before it included")
+    func base() throws {
+        let document = try parse("""
+            <a href="early.html">e</a><base href="/root/"><base href="/ignored/"><a href="late.html">l</a>
+            """)
+        #expect(document.baseURL.absoluteString == "http://127.0.0.1:8080/root/")
+        #expect(document.links.map(\.url) == ["http://127.0.0.1:8080/root/early.html", "http://127.0.0.1:8080/root/late.html"])
+    }
+
+    @Test("link text: text content with white space collapsed, else an image's alt, an aria-label, a title")
+    func text() throws {
+        let document = try parse("""
+            <a href="1">  two\u{A0}\n words <b>bold</b><script>var s = 1</script></a>
+            <a href="2"><img alt=""><img alt="second"></a>
+            <a href="3"><img alt="Logo"></a>
+            <a href="4" aria-label="Label" title="Title"> </a>
+            <a href="5" aria-label="" title="Title"></a>
+            <a href="6"></a>
+            """)
+        #expect(document.links.map(\.text) == ["two words boldvar s = 1", "", "Logo", "Label", "Title", ""])
+    }
+
+    @Test("link text is cut at 200 UTF-16 code units, never inside a surrogate pair")
+    func longText() throws {
+        let emojiAtCut = String(repeating: "a", count: 199) + "\u{1F600}" + "tail"
+        let document = try parse("<a href=x>\(String(repeating: "b", count: 300))</a><a href=y>\(emojiAtCut)</a>")
+        #expect(document.links[0].text == String(repeating: "b", count: 200))
+        #expect(document.links[1].text == String(repeating: "a", count: 199))
+    }
+
+    @Test("anchors: every id in document order, then every a name, each once; rel and the title")
+    func anchorsAndTitle() throws {
+        let document = try parse("""
+            <head><title>
+              A   title\twith  space </title><title>second</title></head>
+            <body><h1 id="top">x</h1><a name="old">o</a><a name="top"></a><svg id="drawing"></svg>
+            <template id="tpl"><p id="inside"></p></template><a href="n" rel="next nofollow">n</a></body>
+            """)
+        #expect(document.anchors == ["top", "drawing", "tpl", "old"])
+        #expect(document.title == "A title with space")
+        #expect(document.links.first?.rel == "next nofollow")
+        #expect(try parse("<p>no title</p>").title == nil)
+    }
+
+    @Test("scripts: sources resolved and sorted, inline text, handlers; data blocks do not run")
+    func scripts() throws {
+        let document = try parse("""
+            <script src="/b.js"></script><script src="../a.js" type="module"></script><script src="/b.js"></script>
+            <script>console.log(1)</script><script type="application/ld+json">{"a": 1}</script>
+            <script type="text/template"><a href="x"></a></script>
+            """)
+        #expect(document.scripts.sources == ["http://127.0.0.1:8080/b.js", "http://127.0.0.1:8080/docs/a.js"])
+        #expect(document.scripts.inline == ["console.log(1)".hashValue])
+        #expect(!document.scripts.handlers)
+        #expect(try parse("<body onload=\"go()\">").scripts.handlers)
+        #expect(try parse("<iframe src=\" JavaScript:alert(1)\"></iframe>").scripts.handlers)
+        #expect(try parse("<p>plain</p><script type=\"application/json\">[]</script>").scripts.isEmpty)
+    }
+
+    @Test("a page that navigates by itself, and the encoding it declares")
+    func refreshAndCharset() throws {
+        let refresh = try parse("<meta http-equiv=\"Refresh\" content=\"0; url=/next\"><meta charset=\"ISO-8859-1\">")
+        #expect(refresh.refresh == "0; url=/next")
+        #expect(refresh.declaredCharset == "iso-8859-1")
+        let equiv = try parse("<meta http-equiv=\"content-type\" content=\"text/html; charset=Shift_JIS\">")
+        #expect(equiv.declaredCharset == "shift_jis")
+        #expect(try parse("<p>x</p>").refresh == nil)
+    }
+
+    @Test("a document nested deeper than the limit is not parsed; one at the limit is")
+    func depth() throws {
+        let deep = Array(String(repeating: "<div>", count: 100_000).utf8)
+        #expect(throws: HTMLParseError.tooDeep) { try HTMLParser.parseNow(deep, url: page) }
+        let atLimit = String(repeating: "<div>", count: NestingScan.limit - 3) + "<a href=x>x</a>"
+        #expect(try parse(atLimit).links.count == 1)
+    }
+
+    @Test("a document larger than the parser takes is not parsed")
+    func size() throws {
+        let large = [UInt8](repeating: UInt8(ascii: "a"), count: HTMLParser.maximumBytes + 1)
+        #expect(throws: HTMLParseError.tooLarge(bytes: HTMLParser.maximumBytes + 1)) {
+            try HTMLParser.parseNow(large, url: page)
+        }
+    }
+
+    @Test("bytes that are not UTF-8 and markup that is not HTML still parse")
+    func malformed() throws {
+        let latin1: [UInt8] = Array("<title>caf".utf8) + [0xE9] + Array("</title><a href=\"x".utf8) + [0xFF] + Array("\">".utf8)
+        let document = try HTMLParser.parseNow(latin1, url: page)
+        #expect(document.title == "caf\u{FFFD}")
+        #expect(document.links.count == 1)
+        #expect(try parse("<a href='1'<<b></i></table><a href=2>").links.map(\.href) == ["1", "2"])
+        #expect(try parse("").links.isEmpty)
+    }
+
+    @Test("parse runs on a thread of its own and gives what parseNow gives")
+    func parseOnItsThread() async throws {
+        let html = String(repeating: "<ul><li>", count: 1000) + "<a href=deep.html>deep</a>"
+        let document = try await HTMLParser.parse(Array(html.utf8), url: page)
+        #expect(document.links.map(\.href) == ["deep.html"])
+    }
+}
+
+@Suite struct NestingScanTests {
+    func within(_ html: String, limit: Int) -> Bool {
+        Array(html.utf8).withUnsafeBufferPointer { NestingScan.isWithinLimit($0, limit: limit) }
+    }
+
+    @Test("start tags count, their end tags take them back, void elements never count")
+    func counting() {
+        #expect(within("<div><p></p></div><div><br><img><hr></div>", limit: 2))
+        #expect(!within("<div><div><div>", limit: 2))
+        #expect(within("<div></div><div></div><div></div>", limit: 1))
+    }
+
+    @Test("an end tag counts only against an open start tag of its name")
+    func strayEndTags() {
+        #expect(!within("<div></span><div></b><div>", limit: 2))
+    }
+
+    @Test("tags in comments, scripts, styles and quoted attribute values do not count")
+    func text() {
+        #expect(within("<!-- <div><div><div> --><script>'<div><div><div>'</script>", limit: 1))
+        #expect(within("<style>div > p { }</style><p title=\"<div><div><div>\">x</p>", limit: 1))
+        #expect(within("<textarea><div><div></TEXTAREA >", limit: 1))
+        #expect(!within("<!-- --><div><div>", limit: 1))
+    }
+
+    @Test("the self-closing syntax does not close an HTML element")
+    func selfClosing() {
+        #expect(!within("<div/><div/><div/>", limit: 2))
+    }
+}
