@@ -9,22 +9,20 @@ extension PageLoadReport {
     /// The URL, depth, parent, attempts and start time are the caller's.
     package mutating func record(_ check: HTTPCheckResult) {
         checkedWith = check.method
-        recordAnswer(url: check.url, finalURL: check.finalURL, status: check.status, mime: check.mimeType,
-                     redirects: check.redirects, errorKind: check.errorKind, errorMessage: check.errorMessage)
+        recordAnswer(url: check.url, status: check.status, mime: check.mimeType, redirects: check.redirects,
+                     errorKind: check.errorKind, errorMessage: check.errorMessage)
+        if check.finalURL != check.url { finalURL = Self.canonical(check.finalURL) }
     }
 
-    /// A plain HTTP request's answer to `url`: its status, MIME type,
-    /// redirect hops and final URL; the outcome `ok` below 400, `http-error`
+    /// A plain HTTP request's answer to `url`: its status, MIME type and
+    /// redirect hops; the outcome `ok` below 400, `http-error`
     /// from 400, and without an answer `timeout` or `failed` with the error
     /// (domain `navwatch-http`).
-    mutating func recordAnswer(url: URL, finalURL: URL, status: Int?, mime: String?, redirects: [HTTPCheckResult.Hop],
+    mutating func recordAnswer(url: URL, status: Int?, mime: String?, redirects: [HTTPCheckResult.Hop],
                                errorKind: HTTPFailureKind?, errorMessage: String?) {
         self.status = status
         self.mime = mime
         self.redirects = redirects.map { .init(url: $0.url.absoluteString, status: $0.status) }
-        if finalURL != url {
-            self.finalURL = URLCanonicalizer.canonical(finalURL)?.absoluteString ?? finalURL.absoluteString
-        }
         if let status {
             outcome = status >= 400 ? .httpError : .ok
         } else {
@@ -33,5 +31,10 @@ extension PageLoadReport {
             error = .init(NavigationError(kind: kind, domain: "navwatch-http", code: 0,
                                           message: errorMessage ?? kind.rawValue, failingURL: url))
         }
+    }
+
+    /// `url` as reports write a final URL: canonical where it has a canonical form.
+    static func canonical(_ url: URL) -> String {
+        URLCanonicalizer.canonical(url)?.absoluteString ?? url.absoluteString
     }
 }

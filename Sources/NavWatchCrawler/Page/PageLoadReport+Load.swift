@@ -33,7 +33,7 @@ extension PageLoadReport {
         if let response = state.response {
             status = state.httpStatus
             mime = response.mimeType
-            finalURL = URLCanonicalizer.canonical(response.url)?.absoluteString ?? response.url.absoluteString
+            finalURL = Self.canonical(response.url)
         }
         switch state.outcome {
         case .finished?:

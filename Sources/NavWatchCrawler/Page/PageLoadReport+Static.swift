@@ -4,7 +4,8 @@ import NavWatchHTTP
 extension PageLoadReport {
     /// Fills the report of a page read from its HTML instead of rendered
     /// (`RenderMode`): `rendered` false and `reason`; the answer as for a
-    /// checked link (status, MIME type, redirects, final URL, or the error);
+    /// checked link (status, MIME type, redirects, or the error) and, as for
+    /// a rendered page, the final URL of every answer;
     /// the title, links and ids the HTML has (and `addedIDs`, the ids renders
     /// of its kind added); the document request's time to first byte and to
     /// its end as `timings.ttfb` and `timings.finish`; one request, the
@@ -17,11 +18,12 @@ extension PageLoadReport {
     /// The URL, depth, parent, attempts and start time are the caller's.
     mutating func record(_ page: StaticPage, reason: RenderSampler.Reason, addedIDs: Set<String> = []) {
         let document = page.document
-        recordAnswer(url: document.url, finalURL: document.finalURL, status: document.status, mime: document.mimeType,
-                     redirects: document.redirects, errorKind: document.errorKind, errorMessage: document.errorMessage)
+        recordAnswer(url: document.url, status: document.status, mime: document.mimeType, redirects: document.redirects,
+                     errorKind: document.errorKind, errorMessage: document.errorMessage)
         rendered = false
         renderReason = reason.rawValue
         guard status != nil else { return }
+        finalURL = Self.canonical(document.finalURL)  // as a rendered page's: where the answer came from
         timings.ttfb = document.responseStart?.milliseconds.tenths
         timings.finish = document.responseEnd?.milliseconds.tenths
         resources.count = 1
