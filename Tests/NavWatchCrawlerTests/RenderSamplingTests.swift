@@ -1,0 +1,148 @@
+import Foundation
+import LoopbackServer
+@testable import NavWatchCrawler
+import NavWatchTestSupport
+import Testing
+
+/// `RenderMode.auto` on a loopback site of two templates with scripts: a
+/// menu script that adds links to every page of one, a script that changes
+/// nothing on the other, and pages with no script at all.
+@Suite("Rendering only where it can matter (RenderMode.auto)")
+struct RenderSamplingTests {
+    static let menuPages = 12, plainPages = 60, staticPages = 6
+
+    /// `/` links to every page; `/menu/N` load `/menu.js`, which adds links to
+    /// `/from-menu/1`, `/from-menu/2` and the missing `/from-menu/gone`;
+    /// `/plain/N` load `/quiet.js`; `/static/N` have no script. Odd pages link
+    /// to `#top`, which `/plain/N` has as an id in their markup.
+    static func route(_ request: LoopbackRequest) -> LoopbackResponse {
+        let path = request.path
+        func page(_ title: String, script: String?, links: [String]) -> LoopbackResponse {
+            .html("<!doctype html><title>\(title)</title><h1 id=\"top\">\(title)</h1>"
+                  + links.map { "<a href=\"\($0)\">\($0)</a>" }.joined()
+                  + (script.map { "<script src=\"\($0)\"></script>" } ?? ""))
+        }
+        switch path {
+        case "/":
+            let pages = (0..<menuPages).map { "/menu/\($0)" } + (0..<plainPages).map { "/plain/\($0)" }
+                + (0..<staticPages).map { "/static/\($0)" }
+            return page("Home", script: nil, links: pages)
+        case "/menu.js":
+            return .text("""
+                document.addEventListener('DOMContentLoaded', () => {
+                  const nav = document.createElement('nav');
+                  nav.id = 'menu';
+                  nav.innerHTML = '<a href="/from-menu/1">one</a><a href="/from-menu/2">two</a><a href="/from-menu/gone">gone</a>';
+                  document.body.prepend(nav);
+                });
+                """, contentType: "text/javascript")
+        case "/quiet.js":
+            return .text("document.documentElement.dataset.seen = 'yes';", contentType: "text/javascript")
+        case "/from-menu/1", "/from-menu/2":
+            return page("From the menu", script: nil, links: ["/"])
+        case "/refresh":
+            return .html("<!doctype html><title>Moving</title><meta http-equiv=\"refresh\" content=\"5; url=/\">")
+        case "/latin1":
+            return .respond(status: 200, headers: [("Content-Type", "text/html; charset=iso-8859-1")],
+                            body: Array("<!doctype html><title>Caf".utf8) + [0xE9] + Array("</title><a href=\"/\">home</a>".utf8))
+        case "/deep":
+            return .html("<!doctype html><title>Deep</title>" + String(repeating: "<div>", count: 5000) + "<a href=\"/\">home</a>")
+        default:
+            guard let kind = path.split(separator: "/").first, let n = Int(path.split(separator: "/").last ?? "") else {
+                return .html("<!doctype html><title>Not found</title>", status: 404)
+            }
+            let links = ["/"] + (n % 2 == 1 ? ["#top"] : [])
+            switch kind {
+            case "menu": return page("Menu \(n)", script: "/menu.js", links: links)
+            case "plain": return page("Plain \(n)", script: "/quiet.js", links: links)
+            case "static": return page("Static \(n)", script: nil, links: links)
+            default: return .html("<!doctype html><title>Not found</title>", status: 404)
+            }
+        }
+    }
+
+    struct Crawl {
+        var reports: [PageLoadReport]
+        var graph: LinkGraph
+
+        func report(_ path: String, _ server: LoopbackServer) -> PageLoadReport? {
+            reports.first { $0.url == server.url(path).absoluteString }
+        }
+
+        /// Every link as `source → target#fragment`, sorted.
+        var links: [String] {
+            graph.links.map { "\($0.source) → \($0.target)#\($0.fragment ?? "")" }.sorted()
+        }
+    }
+
+    static func crawl(_ server: LoopbackServer, _ mode: RenderMode, seeds: [String] = ["/"]) async throws -> Crawl {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sampling-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try SQLiteCrawlStore(path: path)
+        var configuration = CrawlConfiguration(seeds: seeds.map(server.url))
+        (configuration.retries, configuration.obeyRobots, configuration.allowPrivateAddresses) = (0, false, true)
+        configuration.render = mode
+        let crawler = try Crawler(configuration: configuration, store: store)
+        _ = try await withDeadline("the \(mode) crawl", within: .seconds(180)) { try await crawler.run { _ in } }
+        let crawl = Crawl(reports: try await store.allReports(), graph: try await store.linkGraph())
+        await store.close()
+        return crawl
+    }
+
+    @Test("the same pages and links as a full crawl; the menu's pages all rendered, the quiet ones sampled")
+    func sampling() async throws {
+        let server = try await LoopbackServer.start(route: Self.route)
+        defer { Task { await server.shutdown() } }
+        let full = try await Self.crawl(server, .always)
+        let auto = try await Self.crawl(server, .auto)
+
+        #expect(auto.reports.map(\.url).sorted() == full.reports.map(\.url).sorted())
+        #expect(auto.links == full.links)
+        #expect(auto.report("/from-menu/gone", server)?.status == 404)
+        #expect(auto.report("/from-menu/1", server)?.outcome == .ok)
+
+        let reason = { (path: String) in auto.report(path, server)?.renderReason }
+        #expect(reason("/") == "no-scripts")
+        for n in 0..<Self.staticPages { #expect(reason("/static/\(n)") == "no-scripts") }
+        // The menu's kind: the first render disagrees (three links added), every page after it is rendered.
+        let menu = (0..<Self.menuPages).map { reason("/menu/\($0)") ?? "none" }
+        #expect(menu.count { $0 == "sample" } >= 1 && menu.count { $0 == "sample" } <= RenderSampler.sampleSize)
+        #expect(menu.allSatisfy { $0 == "sample" || $0 == "kind-disagreed" }, "\(menu)")
+        #expect((0..<Self.menuPages).allSatisfy { auto.report("/menu/\($0)", server)?.rendered == true })
+        // The quiet kind: three samples agree; after them only the spot checks are rendered.
+        let plain = (0..<Self.plainPages).map { (url: server.url("/plain/\($0)").absoluteString, reason: reason("/plain/\($0)")) }
+        #expect(plain.count { $0.reason == "sample" } == RenderSampler.sampleSize)
+        for page in plain where page.reason != "sample" {
+            #expect(page.reason == (RenderSampler.isSpotChecked(page.url) ? "spot-check" : "sample-agreed"), "\(page.url)")
+        }
+        let renderedPlain = plain.count { ["sample", "spot-check"].contains($0.reason) }
+        #expect(renderedPlain <= RenderSampler.sampleSize + Self.plainPages / 10)
+        for report in auto.reports where report.wasLoaded {
+            #expect(report.rendered == ["sample", "spot-check", "kind-disagreed"].contains(report.renderReason ?? ""))
+        }
+        // A page read from HTML keeps its ids, so `#top` links are not missing fragments.
+        #expect(auto.graph.anchors == full.graph.anchors)
+    }
+
+    @Test("never: the menu's links are not found, nothing is rendered")
+    func never() async throws {
+        let server = try await LoopbackServer.start(route: Self.route)
+        defer { Task { await server.shutdown() } }
+        let never = try await Self.crawl(server, .never)
+        #expect(never.report("/from-menu/1", server) == nil)
+        #expect(never.reports.filter(\.wasLoaded).allSatisfy { $0.rendered == false && $0.renderReason == "never" })
+        #expect(never.reports.count { $0.wasLoaded } == 1 + Self.menuPages + Self.plainPages + Self.staticPages)
+    }
+
+    @Test("pages that must be rendered to be known: a refresh, another encoding, too deep to parse",
+          arguments: [("/refresh", "meta-refresh", "Moving"), ("/latin1", "charset", "Caf\u{E9}"), ("/deep", "unparsed", "Deep")])
+    func mustRender(path: String, reason: String, title: String) async throws {
+        let server = try await LoopbackServer.start(route: Self.route)
+        defer { Task { await server.shutdown() } }
+        let crawl = try await Self.crawl(server, .auto, seeds: [path])
+        let report = try #require(crawl.report(path, server))
+        #expect(report.rendered == true && report.renderReason == reason)
+        #expect(report.title == title && report.outcome == .ok)
+        #expect(report.links == 1 || path == "/refresh")
+    }
+}
