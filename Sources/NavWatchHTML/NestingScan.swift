@@ -39,9 +39,10 @@ package enum NestingScan {
             }
             let isEnd = next == UInt8(ascii: "/")
             let nameStart = isEnd ? i + 2 : i + 1
+            // A tag name starts with a letter; `<` before anything else is text.
+            guard nameStart < n, isLetter(bytes[nameStart]) else { i += 1; continue }
             var nameEnd = nameStart
             while nameEnd < n, isNameByte(bytes[nameEnd]) { nameEnd += 1 }
-            guard nameEnd > nameStart, isLetter(bytes[nameStart]) else { i += 1; continue }
             let name = hash(of: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]))
             i = endOfTag(bytes, from: nameEnd)
             if isEnd {
