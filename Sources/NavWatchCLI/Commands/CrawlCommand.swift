@@ -173,6 +173,11 @@ package struct CrawlCommand: AsyncParsableCommand {
         if let externalDelay, externalDelay < 0 { throw ValidationError("--external-delay must be 0 or more milliseconds") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
         if let readConcurrency, readConcurrency < 1 { throw ValidationError("--read-concurrency must be at least 1") }
+        if fast || render.map({ $0.value != .always }) == true {
+            let mode = fast ? "--fast" : "--render \(render!.value.rawValue)"
+            if extract != nil { throw ValidationError("--extract runs on rendered pages: it cannot be combined with \(mode)") }
+            if screenshots != nil { throw ValidationError("--screenshots needs rendered pages: it cannot be combined with \(mode)") }
+        }
         if fast, let render, render.value != .auto {
             throw ValidationError("--fast is --render auto: it cannot be combined with --render \(render.value.rawValue)")
         }

@@ -62,8 +62,9 @@ public struct CrawlConfiguration: Sendable {
     /// Which pages are rendered in a web view and which are read from their
     /// HTML: every page (`always`, the default), only those whose scripts
     /// could change their links (`auto`, the link checker's mode), or none
-    /// (`never`). NavWatchCrawler.docc/LinkChecking.md says what a page read
-    /// from HTML reports.
+    /// (`never`). NavWatchCrawler.docc/CheckingLinks.md says what a page read
+    /// from HTML reports. A page read from HTML runs no `pageHandler` and
+    /// has no screenshot.
     public var render: RenderMode = .always
     /// Pages fetched and read from their HTML at once, with `render` `auto` or
     /// `never` (`concurrency` is the number of views that render).

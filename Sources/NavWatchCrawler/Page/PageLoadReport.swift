@@ -277,7 +277,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// HTML (false); nil in a crawl that renders every page (`RenderMode.always`).
     public var rendered: Bool?
     /// Why it was, or was not, rendered (`no-scripts`, `sample`,
-    /// `sample-agreed`, `spot-check`, ...: NavWatchCrawler.docc/LinkChecking.md).
+    /// `sample-agreed`, `spot-check`, ...: NavWatchCrawler.docc/CheckingLinks.md).
     public var renderReason: String?
     /// Every request of the page: stored beside the report, not in its JSON line.
     public var requests: [RequestRecord] = []
