@@ -7,13 +7,21 @@ process start); CPU seconds and peak RSS cover the whole process tree, web and
 network processes included, from start to exit. Each figure is the median of
 the repeated runs; the ratio compares navwatch with the engine limit measured
 in the same run.
+
+The link checking table sets lychee and wget --spider (as
+Benchmarks/link-peers.sh runs them) beside navwatch crawl --render auto,
+never and always on each site: wall time and CPU from start to exit, the
+broken links and missing fragments each found. `--links-only` prints only
+that table and the scripted site's (Benchmarks/link-check.sh).
 """
 import argparse
 import glob
 import json
 import os
+import re
 import statistics
 from datetime import datetime
+from urllib.parse import urlsplit
 
 
 def load(path):
@@ -57,28 +65,34 @@ def found(path):
     return loaded, broken
 
 
-def fast_table(r, sites):
-    """`navwatch crawl --fast` at concurrency 2 against the engine limit and
-    the default crawl of the same run, with what it found."""
-    print("| navwatch crawl --fast, concurrency 2 | engine pages/s | default pages/s | --fast pages/s "
-          "| --fast / engine | --fast CPU ms/page | same pages and broken links as the default crawl |")
-    print("|---|---|---|---|---|---|---|")
+def render_table(r, sites):
+    """`navwatch crawl --render auto` and `--render never` at concurrency 2
+    against the engine limit and the default crawl (`--render always`) of the
+    same run, with what they found."""
+    rows = []
     for prefix, site in sites:
-        for path in sorted(glob.glob(f"{r}/{prefix}fast-c2-r*.jsonl")):
-            run = path.rsplit("-r", 1)[1].split(".")[0]
-            engine_path = f"{r}/{prefix}engine-c2-r{run}.json"
-            default_path = f"{r}/{prefix}navwatch-c2-r{run}.jsonl"
-            if not (os.path.exists(engine_path) and os.path.exists(default_path)):
-                continue
-            engine = load(engine_path)["pages_per_second"]
-            pages, rate = navwatch_crawl(path)
-            _, default_rate = navwatch_crawl(default_path)
-            cpu = load(path.replace(".jsonl", ".tree.json"))["cpu_seconds"] / max(1, pages)
-            (fast_pages, fast_broken), (pages_default, broken_default) = found(path), found(default_path)
-            same = "yes" if (fast_pages, fast_broken) == (pages_default, broken_default) else (
-                f"no: {len(fast_pages ^ pages_default)} pages and {len(fast_broken ^ broken_default)} broken links differ")
-            print(f"| {site}, run {run} | {engine:.1f} | {default_rate:.1f} | {rate:.1f} | **{rate / engine:.2f}** "
-                  f"| {cpu * 1000:.1f} | {same} ({len(fast_pages)} pages, {len(fast_broken)} broken) |")
+        for mode in ("auto", "never"):
+            for path in sorted(glob.glob(f"{r}/{prefix}render-{mode}-c2-r*.jsonl")):
+                run = path.rsplit("-r", 1)[1].split(".")[0]
+                engine_path = f"{r}/{prefix}engine-c2-r{run}.json"
+                default_path = f"{r}/{prefix}navwatch-c2-r{run}.jsonl"
+                if not (os.path.exists(engine_path) and os.path.exists(default_path)):
+                    continue
+                engine = load(engine_path)["pages_per_second"]
+                pages, rate = navwatch_crawl(path)
+                _, default_rate = navwatch_crawl(default_path)
+                cpu = load(path.replace(".jsonl", ".tree.json"))["cpu_seconds"] / max(1, pages)
+                (mode_pages, mode_broken), (pages_default, broken_default) = found(path), found(default_path)
+                same = "yes" if (mode_pages, mode_broken) == (pages_default, broken_default) else (
+                    f"no: {len(mode_pages ^ pages_default)} pages and {len(mode_broken ^ broken_default)} broken links differ")
+                rows.append(f"| {site}, run {run} | `--render {mode}` | {engine:.1f} | {default_rate:.1f} | {rate:.1f} "
+                            f"| **{rate / engine:.2f}** | {cpu * 1000:.1f} | {same} ({len(mode_pages)} pages, {len(mode_broken)} broken) |")
+    if not rows:
+        return
+    print("| navwatch crawl, concurrency 2 | mode | engine pages/s | default pages/s | pages/s "
+          "| / engine | CPU ms/page | same pages and broken links as the default crawl |")
+    print("|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
     print()
 
 
@@ -205,25 +219,214 @@ def breakdown_table(r, sites):
     print()
 
 
+LINK_SITES = (("docs-", "real site (python3.11-doc)"), ("", "generated site"), ("scripted-", "scripted site"))
+
+
+def lychee_found(path):
+    """Broken link targets (fragment stripped: an error status or no answer)
+    and missing fragments (URL#id whose page answered but has no such id) in
+    lychee's --format json report. A link met again is reported as
+    'Error (cached)', without its reason: it takes its first report's."""
+    report = load(path)
+    errors = [e for key in ("error_map", "timeout_map") for found in (report.get(key) or {}).values() for e in found]
+    fragments = {e["url"] for e in errors
+                 if "fragment" in " ".join(str(v) for v in (e.get("status") or {}).values()).lower()}
+    broken = {e["url"].split("#")[0] for e in errors if e["url"] not in fragments}
+    return broken, fragments
+
+
+def wget_found(path):
+    """The HTML pages wget --spider read (URL ending in .html or /) and the
+    broken links of its closing summary ("Found N broken links." and their URLs)."""
+    pages, broken, summary = set(), set(), False
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if summary:
+                if line.startswith("FINISHED"):
+                    break
+                if line.strip():
+                    broken.add(line.strip())
+            elif re.match(r"Found (no|\d+) broken links?\.", line):
+                summary = True
+            else:
+                m = re.search(r"URL:(\S+) \[\d+(/\d+)?\] -> ", line)
+                if m and re.search(r"(\.html?|/)$", m.group(1).split("?")[0]):
+                    pages.add(m.group(1))
+    return pages, broken
+
+
+def navwatch_link_found(path):
+    """The pages a navwatch crawl loaded and its broken links: reports with
+    outcome http-error, and any with status 404."""
+    loaded, broken = found(path)
+    with open(path) as f:
+        for line in f:
+            report = json.loads(line)
+            if report.get("status") == 404 and report.get("outcome") not in ("skipped", "blocked"):
+                broken.add(report["url"])
+    return loaded, broken
+
+
+def paths_of(urls, most=3):
+    """A few URLs as paths, for a table cell."""
+    shown = sorted(urlsplit(u).path + (f"#{urlsplit(u).fragment}" if urlsplit(u).fragment else "") for u in urls)
+    return ", ".join(shown[:most]) + (", …" if len(shown) > most else "")
+
+
+def count_cell(runs):
+    """One figure per run, the same in every run shown once, with a few of the URLs."""
+    counts = sorted({len(x) for x in runs})
+    if not runs:
+        return "n/a"
+    text = " / ".join(str(c) for c in counts)
+    return text + (f" ({paths_of(runs[0])})" if runs[0] else "")
+
+
+def link_table(r):
+    """What each link checker found on each site, and what it cost: wall time
+    and CPU of the whole process tree (proctree.py), start to exit, medians of
+    the runs; pages it read; broken link targets and missing fragments (one
+    figure per run when runs differ)."""
+    rows = []
+    for prefix, site in LINK_SITES:
+        lychee, found_runs = [], []
+        for path in sorted(glob.glob(f"{r}/{prefix}lychee-r*.json")):
+            if not path.endswith(".tree.json"):
+                try:
+                    found_runs.append(lychee_found(path))
+                    lychee.append(path)
+                except (ValueError, KeyError, TypeError):
+                    pass  # cut short: no report of that run
+        if lychee:
+            urls = f"{r}/{prefix}lychee-urls.txt"
+            pages = sum(1 for line in open(urls) if line.strip()) if os.path.exists(urls) else "?"
+            rows.append((site, "lychee (every page as input)", [p.replace(".json", ".tree.json") for p in lychee],
+                         str(pages), [b for b, _ in found_runs], [f for _, f in found_runs]))
+        wget = sorted(glob.glob(f"{r}/{prefix}wget-r*.log"))
+        if wget:
+            found_runs = [wget_found(p) for p in wget]
+            rows.append((site, "wget --spider -r", [p.replace(".log", ".tree.json") for p in wget],
+                         " / ".join(str(n) for n in sorted({len(p) for p, _ in found_runs})),
+                         [b for _, b in found_runs], None))
+        for name, label in (("render-auto", "navwatch --render auto"), ("render-never", "navwatch --render never"),
+                            ("navwatch", "navwatch (full crawl, --render always)")):
+            runs = sorted(glob.glob(f"{r}/{prefix}{name}-c2-r*.jsonl"))
+            if runs:
+                found_runs = [navwatch_link_found(p) for p in runs]
+                rows.append((site, label, [p.replace(".jsonl", ".tree.json") for p in runs],
+                             " / ".join(str(n) for n in sorted({len(p) for p, _ in found_runs})),
+                             [b for _, b in found_runs], None))
+    if not rows:
+        return
+    print("Link checking (concurrency 2 for navwatch; lychee and wget as fast as the server answers):")
+    print()
+    print("| site | checker | wall s | CPU s | pages | broken links | missing fragments |")
+    print("|---|---|---|---|---|---|---|")
+    for site, label, trees, pages, broken, fragments in rows:
+        trees = [load(t) for t in trees if os.path.exists(t)]
+        wall = f"{statistics.median(t['wall_seconds'] for t in trees):.1f}" if trees else "?"
+        cpu = f"{statistics.median(t['cpu_seconds'] for t in trees):.1f}" if trees else "?"
+        print(f"| {site} | {label} | {wall} | {cpu} | {pages} | {count_cell(broken)} "
+              f"| {count_cell(fragments) if fragments is not None else 'n/a'} |")
+    print()
+
+
+def render_reasons(path):
+    """Pages of a crawl (skipped and blocked aside) by `rendered` and
+    `render_reason`: {True: {reason: n}, False: {...}}. A full crawl's reports
+    have neither field: rendered, reason 'always'."""
+    counts = {True: {}, False: {}}
+    with open(path) as f:
+        for line in f:
+            report = json.loads(line)
+            if report.get("outcome") in ("skipped", "blocked"):
+                continue
+            rendered = report.get("rendered", True) is not False
+            reason = report.get("render_reason") or ("always" if "rendered" not in report else "?")
+            counts[rendered][reason] = counts[rendered].get(reason, 0) + 1
+    return counts
+
+
+def reasons_cell(reasons):
+    total = sum(reasons.values())
+    detail = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items()))
+    return f"{total}" + (f" ({detail})" if detail else "")
+
+
+def scripted_table(r):
+    """The scripted site (Benchmarks/generate-scripted-site.py): half its pages
+    get links from a script. Per run and mode: wall time, pages/s, pages, the
+    pages rendered and read from HTML by render_reason, and whether the broken
+    links (outcome http-error) are those of the full crawl of the same run."""
+    rows = []
+    for path in sorted(glob.glob(f"{r}/scripted-*-c2-r*.jsonl")):
+        name, run = os.path.basename(path)[len("scripted-"):].rsplit("-c2-r", 1)
+        run = run.split(".")[0]
+        mode = {"navwatch": "always", "render-auto": "auto", "render-never": "never"}.get(name)
+        if mode is None:
+            continue
+        tree_path = path.replace(".jsonl", ".tree.json")
+        wall = load(tree_path)["wall_seconds"] if os.path.exists(tree_path) else None
+        _, rate = navwatch_crawl(path)
+        reasons = render_reasons(path)
+        pages, broken = found(path)
+        full = f"{r}/scripted-navwatch-c2-r{run}.jsonl"
+        if mode == "always":
+            same = f"(the full crawl: {len(broken)}{': ' + paths_of(broken) if broken else ''})"
+        elif os.path.exists(full):
+            _, full_broken = found(full)
+            same = "yes" if broken == full_broken else (
+                f"no: {len(broken)} against {len(full_broken)}; missing {paths_of(full_broken - broken) or '–'}, "
+                f"extra {paths_of(broken - full_broken) or '–'}")
+        else:
+            same = "? (no full crawl in this run)"
+        order = ("always", "auto", "never").index(mode)
+        rows.append(((run, order), f"| {run} | `--render {mode}` | {f'{wall:.1f}' if wall is not None else '?'} | {rate:.1f} | {len(pages)} "
+                                   f"| {reasons_cell(reasons[True])} | {reasons_cell(reasons[False])} | {same} |"))
+    if not rows:
+        return
+    print("The scripted site (even pages: a script adds 6 links, one of them broken; odd pages: a script that adds none), "
+          "navwatch crawl at concurrency 2:")
+    print()
+    print("| run | mode | wall s | pages/s | pages | rendered (by render_reason) | read from HTML (by render_reason) "
+          "| broken links the same as the full crawl's |")
+    print("|---|---|---|---|---|---|---|---|")
+    print("\n".join(row for _, row in sorted(rows)))
+    print()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("results")
-    parser.add_argument("--pages", type=int, required=True)
-    parser.add_argument("--loads", type=int, required=True)
+    parser.add_argument("--pages", type=int)
+    parser.add_argument("--loads", type=int)
     parser.add_argument("--rss-pages", type=int, default=20000)
+    parser.add_argument("--links-only", action="store_true",
+                        help="only the link checking and scripted site tables (Benchmarks/link-check.sh)")
     args = parser.parse_args()
     r = args.results
+    if args.links_only:
+        link_table(r)
+        scripted_table(r)
+        return
+    if args.pages is None or args.loads is None:
+        parser.error("--pages and --loads are required (but with --links-only)")
 
     rows = crawl_table(r, "", "the generated site")
     crawl_table(r, "docs-", "the real site (python3.11-doc)")
-    fast_table(r, (("", "generated site"), ("docs-", "real site")))
+    render_table(r, (("", "generated site"), ("docs-", "real site")))
+    link_table(r)
+    scripted_table(r)
     breakdown_table(r, (("", "generated site"), ("docs-", "real site")))
 
     # What an option costs (or saves) against the default crawl at concurrency 2,
     # whose runs alternate with these.
     plain = next((navwatch for c, _, navwatch, _, _ in rows if c == 2), [])
     variants = []
-    for name, label in (("fast", "`--fast` (the fast profile)"), ("screenshots", "`--screenshots DIR` (a 1280x800 PNG per page)"),
+    for name, label in (("render-auto", "`--render auto` (`--fast`: WebKit only for pages whose scripts may change links)"),
+                        ("render-never", "`--render never` (every page read from its HTML, none rendered)"),
+                        ("fast", "`--fast` (the fast profile, in results from before `--render`)"), ("screenshots", "`--screenshots DIR` (a 1280x800 PNG per page)"),
                         ("no-sandbox", "`--no-sandbox` (web processes without bubblewrap)"),
                         ("allow-private", "`--allow-private` (no private-address guard)"),
                         ("no-sandbox-allow-private", "`--no-sandbox --allow-private` (neither: before issue 16)")):

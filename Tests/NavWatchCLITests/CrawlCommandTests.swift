@@ -111,6 +111,15 @@ struct CrawlCommandTests {
         (["links", "--db", "/nonexistent/crawl.db"], "navwatch: no crawl database at /nonexistent/crawl.db"),
         (["crawl", "--fail-on", "broken,nonsense", "example.org"],
          "navwatch: The value 'broken,nonsense' is invalid for '--fail-on <list>'. Please provide one of 'broken', 'external', 'fragments', 'orphans' or 'budgets'."),
+        (["crawl", "--render", "sometimes", "example.org"],
+         "navwatch: The value 'sometimes' is invalid for '--render <mode>'. Please provide one of 'always', 'auto' or 'never'."),
+        (["crawl", "--fast", "--render", "never", "example.org"],
+         "navwatch: --fast is --render auto: it cannot be combined with --render never"),
+        (["crawl", "--fast", "--extract", "/dev/null", "example.org"],
+         "navwatch: --extract runs on rendered pages: it cannot be combined with --fast"),
+        (["crawl", "--render", "never", "--screenshots", "shots", "example.org"],
+         "navwatch: --screenshots needs rendered pages: it cannot be combined with --render never"),
+        (["crawl", "--read-concurrency", "0", "example.org"], "navwatch: --read-concurrency must be at least 1"),
     ] as [([String], String?)])
     func badOptions(arguments: [String], message: String?) async throws {
         let result = try await NavwatchProcess.run(arguments)
@@ -119,6 +128,23 @@ struct CrawlCommandTests {
         #expect(result.stderr.split(separator: "\n").count == 1)
         if let message { #expect(result.stderr == message + "\n") }
         else { #expect(result.stderr.hasPrefix("navwatch: cannot open the crawl database /nonexistent/dir/crawl.db: ")) }
+    }
+
+    @Test("--fast: every report says how it was made, and the summary counts them")
+    func fast() async throws {
+        let db = temporaryPath("crawl.db")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        let result = try await NavwatchProcess.run(["crawl", "--demo", "--fast", "--db", db])
+        #expect(result.status == 0)
+        // Each demo page runs a script of its own: each is the first of its kind, a sample.
+        #expect(result.stderr.split(separator: "\n").contains("  rendered: 4 (sample 4); read from HTML: 0"))
+        let reports = try result.stdout.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(reports.count == 4)
+        #expect(reports.allSatisfy { $0["rendered"] as? Bool == true && $0["render_reason"] as? String == "sample" })
+        let never = try await NavwatchProcess.run(["crawl", "--demo", "--render", "never", "--db", db + "-never"])
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + "-never" + suffix) } }
+        #expect(never.status == 0)
+        #expect(never.stderr.split(separator: "\n").contains("  rendered: 0; read from HTML: 4 (never 4)"))
     }
 
     @Test("an unreachable seed: one line, exit 2")
