@@ -16,6 +16,116 @@ package enum DocumentURL {
 
     /// The absolute URL `value` points at from `base`; nil when it does not resolve.
     package static func resolve(_ value: String, against base: URL) -> String? {
+        Resolver(base: base).resolve(value)
+    }
+
+    /// Resolves many values against one base: the base is read once, and a
+    /// value made only of characters a URL holds as they are (most links) is
+    /// resolved by RFC 3986's algorithm directly, which gives what
+    /// Foundation gives, without building a `URL`.
+    package struct Resolver {
+        let base: URL
+        /// `scheme://authority` of the base, its path and its query; nil when the base has no authority.
+        private let prefix: String?, path: String, query: String?
+        private let scheme: String
+
+        package init(base: URL) {
+            self.base = base
+            let components = URLComponents(url: base, resolvingAgainstBaseURL: true)
+            scheme = base.scheme?.lowercased() ?? ""
+            if let components, let host = components.percentEncodedHost, !host.isEmpty,
+               components.percentEncodedUser == nil, let schemeText = components.scheme {
+                prefix = "\(schemeText)://\(host)" + (components.port.map { ":\($0)" } ?? "")
+            } else {
+                prefix = nil
+            }
+            path = components?.percentEncodedPath ?? ""
+            query = components?.percentEncodedQuery
+        }
+
+        /// The absolute URL `value` points at; nil when it does not resolve.
+        package func resolve(_ value: String) -> String? {
+            if let prefix, let direct = direct(value, prefix: prefix) { return direct }
+            return DocumentURL.slowResolve(value, against: base)
+        }
+
+        /// RFC 3986 section 5.2.2 for a reference of plain characters and no
+        /// authority of its own; nil for anything else (left to Foundation).
+        private func direct(_ value: String, prefix: String) -> String? {
+            var utf8 = value.utf8[...]
+            guard !utf8.isEmpty, utf8.allSatisfy(Self.isPlain) else { return nil }
+            if let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+               !utf8[..<colon].contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+                return nil  // a scheme of its own
+            }
+            if utf8.starts(with: "//".utf8) { return nil }  // an authority of its own
+            var fragment: Substring.UTF8View.SubSequence?
+            if let hash = utf8.firstIndex(of: UInt8(ascii: "#")) {
+                fragment = utf8[utf8.index(after: hash)...]
+                if fragment!.contains(UInt8(ascii: "#")) { return nil }  // a second `#` is escaped
+                utf8 = utf8[..<hash]
+            }
+            var ownQuery: Substring.UTF8View.SubSequence?
+            if let mark = utf8.firstIndex(of: UInt8(ascii: "?")) {
+                ownQuery = utf8[utf8.index(after: mark)...]
+                utf8 = utf8[..<mark]
+            }
+            let ownPath = String(Substring(utf8))
+            var result = prefix
+            if ownPath.isEmpty {
+                result += path
+                if let ownQuery { result += "?" + String(Substring(ownQuery)) } else if let query { result += "?" + query }
+            } else {
+                // The base's path up to its last `/` (a base with an authority and no path is `/`).
+                let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "/"
+                let merged = ownPath.hasPrefix("/") ? ownPath : directory + ownPath
+                result += Self.removingDotSegments(merged)
+                if let ownQuery { result += "?" + String(Substring(ownQuery)) }
+            }
+            if let fragment { result += "#" + String(Substring(fragment)) }
+            return result
+        }
+
+        /// Characters a URL holds as they are: RFC 3986's unreserved and
+        /// reserved characters (not `%`, which Foundation keeps only before two hex digits).
+        private static func isPlain(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+                 UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+                 UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"),
+                 UInt8(ascii: "?"), UInt8(ascii: "#"):
+                return true
+            default:
+                return false
+            }
+        }
+
+        /// RFC 3986 section 5.2.4.
+        static func removingDotSegments(_ path: String) -> String {
+            guard path.contains(".") else { return path }
+            var output: [Substring] = []
+            let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+            for (index, segment) in segments.enumerated() {
+                let isLast = index == segments.count - 1
+                switch segment {
+                case ".":
+                    if isLast { output.append("") }
+                case "..":
+                    if output.count > 1 { output.removeLast() }
+                    if isLast { output.append("") }
+                default:
+                    output.append(segment)
+                }
+            }
+            let joined = output.joined(separator: "/")
+            return joined.hasPrefix("/") || !path.hasPrefix("/") ? joined : "/" + joined
+        }
+    }
+
+    /// `resolve` through Foundation, for every value the direct path leaves.
+    static func slowResolve(_ value: String, against base: URL) -> String? {
         var scalars = Substring(value).unicodeScalars
         while let first = scalars.first, first.value <= 0x20 { scalars.removeFirst() }
         while let last = scalars.last, last.value <= 0x20 { scalars.removeLast() }

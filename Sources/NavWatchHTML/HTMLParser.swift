@@ -54,11 +54,15 @@ package enum HTMLParser {
         return bytes.withUnsafeBufferPointer { buffer in
             var options = kGumboDefaultOptions
             options.max_errors = 0  // each error copies the stack of open elements: quadratic memory
+            let arena = buffer.count <= ParseArena.largestDocument ? ParseArena() : nil
+            arena?.install(in: &options)
             let empty: StaticString = ""
             let start = UnsafeRawPointer(buffer.baseAddress ?? empty.utf8Start).assumingMemoryBound(to: CChar.self)
             let output = gumbo_parse_with_options(&options, start, buffer.count)!
-            defer { gumbo_destroy_output(&options, output) }
-            return DocumentReader(url: url).read(output.pointee.document)
+            return withExtendedLifetime(arena) {
+                defer { if arena == nil { gumbo_destroy_output(&options, output) } }  // an arena frees it all at once
+                return DocumentReader(url: url).read(output.pointee.document)
+            }
         }
     }
 }
@@ -110,15 +114,15 @@ private struct DocumentReader {
 
     private mutating func visit(_ node: UnsafeMutablePointer<GumboNode>, _ element: GumboElement) {
         var attributes = element.attributes
-        if let id = attributes.attribute("id") { ids.append(id) }
-        if element.tag_namespace == GUMBO_NAMESPACE_HTML {
-            for index in 0..<Int(attributes.length) {
-                let attribute = attributes.data[index]!.assumingMemoryBound(to: GumboAttribute.self)
-                let name = attribute.pointee.name!
-                if (name[0] == CChar(UInt8(ascii: "o")) || name[0] == CChar(UInt8(ascii: "O")))
-                    && (name[1] == CChar(UInt8(ascii: "n")) || name[1] == CChar(UInt8(ascii: "N"))) {
-                    document.scripts.handlers = true
-                }
+        // One pass over the attributes for what every element may have: an id, an event handler.
+        for index in 0..<Int(attributes.length) {
+            let attribute = attributes.data[index]!.assumingMemoryBound(to: GumboAttribute.self)
+            let name = attribute.pointee.name!
+            if name[0] == CChar(UInt8(ascii: "i")), name[1] == CChar(UInt8(ascii: "d")), name[2] == 0 {
+                ids.append(String(cString: attribute.pointee.value))  // the tokenizer lower-cases names and drops repeats
+            } else if element.tag_namespace == GUMBO_NAMESPACE_HTML, name[0] == CChar(UInt8(ascii: "o")),
+                      name[1] == CChar(UInt8(ascii: "n")) {
+                document.scripts.handlers = true
             }
         }
         switch (element.tag, element.tag_namespace) {
@@ -171,20 +175,20 @@ private struct DocumentReader {
         if let baseHref, let base = DocumentURL.resolve(baseHref, against: url).flatMap(URL.init(string:)) {
             document.baseURL = base
         }
-        let base = document.baseURL
-        document.links = anchors.map { link($0, attribute: "href", base: base) }
-            + frames.map { link($0, attribute: "src", base: base) }
+        let resolver = DocumentURL.Resolver(base: document.baseURL)
+        document.links = anchors.map { link($0, attribute: "href", resolver) } + frames.map { link($0, attribute: "src", resolver) }
         var seen: Set<String> = []
         document.anchors = (ids + names).filter { seen.insert($0).inserted }
-        document.scripts.sources = Set(scriptSources.map { DocumentURL.resolve($0, against: base) ?? $0 }).sorted()
+        document.scripts.sources = Set(scriptSources.map { resolver.resolve($0) ?? $0 }).sorted()
         document.scripts.inline = inline.sorted()
     }
 
-    private func link(_ node: UnsafeMutablePointer<GumboNode>, attribute name: String, base: URL) -> HTMLDocument.Link {
+    private func link(_ node: UnsafeMutablePointer<GumboNode>, attribute name: String,
+                      _ resolver: DocumentURL.Resolver) -> HTMLDocument.Link {
         let element = node.pointee.v.element
         var attributes = element.attributes
         let value = attributes.attribute(name) ?? ""
-        return HTMLDocument.Link(url: DocumentURL.resolve(value, against: base) ?? value, href: value,
+        return HTMLDocument.Link(url: resolver.resolve(value) ?? value, href: value,
                                  text: LinkText.of(node), rel: attributes.attribute("rel") ?? "",
                                  element: String(cString: gumbo_normalized_tagname(element.tag)))
     }

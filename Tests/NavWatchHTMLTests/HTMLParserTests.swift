@@ -1,5 +1,5 @@
 import Foundation
-import NavWatchHTML
+@testable import NavWatchHTML
 import Testing
 
 /// The parser reads what the facts script reads, by its rules (the crawl
@@ -42,6 +42,23 @@ import Testing
     func resolution(_ href: String, _ expected: String) throws {
         let document = try parse("<a href=\"\(href)\">x</a>")
         #expect(document.links.first?.url == expected)
+    }
+
+    @Test("the direct resolution of plain references gives what Foundation gives", arguments: [
+        "http://127.0.0.1:8080/docs/guide/page.html?v=1#top", "http://127.0.0.1:8080", "https://example.org/a/b/",
+        "http://example.org:81/x?y", "http://example.org/a/b/c/d.html",
+    ])
+    func directResolution(base: String) throws {
+        let resolver = DocumentURL.Resolver(base: URL(string: base)!)
+        let references = ["a.html", "./a.html", "../a.html", "../../../../a.html", "/abs", "/a/./b/../c", "?q=1", "#f",
+                          "a.html?x=1&y=2#frag", "b/", "..", ".", "./", "../", "a/..", "a/.", "sub/./x/../y.html?q#h",
+                          "x:y", "mailto:a@b", "https://other.example/p?q#f", "http:same.html", "~user/p", "a;b=c/d",
+                          "a@b", "(x)", "*", "$", "+plus", "'quote'", ":colon-later", "p/a:b", "?", "#", "?#", "a.html#",
+                          "a#b#c", "a?b?c"]
+        for reference in references {
+            #expect(resolver.resolve(reference) == DocumentURL.slowResolve(reference, against: URL(string: base)!),
+                    "\(reference) against \(base)")
+        }
     }
 
     @Test("the first <base href> is the base of every link, those before it included")

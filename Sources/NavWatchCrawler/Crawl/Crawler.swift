@@ -70,8 +70,13 @@ public actor Crawler {
         var page: StaticPage
         var reason: RenderSampler.Reason
     }
+    /// Pages read while renders of their kind were under way, by kind: decided
+    /// when a render of the kind is recorded, by the render worker that recorded it.
+    private var awaitingVerdict: [RenderSampler.Kind: [(entry: FrontierEntry, page: StaticPage, guardMark: GuardMark?)]] = [:]
     /// Read workers still running; render workers stop when none is and the queue is empty.
     private var readWorkersRunning = 0
+    /// Pages waiting to be rendered, per view, before read workers wait for room (and memory stays flat).
+    static let renderQueuedPerView = 32
 
     /// For tests: called on the WebKit thread once a page's load was asked for.
     private var onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
@@ -282,26 +287,38 @@ public actor Crawler {
         var reason = RenderSampler.Reason.never
         if configuration.render == .auto {
             if let mustRender = page.mustRender {
-                handOver(RenderJob(entry: entry, page: page, reason: mustRender))
+                await handOver(RenderJob(entry: entry, page: page, reason: mustRender))
                 return nil
             }
             guard page.html != nil else { return readResult(entry, page, .notHTML, guardMark: guardMark) }
-            decided: while true {
-                switch sampler.decide(page.kind, url: entry.url) {
-                case .readHTML(let why):
-                    reason = why
-                    break decided
-                case .render(let why):
-                    handOver(RenderJob(entry: entry, page: page, reason: why))
-                    return nil
-                case .wait:
-                    // Until a render of its kind is recorded; the deadline only bounds a missed wake.
-                    if Task.isCancelled { return nil }
-                    await waitForChange(until: clock.now + .seconds(1))
-                }
+            switch sampler.decide(page.kind, url: entry.url) {
+            case .readHTML(let why):
+                reason = why
+            case .render(let why):
+                await handOver(RenderJob(entry: entry, page: page, reason: why))
+                return nil
+            case .wait:
+                // Decided when a render of its kind is recorded; this worker reads on meanwhile.
+                awaitingVerdict[page.kind, default: []].append((entry, page, guardMark))
+                return nil
             }
         }
         return readResult(entry, page, reason, guardMark: guardMark)
+    }
+
+    /// Decides again the pages of `kind` read while its renders were under
+    /// way: those to render are queued, and those read from HTML are returned, for the caller to store.
+    private func decideAwaiting(_ kind: RenderSampler.Kind) -> [(FrontierEntry, PageResult)] {
+        guard let waiting = awaitingVerdict.removeValue(forKey: kind) else { return [] }
+        var read: [(FrontierEntry, PageResult)] = []
+        for (entry, page, guardMark) in waiting {
+            switch sampler.decide(kind, url: entry.url) {
+            case .readHTML(let reason): read.append((entry, readResult(entry, page, reason, guardMark: guardMark)))
+            case .render(let reason): renderQueue.append(RenderJob(entry: entry, page: page, reason: reason))
+            case .wait: awaitingVerdict[kind, default: []].append((entry, page, guardMark))
+            }
+        }
+        return read
     }
 
     /// The result of `page` read from its HTML.
@@ -319,7 +336,11 @@ public actor Crawler {
         return result
     }
 
-    private func handOver(_ job: RenderJob) {
+    /// Queues `job` for the render workers, once the queue has room.
+    private func handOver(_ job: RenderJob) async {
+        while renderQueue.count >= Self.renderQueuedPerView * max(1, configuration.concurrency), !Task.isCancelled {
+            await waitForChange(until: clock.now + .seconds(1))
+        }
         renderQueue.append(job)
         wakeAll()
     }
@@ -329,22 +350,36 @@ public actor Crawler {
         let loader = try await preparedLoader()
         let timeout = configuration.timeout
         var storingPrevious: Task<Void, any Error>?
+        // The pages of a kind this worker's renders decided, stored apart from the
+        // rendered ones, whose late windows the next load closes.
+        var storingDecided: Task<Void, any Error>?
         while let job = await nextRenderJob() {
             let entry = job.entry
             var result = try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
             compare(job, result)
             result.renderReason = job.reason
+            let decided = decideAwaiting(job.page.kind)
+            if !decided.isEmpty {
+                storingDecided = Task { [storingDecided] in
+                    try await storingDecided?.value
+                    for (entry, result) in decided { try await self.complete(entry, result) }
+                }
+            }
             try await storingPrevious?.value
             storingPrevious = Task { [result] in try await self.complete(entry, result) }
         }
         try await storingPrevious?.value
+        try await storingDecided?.value
         await Task { @WebKitActor in loader.close() }.value
     }
 
     /// The next page to render; nil once no read worker runs and none is left.
     private func nextRenderJob() async -> RenderJob? {
         while !Task.isCancelled {
-            if !renderQueue.isEmpty { return renderQueue.removeFirst() }
+            if !renderQueue.isEmpty {
+                defer { wakeAll() }  // a read worker waiting for room
+                return renderQueue.removeFirst()
+            }
             if readWorkersRunning == 0 { return nil }
             await waitForChange(until: clock.now + .seconds(1))
         }
@@ -354,7 +389,6 @@ public actor Crawler {
     /// Tells the sampler what rendering a page of a sampled kind showed, against its HTML.
     private func compare(_ job: RenderJob, _ result: PageResult) {
         let kind = job.page.kind
-        defer { wakeAll() }  // read workers waiting for the kind's verdict
         guard let html = job.page.html, result.report.metrics != nil else {
             sampler.abandon(kind, reason: job.reason)  // no page to compare: a failure, a crash
             return

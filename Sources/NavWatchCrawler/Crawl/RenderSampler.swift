@@ -27,7 +27,7 @@ struct RenderSampler: Sendable {
     /// Renders of a kind that must agree before its pages are read from HTML alone.
     static let sampleSize = 3
     /// The share of an agreed kind's pages still rendered, in percent.
-    static let spotCheckPercent: UInt64 = 5
+    static let spotCheckPercent: UInt64 = 2
 
     typealias Kind = HTMLDocument.Scripts
 

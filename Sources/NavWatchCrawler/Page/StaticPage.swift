@@ -14,6 +14,8 @@ struct StaticPage: Sendable {
     var unparsed: HTMLParseError?
     /// When the fetch started.
     var startedAt: Date
+    /// Whether the body was valid UTF-8 (the body itself is let go once parsed).
+    var isUTF8 = true
 
     /// What runs on the page: its kind, for `RenderSampler`.
     var kind: HTMLDocument.Scripts { html?.scripts ?? .init() }
@@ -39,6 +41,10 @@ struct StaticPage: Sendable {
         } catch {
             page.unparsed = error
         }
+        if document.charset == nil && page.html?.declaredCharset == nil {
+            page.isUTF8 = String(validating: document.body, as: UTF8.self) != nil
+        }
+        page.document.body = Data()  // pages waiting to be rendered keep only what was read
         return page
     }
 
@@ -50,7 +56,7 @@ struct StaticPage: Sendable {
         if html.refresh != nil { return .metaRefresh }
         let declared = document.charset ?? html.declaredCharset
         if let declared, !Self.utf8Names.contains(declared) { return .charset }
-        if declared == nil, String(validating: document.body, as: UTF8.self) == nil { return .charset }
+        if declared == nil, !isUTF8 { return .charset }
         return nil
     }
 
