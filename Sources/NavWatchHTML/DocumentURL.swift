@@ -102,25 +102,44 @@ package enum DocumentURL {
             }
         }
 
-        /// RFC 3986 section 5.2.4.
+        /// RFC 3986 section 5.2.4, for an absolute path (`/...`): `.` and `..` segments removed.
         static func removingDotSegments(_ path: String) -> String {
-            guard path.contains(".") else { return path }
-            var output: [Substring] = []
-            let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-            for (index, segment) in segments.enumerated() {
-                let isLast = index == segments.count - 1
-                switch segment {
-                case ".":
-                    if isLast { output.append("") }
-                case "..":
-                    if output.count > 1 { output.removeLast() }
-                    if isLast { output.append("") }
-                default:
-                    output.append(segment)
+            let bytes = Array(path.utf8)
+            guard hasDotSegment(bytes) else { return path }
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            var kept: [Int] = []  // where each segment kept starts in `output` (at its `/`)
+            var start = 0
+            while start < bytes.count {
+                var end = start + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+                let segment = bytes[(start + 1)..<end], isLast = end >= bytes.count
+                if segment.elementsEqual(".".utf8) {
+                    if isLast { output.append(UInt8(ascii: "/")) }
+                } else if segment.elementsEqual("..".utf8) {
+                    if let last = kept.popLast() { output.removeSubrange(last...) }
+                    if isLast { output.append(UInt8(ascii: "/")) }
+                } else {
+                    kept.append(output.count)
+                    output.append(contentsOf: bytes[start..<end])
                 }
+                start = end
             }
-            let joined = output.joined(separator: "/")
-            return joined.hasPrefix("/") || !path.hasPrefix("/") ? joined : "/" + joined
+            return output.isEmpty ? "/" : String(decoding: output, as: UTF8.self)
+        }
+
+        /// Whether an absolute path has a `.` or `..` segment.
+        private static func hasDotSegment(_ bytes: [UInt8]) -> Bool {
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: ".") {
+                    var end = index + 2
+                    if end < bytes.count, bytes[end] == UInt8(ascii: ".") { end += 1 }
+                    if end == bytes.count || bytes[end] == UInt8(ascii: "/") { return true }
+                }
+                index += 1
+            }
+            return false
         }
     }
 

@@ -12,7 +12,7 @@ import Glibc
 final class ParseArena {
     /// The largest document parsed in an arena; larger ones use malloc and free.
     static let largestDocument = 1 << 20
-    private static let chunkSize = 256 << 10
+    private static let chunkSize = 64 << 10  // below malloc's mmap threshold: reused, not mapped anew
 
     private var chunks: [UnsafeMutableRawPointer] = []
     private var next: UnsafeMutableRawPointer?
@@ -22,7 +22,8 @@ final class ParseArena {
     func install(in options: inout GumboOptions) {
         options.userdata = Unmanaged.passUnretained(self).toOpaque()
         options.allocator = { arena, size in
-            Unmanaged<ParseArena>.fromOpaque(arena!).takeUnretainedValue().allocate(size)
+            // Borrowed, not retained: `install`'s caller keeps the arena alive.
+            Unmanaged<ParseArena>.fromOpaque(arena!)._withUnsafeGuaranteedRef { $0.allocate(size) }
         }
         options.deallocator = { _, _ in }  // all at once, in deinit
     }

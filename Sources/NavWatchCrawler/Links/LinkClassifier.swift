@@ -63,7 +63,7 @@ struct LinkClassifier: Sendable {
         var discovered: [FrontierEntry] = [], skipped: [PageLoadReport] = [], graph: [PageLink] = []
         var seen: Set<String> = [], inGraph: Set<PageLink> = []
         for link in links {
-            let hash = link.url.firstIndex(of: "#")
+            let hash = link.url.utf8.firstIndex(of: UInt8(ascii: "#"))  // by byte: no grapheme breaking
             let withoutFragment = String(link.url[..<(hash ?? link.url.endIndex)])
             guard let target = target(of: withoutFragment), let key = target.key else { continue }
             let fragment = hash.map { link.url[link.url.index(after: $0)...] }.flatMap { fragment -> String? in
