@@ -280,7 +280,21 @@ def count_cell(runs):
     if not runs:
         return "n/a"
     text = " / ".join(str(c) for c in counts)
-    return text + (f" ({paths_of(runs[0])})" if runs[0] else "")
+    return text + (f" ({paths_of(runs[0])})" if runs[0] and all(runs[0]) else "")
+
+
+def navwatch_fragments(runs):
+    """The missing fragments navwatch's closing summary counted (its standard
+    error, kept beside the reports as .log), as count_cell takes them: one
+    list per run (of unnamed entries); None when no summary was kept."""
+    counts = []
+    for path in runs:
+        log = path.replace(".jsonl", ".log")
+        found = re.search(r"missing fragments (\d+)", open(log).read()) if os.path.exists(log) else None
+        if not found:
+            return None
+        counts.append([""] * int(found.group(1)))
+    return counts
 
 
 def link_table(r):
@@ -316,7 +330,7 @@ def link_table(r):
                 found_runs = [navwatch_link_found(p) for p in runs]
                 rows.append((site, label, [p.replace(".jsonl", ".tree.json") for p in runs],
                              " / ".join(str(n) for n in sorted({len(p) for p, _ in found_runs})),
-                             [b for _, b in found_runs], None))
+                             [b for _, b in found_runs], navwatch_fragments(runs)))
     if not rows:
         return
     print("Link checking (concurrency 2 for navwatch; lychee and wget as fast as the server answers):")
@@ -464,12 +478,13 @@ def main():
             early, late = m["rss_mb"].get("500"), m["rss_mb"].get(str(args.loads))
             print(f"| RSS of the process tree after 500 / {args.loads} loads, {label} ({m['failed']} failed) "
                   f"| {early} MB / {late} MB ({growth(early, late)}) | within 15 % |")
-    path = f"{r}/crawl-rss.json"
-    if os.path.exists(path):
-        m = load(path)
-        early, late = m["checkpoints"].get("2000"), m["checkpoints"].get(str(args.rss_pages))
-        print(f"| the navwatch process's own RSS after 2000 / {args.rss_pages} pages of one crawl (concurrency 2; "
-              f"{m['loaded']} loaded; peak {m['peak_rss_mb']} MB) | {early} MB / {late} MB ({growth(early, late)}) | within 10 % |")
+    for name, label in (("crawl-rss", "one crawl"), ("crawl-rss-render-auto", "one crawl with `--render auto`")):
+        path = f"{r}/{name}.json"
+        if os.path.exists(path):
+            m = load(path)
+            early, late = m["checkpoints"].get("2000"), m["checkpoints"].get(str(args.rss_pages))
+            print(f"| the navwatch process's own RSS after 2000 / {args.rss_pages} pages of {label} (concurrency 2; "
+                  f"{m['loaded']} loaded; peak {m['peak_rss_mb']} MB) | {early} MB / {late} MB ({growth(early, late)}) | within 10 % |")
     for workers in (1, 2):
         files = sorted(glob.glob(f"{r}/postgres-w{workers}-*.jsonl"))
         if files:
