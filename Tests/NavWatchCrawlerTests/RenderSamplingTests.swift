@@ -45,6 +45,9 @@ struct RenderSamplingTests {
         case "/latin1":
             return .respond(status: 200, headers: [("Content-Type", "text/html; charset=iso-8859-1")],
                             body: Array("<!doctype html><title>Caf".utf8) + [0xE9] + Array("</title><a href=\"/\">home</a>".utf8))
+        case "/huge":  // 50 MB: more than the parser takes
+            let row = "<p>" + String(repeating: "x", count: 1000) + "</p>\n"
+            return .html("<!doctype html><title>Huge</title><a href=\"/\">home</a>" + String(repeating: row, count: 50_000))
         case "/deep":
             return .html("<!doctype html><title>Deep</title>" + String(repeating: "<div>", count: 5000) + "<a href=\"/\">home</a>")
         default:
@@ -132,6 +135,21 @@ struct RenderSamplingTests {
         #expect(never.report("/from-menu/1", server) == nil)
         #expect(never.reports.filter(\.wasLoaded).allSatisfy { $0.rendered == false && $0.renderReason == "never" })
         #expect(never.reports.count { $0.wasLoaded } == 1 + Self.menuPages + Self.plainPages + Self.staticPages)
+    }
+
+    @Test("a 50 MB document and one nested 100,000 deep, read from HTML: a report each, without links")
+    func unparsedNever() async throws {
+        let server = try await LoopbackServer.start { request in
+            request.path == "/deep" ? .html("<title>Deep</title>" + String(repeating: "<div>", count: 100_000) + "<a href=\"/\">x</a>")
+                : Self.route(request)
+        }
+        defer { Task { await server.shutdown() } }
+        let crawl = try await Self.crawl(server, .never, seeds: ["/huge", "/deep"])
+        for path in ["/huge", "/deep"] {
+            let report = try #require(crawl.report(path, server))
+            #expect(report.outcome == .ok && report.status == 200 && report.rendered == false && report.renderReason == "never")
+            #expect(report.links == 0 && report.title == nil)
+        }
     }
 
     @Test("pages that must be rendered to be known: a refresh, another encoding, too deep to parse",
