@@ -8,6 +8,12 @@ import CGumbo
 enum LinkText {
     static let maximumLength = 200
 
+    /// The most nodes one link's text or image is looked for in: links can
+    /// nest (in foreign content), and each one's text is read from its whole
+    /// subtree, which would make a page of nested links quadratic. A link
+    /// whose first text lies further than this is read as if it had none.
+    static let maximumNodes = 10_000
+
     static func of(_ node: UnsafeMutablePointer<GumboNode>) -> String {
         var text = collapsed(textContent(of: node))
         if text.isEmpty {
@@ -23,14 +29,21 @@ enum LinkText {
     }
 
     /// Every text node below `node` in document order (a template's content and
-    /// comments aside), as `textContent` joins them.
+    /// comments aside), as `textContent` joins them, up to the first text
+    /// that makes it longer than the cut (what follows cannot change the text
+    /// kept) or `maximumNodes` nodes.
     private static func textContent(of node: UnsafeMutablePointer<GumboNode>) -> String {
         var text = ""
         var stack = [node]
-        while let current = stack.popLast() {
+        var visited = 0, nonSpace = 0
+        while let current = stack.popLast(), visited < maximumNodes, nonSpace <= maximumLength {
+            visited += 1
             switch current.pointee.type {
             case GUMBO_NODE_TEXT, GUMBO_NODE_WHITESPACE, GUMBO_NODE_CDATA:
-                text += String(cString: current.pointee.v.text.text)
+                let piece = String(cString: current.pointee.v.text.text)
+                text += piece
+                // Counted in UTF-16 units that are not white space: once past the cut, the text kept is known.
+                nonSpace += piece.unicodeScalars.reduce(0) { $0 + (isJavaScriptSpace($1) ? 0 : $1.utf16.count) }
             case GUMBO_NODE_ELEMENT:
                 let children = current.pointee.v.element.children
                 for index in stride(from: Int(children.length) - 1, through: 0, by: -1) {
@@ -46,7 +59,9 @@ enum LinkText {
     /// The `alt` of the first `<img alt>` below `node` (`querySelector('img[alt]')`).
     private static func firstImageAlt(in node: UnsafeMutablePointer<GumboNode>) -> String? {
         var stack = [node]
-        while let current = stack.popLast() {
+        var visited = 0
+        while let current = stack.popLast(), visited < maximumNodes {
+            visited += 1
             guard current.pointee.type == GUMBO_NODE_ELEMENT else { continue }
             let element = current.pointee.v.element
             if current != node, element.tag == GUMBO_TAG_IMG, element.tag_namespace == GUMBO_NAMESPACE_HTML {
