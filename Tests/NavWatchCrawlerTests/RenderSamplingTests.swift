@@ -7,7 +7,7 @@ import Testing
 /// `RenderMode.auto` on a loopback site of two templates with scripts: a
 /// menu script that adds links to every page of one, a script that changes
 /// nothing on the other, and pages with no script at all.
-@Suite("Rendering only where it can matter (RenderMode.auto)")
+@Suite("Rendering only where it can matter (RenderMode.auto)", .serialized)
 struct RenderSamplingTests {
     static let menuPages = 12, plainPages = 60, staticPages = 6
 
