@@ -106,7 +106,7 @@ package struct CrawlCommand: AsyncParsableCommand {
     package var fast = false
 
     @Option(name: .customLong("read-concurrency"),
-            help: "Pages fetched and parsed at once with --render auto or never (default 8).")
+            help: ArgumentHelp("Pages fetched and parsed at once with --render auto or never (default 8).", valueName: "n"))
     package var readConcurrency: Int?
 
     @Option(name: .long, help: "Save a PNG of each finished page's viewport in this directory (created if missing).")
