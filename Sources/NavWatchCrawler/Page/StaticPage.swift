@@ -30,8 +30,8 @@ struct StaticPage: Sendable {
         let startedAt = Date()
         let document = await http.document(url, maxBytes: HTMLParser.maximumBytes)
         var page = StaticPage(document: document, startedAt: startedAt)
-        guard document.status != nil, let mime = document.mimeType ?? "text/html" as String?,
-              htmlTypes.contains(mime) else { return page }
+        // An answer without a type is read as HTML, as a browser sniffs it.
+        guard document.status != nil, htmlTypes.contains(document.mimeType ?? "text/html") else { return page }
         guard !document.truncated else {
             page.unparsed = .tooLarge(bytes: HTMLParser.maximumBytes + 1)
             return page
