@@ -32,9 +32,4 @@ extension PageLoadReport {
                                           message: errorMessage ?? kind.rawValue, failingURL: url))
         }
     }
-
-    /// `url` as reports write a final URL: canonical where it has a canonical form.
-    static func canonical(_ url: URL) -> String {
-        URLCanonicalizer.canonical(url)?.absoluteString ?? url.absoluteString
-    }
 }

@@ -25,7 +25,7 @@ extension PageLoadReport {
             guard status == 403 || tunnelRefused else { return }
             outcome = .blocked
             skipReason = .privateAddress
-            finalURL = URLCanonicalizer.canonical(url)?.absoluteString ?? url.absoluteString
+            finalURL = Self.canonical(url)
             error = .init(NavigationError(kind: .policy, domain: "navwatch-guard", code: 0,
                                           message: "\(request.host) is at \(request.address) (\(request.kind))",
                                           failingURL: url))

@@ -363,6 +363,11 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         return safe + "-" + String(FNV1a.hash(url.utf8), radix: 16).leftPadded(to: 16) + ".png"
     }
 
+    /// `url` as reports write a final URL: canonical where it has a canonical form.
+    static func canonical(_ url: URL) -> String {
+        URLCanonicalizer.canonical(url)?.absoluteString ?? url.absoluteString
+    }
+
     /// The URLs this report answers for besides its own: its redirect hops
     /// and final URL, as crawl keys.
     package var aliases: [String] {
