@@ -38,6 +38,8 @@ let package = Package(
         // WebProcessExtension plugin builds into a shared object for NavWatch.
         .target(name: "CNavShim", dependencies: ["CWebKitGTK"], exclude: ["web-extension"]),
         .plugin(name: "WebProcessExtension", capability: .buildTool()),
+        // navwatch's version, from CHANGELOG.md's latest release heading, for `navwatch --version`.
+        .plugin(name: "ReleaseVersion", capability: .buildTool()),
         // Layer 2: the WebKit thread, its executor and global actor, the display.
         .target(name: "WebKitThread", dependencies: ["CNavShim"]),
         // Layer 3: WebView, navigations and the navigation delegate.
@@ -116,7 +118,8 @@ let package = Package(
                 "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "NavWatchGuard", "LoopbackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ]
+            ],
+            plugins: ["ReleaseVersion"]
         ),
         .executableTarget(name: "navwatch", dependencies: ["NavWatchCLI"]),
         // The `ReactiveCompatible` example of NavWatchRx.docc: a type of the user's own with `.rx` members.

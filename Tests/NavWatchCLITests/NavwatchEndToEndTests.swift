@@ -206,6 +206,18 @@ struct NavwatchEndToEndTests {
         #expect(result.status == 2)
     }
 
+    @Test("--version prints the version of CHANGELOG.md's latest release heading, exit 0")
+    func version() async throws {
+        let changelog = try String(contentsOf: URL(filePath: #filePath).appending(path: "../../../CHANGELOG.md").standardizedFileURL,
+                                   encoding: .utf8)
+        let heading = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") && $0.dropFirst(3).first?.isNumber == true })
+        let released = try #require(heading.dropFirst(3).split(separator: " ").first)
+        let result = try await NavwatchProcess.run(["--version"])
+        #expect(result.stdout == [String(released)])
+        #expect(result.stderr.isEmpty)
+        #expect(result.status == 0)
+    }
+
     @Test("no display and no Xvfb: one line that says what to install, exit 2")
     func noDisplay() async throws {
         let result = try await NavwatchProcess.run(["http://127.0.0.1:1/"], environment: ["NAVWATCH_XVFB": "/nonexistent/Xvfb"])

@@ -5,19 +5,27 @@ import WebKitThread
 /// and embedded by the WebProcessExtension plugin), written out once to a
 /// directory of its own that WebKit loads it from.
 ///
-/// The directory is named after the image's content, so that processes of
-/// different navwatch versions never share one, and it holds nothing else
-/// (WebKit loads every shared object in it). It lives in the user's cache
-/// (`$XDG_CACHE_HOME` or `~/.cache`) when that is writable, else in a fresh
-/// private temporary directory.
+/// An installed navwatch (the Debian package's `/usr/bin/navwatch`) finds the
+/// same image already written, in `../lib/navwatch/web-extension` beside its
+/// executable's directory, and writes nothing. Otherwise (a build tree, or a
+/// program of the user's own) the directory is named after the image's
+/// content, so that processes of different navwatch versions never share one,
+/// and it holds nothing else (WebKit loads every shared object in it). It
+/// lives in the user's cache (`$XDG_CACHE_HOME` or `~/.cache`) when that is
+/// writable, else in a fresh private temporary directory.
 enum WebProcessExtension {
     static let fileName = "navwatch-web-extension.so"
+
+    /// Where a package installs the extension, relative to the directory of the
+    /// executable (`/usr/bin` → `/usr/lib/navwatch/web-extension`).
+    static let installedDirectory = "../lib/navwatch/web-extension"
 
     /// The directory, written on first use; the same answer for the life of the process.
     static let directory: Result<String, WebKitUnavailableError> = {
         guard let image = Data(base64Encoded: webProcessExtensionImage) else {
             return .failure(WebKitUnavailableError(reason: "navwatch's web process extension is damaged (rebuild navwatch)"))
         }
+        if let installed = installed(image) { return .success(installed) }
         let name = "web-extension-" + String(FNV1a.hash(image), radix: 16)
         var problems: [String] = []
         for candidate in candidateDirectories(named: name) {
@@ -31,6 +39,19 @@ enum WebProcessExtension {
         return .failure(WebKitUnavailableError(
             reason: "cannot write navwatch's web process extension (\(problems.joined(separator: "; ")))"))
     }()
+
+    /// The installed directory beside the executable, when it holds exactly
+    /// `image` (a package of the same build) and nothing else.
+    static func installed(_ image: Data) -> String? {
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            return nil
+        }
+        let directory = URL(filePath: executable).deletingLastPathComponent()
+            .appending(path: installedDirectory).standardizedFileURL
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path), files == [fileName],
+              (try? Data(contentsOf: directory.appending(path: fileName))) == image else { return nil }
+        return directory.path
+    }
 
     /// `name` in navwatch's cache (`$XDG_CACHE_HOME` or `~/.cache`), then a
     /// fresh private temporary directory.

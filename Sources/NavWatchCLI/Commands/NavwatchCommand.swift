@@ -12,6 +12,7 @@ package struct NavwatchCommand: AsyncParsableCommand {
             Exit status: 0 when every navigation finished with an HTTP status below 400, \
             1 otherwise, 2 for bad input or when WebKit cannot start, 130 after Ctrl-C.
             """,
+        version: navwatchVersion,
         subcommands: [WatchCommand.self, DemoCommand.self, CrawlCommand.self, StatusCommand.self, ExportCommand.self,
                       ReportCommand.self, LinksCommand.self, BudgetsCommand.self, DiffCommand.self],
         defaultSubcommand: WatchCommand.self)
