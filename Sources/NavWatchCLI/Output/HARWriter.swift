@@ -43,7 +43,8 @@ final class HARWriter {
         self.output = output
         pagesPath = FileManager.default.temporaryDirectory.appendingPathComponent("navwatch-har-\(UUID().uuidString)").path
         pages = try TextOutput(path: pagesPath)
-        output.write(#"{"log":{"creator":{"name":"navwatch","version":"0.1"},"entries":["#)
+        // The version is digits and dots (CHANGELOG.md's release heading): nothing to escape.
+        output.write(#"{"log":{"creator":{"name":"navwatch","version":""# + navwatchVersion + #""},"entries":["#)
     }
 
     deinit {
