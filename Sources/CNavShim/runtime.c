@@ -149,8 +149,10 @@ int nw_sandbox_check(const char *bubblewrap_path, char **out_error) {
         *out_error = g_strdup_printf("%s is missing", bubblewrap_path);
         return 0;
     }
+    // What WebKit's launcher asks of bubblewrap that a container may refuse:
+    // namespaces (a user namespace among them) and a /proc of their own.
     const char *argv[] = {bubblewrap_path, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
-                          "/bin/true", NULL};
+                          "--proc", "/proc", "/bin/true", NULL};
     g_autofree char *errors = NULL;
     g_autoptr(GError) error = NULL;
     int status = 0;

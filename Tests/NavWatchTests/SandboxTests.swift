@@ -93,7 +93,7 @@ struct SandboxCheckTests {
             """)
         #expect(WebContextPool.sandboxProblem(bubblewrapPath: "/bin/false")?.description == """
             WebKit is unavailable: the web process sandbox cannot start (/bin/false cannot create a sandbox: it failed): \
-            install bubblewrap (apt install bubblewrap), or turn the sandbox off \
+            this system does not let it make namespaces; turn the sandbox off \
             (--no-sandbox, WebViewConfiguration.sandboxed = false)
             """)
     }

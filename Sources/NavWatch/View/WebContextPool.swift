@@ -62,10 +62,14 @@ package enum WebContextPool {
         if nw_sandbox_check(bubblewrapPath, &message) == 1 { return nil }
         let reason = message.map { String(cString: $0) } ?? "it failed"
         nw_free(message)
+        // A bubblewrap that runs and fails is refused namespaces or a /proc
+        // (a container): installing it again would not help.
+        let fix = FileManager.default.isExecutableFile(atPath: bubblewrapPath)
+            ? "this system does not let it make namespaces; turn the sandbox off"
+            : "install bubblewrap (apt install bubblewrap), or turn the sandbox off"
         return WebKitUnavailableError(reason: """
             the web process sandbox cannot start (\(reason.split(separator: "\n").joined(separator: " "))): \
-            install bubblewrap (apt install bubblewrap), or turn the sandbox off \
-            (--no-sandbox, WebViewConfiguration.sandboxed = false)
+            \(fix) (--no-sandbox, WebViewConfiguration.sandboxed = false)
             """)
     }
 }
