@@ -329,7 +329,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         }
         withExtendedLifetime(interruption) {}
         progress.finish()
-        FileHandle.standardError.write(Data(CrawlSummaryText(summary).text.utf8))
+        Self.tell(CrawlSummaryText(summary).text)
         // Read once, for the link check, the budgets and the problems.
         let reports = try await store.allReports(includingRequests: false)
         let links = LinkCheckResult(graph: try await store.linkGraph(), reports: reports, policy: policy.links)
@@ -343,19 +343,24 @@ package struct CrawlCommand: AsyncParsableCommand {
         try failIfAsked(reports, links, policy: policy, budgetFile: budgetFile, baseline: baseline)
     }
 
+    /// Writes lines of the closing summary to standard error, inert: they quote pages' URLs and servers' words.
+    private static func tell(_ lines: String) {
+        FileHandle.standardError.write(Data(TerminalText.inertLines(lines).utf8))
+    }
+
     /// The summary's lines on links, the link cache and the hosts that pushed back.
     private func closingSummary(_ reports: [PageLoadReport], _ links: LinkCheckResult, store: any CrawlStore,
                                 recentChecks: RecentChecks?) async throws {
-        FileHandle.standardError.write(Data(LinkSummaryText(links, db: CrawlDatabase.shown(db)).text.utf8))
+        Self.tell(LinkSummaryText(links, db: CrawlDatabase.shown(db)).text)
         if var recentChecks, let recheckAfter {
             let cached = reports.filter { $0.checkedWith == RecentChecks.cacheMethod }.count
-            FileHandle.standardError.write(Data("  links answered from the cache (checked within \(recheckAfter)): \(cached)\n".utf8))
+            Self.tell("  links answered from the cache (checked within \(recheckAfter)): \(cached)\n")
             recentChecks.add(reports)
             do { try recentChecks.write(linkCache) } catch {
                 throw InputError("cannot write the link cache \(linkCache): \(InputError.reason(error))")
             }
         }
-        FileHandle.standardError.write(Data(HostSummaryText(try await store.hostStatistics()).text.utf8))
+        Self.tell(HostSummaryText(try await store.hostStatistics()).text)
     }
 
     /// The budgets' and the baseline's lines of the summary, the job summary
@@ -370,20 +375,20 @@ package struct CrawlCommand: AsyncParsableCommand {
             if !budgetListing.breaches.isEmpty {
                 text += "  see: navwatch budgets --db \(shownDB)" + (budgets.map { " --budgets \($0)" } ?? "") + "\n"
             }
-            FileHandle.standardError.write(Data(text.utf8))
+            Self.tell(text)
         }
         var problems = CrawlProblems(links: links, reports: reports, budgets: budgetFile, policy: policy.links).found
         var stepSummary = StepSummary(summary: CrawlSummary(reports), links: links, problems: problems, budgets: budgetListing, db: shownDB)
         if let baseline, let baselineDB = self.baseline {
             let compared = CrawlProblems(problems).compared(with: baseline)
-            FileHandle.standardError.write(Data(BaselineSummaryText(compared, baseline: CrawlDatabase.shown(baselineDB)).text.utf8))
+            Self.tell(BaselineSummaryText(compared, baseline: CrawlDatabase.shown(baselineDB)).text)
             problems = compared.new
             stepSummary.problems = problems
             stepSummary.baseline = (CrawlDatabase.shown(baselineDB), compared.known.count, compared.fixed)
         }
         stepSummary.append()
         if let failOn, failOn.isMet(by: problems.filter { $0.severity == .error }) {
-            FileHandle.standardError.write(Data("navwatch: failing (--fail-on \(failOn.description))\n".utf8))
+            Self.tell("navwatch: failing (--fail-on \(failOn.description))\n")
             throw ExitCode(1)
         }
     }

@@ -127,12 +127,26 @@ package enum ReportExport {
     }
 
     /// One RFC 4180 row (without its line break); nil fields are empty.
+    ///
+    /// A field that a spreadsheet would evaluate as a formula (it starts with
+    /// `=`, `+`, `-`, `@`, a tab or a carriage return, and is not a plain
+    /// number) is written as text, a `'` before it and quoted, as OWASP
+    /// advises against CSV injection: titles, link texts, URLs and `data`
+    /// values are strangers' text. Numbers, negative ones included, stay numbers.
     static func csvRow(_ fields: [String?]) -> String {
         fields.map { quote($0 ?? "") }.joined(separator: ",")
     }
 
     private static func quote(_ field: String) -> String {
+        if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), !isPlainNumber(field) {
+            return "\"'" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
         guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `-12`, `+3.5`, `1e-7`: a sign, digits, a point and an exponent at most.
+    private static func isPlainNumber(_ field: String) -> Bool {
+        field.wholeMatch(of: /[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/) != nil
     }
 }

@@ -38,7 +38,7 @@ package struct NavwatchCommand: AsyncParsableCommand {
             }
             let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
             let line = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
-            FileHandle.standardError.write(Data("navwatch: \(line)\n".utf8))
+            FileHandle.standardError.write(Data("navwatch: \(TerminalText.inert(line))\n".utf8))
             Glibc.exit(2)
         }
     }

@@ -22,7 +22,7 @@ package struct StatusCommand: AsyncParsableCommand {
                 throw InputError("cannot read the crawl in \(CrawlDatabase.shown(db)): \(InputError.reason(error))")
             }
         }
-        print(json ? Self.json(counts) : Self.text(counts), terminator: "")
+        print(json ? Self.json(counts) : TerminalText.inertLines(Self.text(counts)), terminator: "")
     }
 
     static func text(_ counts: CrawlCounts) -> String {

@@ -71,8 +71,8 @@ func watch(_ urls: [URL], options: LoadOptions) async throws -> Int32 {
     do {
         defer { Task { await privateAddressGuard?.shutdown() } }
         watcher = await Watcher(options: watcherOptions, emit: { printer.print($0) }, onBlocked: { url, blocked in
-            FileHandle.standardError.write(Data(
-                "navwatch: blocked \(url.absoluteString): \(blocked.host) is at \(blocked.address) (\(blocked.kind))\n".utf8))
+            FileHandle.standardError.write(Data((
+                "navwatch: " + TerminalText.inert("blocked \(url.absoluteString): \(blocked.host) is at \(blocked.address) (\(blocked.kind))") + "\n").utf8))
         })
         let interruption = InterruptHandler { Task { @WebKitActor in watcher.interrupt() } }
         summaries = try await watcher.run(urls)

@@ -31,7 +31,7 @@ struct BudgetListing {
 
     func render(_ format: BudgetsCommand.Format) -> String {
         switch format {
-        case .text: return text
+        case .text: return TerminalText.inertLines(text)
         case .markdown: return markdown
         case .junit: return junit
         case .json: return json

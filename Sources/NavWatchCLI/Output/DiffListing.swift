@@ -15,7 +15,7 @@ struct DiffListing {
 
     func render(_ format: DiffCommand.Format) -> String {
         switch format {
-        case .text: return text
+        case .text: return TerminalText.inertLines(text)
         case .markdown: return markdown
         case .jsonl: return jsonl
         case .junit: return junit

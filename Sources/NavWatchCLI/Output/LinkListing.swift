@@ -19,7 +19,7 @@ struct LinkListing {
 
     func render(_ format: LinksCommand.Format) -> String {
         switch format {
-        case .text: return text
+        case .text: return TerminalText.inertLines(text)
         case .jsonl: return jsonl
         case .csv: return csv
         case .markdown: return markdown

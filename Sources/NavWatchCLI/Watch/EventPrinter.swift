@@ -22,13 +22,13 @@ package struct EventPrinter: Sendable {
         guard format == .text else { return }
         var parts: [String] = []
         parts.append(summary.succeeded ? paint("✔", .green) : paint("✘", .red))
-        parts.append(summary.requested.absoluteString)
+        parts.append(TerminalText.inert(summary.requested.absoluteString))
         if let status = summary.status { parts.append("→ " + paint(String(status), status < 400 ? .green : .red)) }
-        if let final = summary.finalURL, final != summary.requested.absoluteString { parts.append(final) }
-        if let error = summary.error { parts.append(paint(error.kind.rawValue, .red) + " (\(error.message))") }
+        if let final = summary.finalURL, final != summary.requested.absoluteString { parts.append(TerminalText.inert(final)) }
+        if let error = summary.error { parts.append(paint(error.kind.rawValue, .red) + " (\(TerminalText.inert(error.message)))") }
         if let commit = summary.commitMilliseconds { parts.append("commit \(JSON.number(commit)) ms") }
         if let finish = summary.finishMilliseconds { parts.append("finish \(JSON.number(finish)) ms") }
-        if let title = summary.title { parts.append("\"\(title)\"") }
+        if let title = summary.title { parts.append(Self.quoted(title)) }
         let problems = [(summary.pageErrors, "page error"), (summary.consoleErrors, "console error"),
                         (summary.consoleWarnings, "console warning")]
             .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" + ($0.0 == 1 ? "" : "s") }
@@ -41,20 +41,26 @@ package struct EventPrinter: Sendable {
         let name = event.kind.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)
         var line = String(repeating: " ", count: max(0, 10 - time.count)) + time + "  "
             + "#\(event.nav)".padding(toLength: 4, withPad: " ", startingAt: 0) + " "
-            + paint(name, colour(for: event)) + " " + event.url
+            + paint(name, colour(for: event)) + " " + TerminalText.inert(event.url)
             + (event.line.map { ":\($0)" } ?? "") + (event.column.map { ":\($0)" } ?? "")
         var extras: [String] = []
         if let level = event.level { extras.append(level) }
-        if let message = event.message { extras.append(JSON.string(message)) }
+        if let message = event.message { extras.append(Self.quoted(message)) }
         if let status = event.status { extras.append(String(status)) }
-        if let mime = event.mime { extras.append(mime) }
-        if let title = event.title { extras.append("\"\(title)\"") }
+        if let mime = event.mime { extras.append(TerminalText.inert(mime)) }
+        if let title = event.title { extras.append(Self.quoted(title)) }
         if let error = event.error {
-            extras.append(paint(error.kind.rawValue, .red) + ": \(error.message) (\(error.domain) \(error.code))")
+            extras.append(paint(error.kind.rawValue, .red)
+                          + ": \(TerminalText.inert(error.message)) (\(TerminalText.inert(error.domain)) \(error.code))")
         }
-        if let note = event.note { extras.append(note) }
+        if let note = event.note { extras.append(TerminalText.inert(note)) }
         if !extras.isEmpty { line += "  " + extras.joined(separator: "  ") }
         return line
+    }
+
+    /// A page's string in quotes, inert; a quote in it is shown as `\"`.
+    private static func quoted(_ text: String) -> String {
+        "\"" + TerminalText.inert(text).replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     private enum Colour: String {

@@ -1,0 +1,125 @@
+import Foundation
+import LoopbackServer
+@testable import NavWatchCLI
+import Synchronization
+import Testing
+
+@Suite("Strangers' text: inert in every text output, and text in CSV")
+struct InertTextTests {
+    /// Every character a page could use to drive a terminal or reorder a line:
+    /// ESC sequences (clear the screen, set the window's title, colour), BEL,
+    /// C1's CSI, a right-to-left override and an isolate.
+    static let hostile = "A\u{1B}[2J\u{1B}]0;owned\u{07}\u{1B}[31mred\u{9B}1m\u{202E}B\u{2066}C"
+
+    /// `/` (its title set by a script) links to
+    /// `/gone` (404) with a hostile link text; from the second crawl on, the title changes.
+    private final class HostileSite: Sendable {
+        let second = Mutex(false)
+
+        func route(_ request: LoopbackRequest) -> LoopbackResponse {
+            switch request.path {
+            case "/":
+                let suffix = second.withLock { $0 } ? " again" : ""
+                let title = InertTextTests.hostile.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined()
+                return .html("""
+                    <!doctype html><title>plain</title>
+                    <script>document.title = "\(title)\(suffix)"</script>
+                    <a href="/gone">\(InertTextTests.hostile)</a><a href="/formula">=1+1</a>
+                    """)
+            case "/formula": return .html(#"<!doctype html><title>=HYPERLINK("http://evil.test/","x")</title>"#)
+            default: return .text("Not here", status: 404)
+            }
+        }
+    }
+
+    /// What a terminal must never receive from a page.
+    static func activeScalars(_ text: String) -> [String] {
+        text.unicodeScalars.filter { scalar in
+            switch scalar.value {
+            case 0x0A: return false
+            case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+            default: return false
+            }
+        }.map { String(format: "U+%04X", $0.value) }
+    }
+
+    @Test("watch lines and summary, crawl's summary, links, diff and status print no control, C1 or bidi character")
+    func terminalOutputs() async throws {
+        let site = HostileSite()
+        let server = try await LoopbackServer.start(route: { site.route($0) })
+        defer { Task { await server.shutdown() } }
+        let first = temporaryPath("inert-1.db"), second = temporaryPath("inert-2.db")
+        defer {
+            for db in [first, second] {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            }
+        }
+        let shown = #"A\u001b[2J\u001b]0;owned\u0007\u001b[31mred\u009b1m\u202eB\u2066C"#
+
+        let watch = try await NavwatchProcess.run([server.url("/").absoluteString])
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", first, server.url("/").absoluteString])
+        site.second.withLock { $0 = true }
+        let again = try await NavwatchProcess.run(["crawl", "--db", second, server.url("/").absoluteString])
+        let links = try await NavwatchProcess.run(["links", "--db", first, "--broken"])
+        let diff = try await NavwatchProcess.run(["diff", first, second])
+        let status = try await NavwatchProcess.run(["status", "--db", first])
+        // The texts for people: a crawl's standard output is JSON Lines, whose escaping is JSON's.
+        let texts = [("watch", watch.stdout.joined(separator: "\n") + watch.stderr), ("crawl", crawl.stderr),
+                     ("crawl again", again.stderr)]
+            + [("links", links), ("diff", diff), ("status", status)].map { ($0, $1.stdout.joined(separator: "\n") + $1.stderr) }
+        for (name, text) in texts {
+            #expect(Self.activeScalars(text).isEmpty, "\(name): \(text)")
+        }
+        // Still recognisable: each character escaped where it stood.
+        let title = #""\#(shown)""#
+        #expect(watch.stdout.contains { $0.hasSuffix("finished          \(server.url("/").absoluteString)  200  text/html  \(title)") },
+                "\(watch.stdout)")
+        #expect(watch.stdout.last?.hasSuffix(title) == true, "\(watch.stdout)")
+        #expect(links.stdout.contains(#"    linked from \#(server.url("/").absoluteString)  "\#(shown)""#), "\(links.stdout)")
+        #expect(diff.stdout.contains(#"  title: "\#(shown)" → "\#(shown) again""#), "\(diff.stdout)")
+    }
+
+    @Test("CSV cells a spreadsheet would evaluate are text: a quote before them; numbers stay numbers")
+    func csvInjection() async throws {
+        let site = HostileSite()
+        let server = try await LoopbackServer.start(route: { site.route($0) })
+        defer { Task { await server.shutdown() } }
+        let db = temporaryPath("inert-csv.db")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        _ = try await NavwatchProcess.run(["crawl", "--db", db, server.url("/").absoluteString])
+
+        let reports = try await NavwatchProcess.run(["export", "--db", db, "--format", "csv"])
+        let formulaRow = try #require(reports.stdout.first { $0.contains("/formula,") }, "\(reports.stdout)")
+        #expect(formulaRow.contains(#",ok,,200,text/html,"'=HYPERLINK(""http://evil.test/"",""x"")",1,"#), "\(formulaRow)")
+        let links = try await NavwatchProcess.run(["links", "--db", db, "--format", "csv"])
+        let linkRow = try #require(links.stdout.first { $0.contains("/formula,") }, "\(links.stdout)")
+        #expect(linkRow.hasSuffix(#","'=1+1",/formula,a,"# + "\r"), "\(linkRow)")
+        // What a spreadsheet gets: Python's csv module reads the cell back as the text with its quote.
+        let python = Process()
+        python.executableURL = URL(filePath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import csv,sys; print([r[6] for r in csv.reader(sys.stdin) if r[0].endswith('/formula')][0])"]
+        let input = Pipe(), output = Pipe()
+        (python.standardInput, python.standardOutput) = (input, output)
+        try python.run()
+        input.fileHandleForWriting.write(Data(reports.stdout.joined(separator: "\n").utf8))
+        try input.fileHandleForWriting.close()
+        let read = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        #expect(read == #"'=HYPERLINK("http://evil.test/","x")"# + "\n")
+    }
+
+    @Test("a CSV cell: formulas get a quote, numbers of every sign stay numbers")
+    func csvCells() {
+        #expect(ReportExport.csvRow(["-3", "+4.5e-3", ".5", "-1+1", "=A1", "@SUM(A1)", "\tx", "\rx", "-", "plain", "a,b"])
+                == #"-3,+4.5e-3,.5,"'-1+1","'=A1","'@SUM(A1)","'\#tx","'\#rx","'-",plain,"a,b""#)
+    }
+
+    @Test("inert text: each active character escaped where it stood, the rest kept")
+    func inert() {
+        #expect(TerminalText.inert(InertTextTests.hostile)
+                == #"A\u001b[2J\u001b]0;owned\u0007\u001b[31mred\u009b1m\u202eB\u2066C"#)
+        #expect(TerminalText.inert("line\nnext\ttab\u{7F}") == #"line\nnext\ttab\u007f"#)
+        #expect(TerminalText.inertLines("one \u{1B}x\ntwo\n") == "one \\u001bx\ntwo\n")
+        #expect(TerminalText.inert("plain – ünïcode ✔ \u{200F}") == "plain – ünïcode ✔ \u{200F}")
+    }
+}
