@@ -103,6 +103,32 @@ struct ExtractTests {
         #expect(pages.compactMap { $0["_handlerError"] as? String } == ["the script threw: Error: no heading on /n/5 (line 3)"])
     }
 
+    @Test("a script that returns nothing on every page: one line in the summary that suggests return")
+    func returnsNothing() async throws {
+        let server = try await chain.value
+        let db = temporaryPath("crawl.db")
+        let expression = try writeScript("({title: document.title})\n")
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            try? FileManager.default.removeItem(atPath: expression)
+        }
+        let result = try await NavwatchProcess.run(["crawl", "--db", db, "--extract", expression, server.url("/n/10").absoluteString])
+        #expect(result.status == 0)
+        #expect(result.stdout.count == 2)
+        let hint = "  extract: the script returned nothing on any of 2 pages; "
+            + "it is the body of a function: end it with return (return {h1: …}, not ({h1: …}))"
+        #expect(result.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("  extract:") } == [hint])
+
+        // A script that returns a value on some page says nothing.
+        let returning = try writeScript("if (location.pathname === '/n/11') return {title: document.title};\n")
+        defer { try? FileManager.default.removeItem(atPath: returning) }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        let quiet = try await NavwatchProcess.run(["crawl", "--db", db, "--extract", returning, server.url("/n/10").absoluteString])
+        #expect(quiet.status == 0)
+        #expect(quiet.stdout.count == 2)
+        #expect(!quiet.stderr.contains("extract:"))
+    }
+
     @Test("a script that does not compile: one line with its error and line, exit 2, no page loaded")
     func badScript() async throws {
         let server = try await chain.value

@@ -334,6 +334,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         let reports = try await store.allReports(includingRequests: false)
         let links = LinkCheckResult(graph: try await store.linkGraph(), reports: reports, policy: policy.links)
         try await closingSummary(reports, links, store: store, recentChecks: recentChecks)
+        if extract != nil, let hint = Self.extractHint(reports) { Self.tell(hint) }
         Self.writeCPUCounters(store)
         let seedReports = seedReportsSeen.withLock { $0 }
         if !resume, !worker, !seedReports.isEmpty, !seedReports.contains(where: \.wasAnswered) {
@@ -341,6 +342,22 @@ package struct CrawlCommand: AsyncParsableCommand {
             throw InputError("no seed could be loaded: \(first.url): \(first.error?.message ?? first.outcome.rawValue)")
         }
         try failIfAsked(reports, links, policy: policy, budgetFile: budgetFile, baseline: baseline)
+    }
+
+    /// One line when the `--extract` script gave no value on any page it ran
+    /// on without an error: a script written as an expression (`({h1: …})`)
+    /// instead of a function's body gives `undefined` everywhere.
+    static func extractHint(_ reports: [PageLoadReport]) -> String? {
+        let ran = reports.filter { $0.wasLoaded && $0.handlerError == nil }
+        func gaveValue(_ report: PageLoadReport) -> Bool {
+            switch report.data {
+            case nil, .undefined?, .null?: return false
+            default: return true
+            }
+        }
+        guard !ran.isEmpty, !ran.contains(where: gaveValue) else { return nil }
+        return "  extract: the script returned nothing on any of \(ran.count) page\(ran.count == 1 ? "" : "s"); "
+            + "it is the body of a function: end it with return (return {h1: …}, not ({h1: …}))\n"
     }
 
     /// Writes lines of the closing summary to standard error, inert: they quote pages' URLs and servers' words.
