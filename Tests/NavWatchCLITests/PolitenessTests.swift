@@ -17,8 +17,8 @@ struct PolitenessTests {
     /// leased pages whenever they are free, so on a busy machine requests
     /// bunch and it takes up to four such rounds, some 60 requests (a
     /// 48-page site left a fourth round in the last third, in a full run of
-    /// Scripts/test). The site has
-    /// 96 pages, so that the last third starts after them.
+    /// Scripts/test). The site has 96 pages, so that the last third starts
+    /// after them.
     private final class RateLimitedSite: Sendable {
         static let pages = 96
         static let perSecond = 5
