@@ -315,7 +315,8 @@ static GtkWidget *on_view_create(WebKitWebView *web_view, WebKitNavigationAction
         nw_live_handlers++;                                                           \
     } while (0)
 
-nw_view *nw_view_new(nw_context *context, const nw_settings *settings, nw_callbacks callbacks, void *user_context) {
+nw_view *nw_view_new(nw_context *context, nw_view *related, const nw_settings *settings, nw_callbacks callbacks,
+                     void *user_context) {
     nw_view *view = g_new0(nw_view, 1);
     view->callbacks = callbacks;
     view->user_context = user_context;
@@ -342,10 +343,17 @@ nw_view *nw_view_new(nw_context *context, const nw_settings *settings, nw_callba
             settings->script_world, NULL, NULL);
         webkit_user_content_manager_add_script(view->content_manager, script);
     }
-    view->web_view = WEBKIT_WEB_VIEW(g_object_new(
-        WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
-        "is-ephemeral", webkit_web_context_is_ephemeral(context->web_context),
-        view->content_manager ? "user-content-manager" : NULL, view->content_manager, NULL));
+    if (related) {
+        // The context and the ephemeral session come from the related view.
+        view->web_view = WEBKIT_WEB_VIEW(g_object_new(
+            WEBKIT_TYPE_WEB_VIEW, "related-view", related->web_view,
+            view->content_manager ? "user-content-manager" : NULL, view->content_manager, NULL));
+    } else {
+        view->web_view = WEBKIT_WEB_VIEW(g_object_new(
+            WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
+            "is-ephemeral", webkit_web_context_is_ephemeral(context->web_context),
+            view->content_manager ? "user-content-manager" : NULL, view->content_manager, NULL));
+    }
     WebKitSettings *web_settings = webkit_web_view_get_settings(view->web_view);
     if (settings->user_agent) webkit_settings_set_user_agent(web_settings, settings->user_agent);
     webkit_settings_set_enable_javascript_markup(web_settings, settings->javascript_markup_enabled);

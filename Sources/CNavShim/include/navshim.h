@@ -250,9 +250,11 @@ typedef struct {
 typedef struct nw_view nw_view;
 
 /// Creates an offscreen window holding a web view that uses `context`, applies
-/// `settings` and connects every signal. `user_context` is retained by the
-/// caller on behalf of the view until `callbacks->release` is called.
-nw_view *nw_view_new(nw_context *context, const nw_settings *settings,
+/// `settings` and connects every signal. With `related`, the view shares that
+/// view's web process (WebKit's related view; `context` must be its context).
+/// `user_context` is retained by the caller on behalf of the view until
+/// `callbacks->release` is called.
+nw_view *nw_view_new(nw_context *context, nw_view *_Nullable related, const nw_settings *settings,
                      nw_callbacks callbacks, void *user_context);
 
 /// Disconnects every handler (the view's and its resources'), cancels

@@ -97,7 +97,15 @@ public final class WebView {
     /// - Throws: `WebKitUnavailableError` when there is no display and none can
     ///   be started, GTK cannot initialise, or the configuration asks for the
     ///   sandbox and bubblewrap cannot start.
-    public init(configuration: WebViewConfiguration = WebViewConfiguration()) throws {
+    public convenience init(configuration: WebViewConfiguration = WebViewConfiguration()) throws {
+        try self.init(configuration: configuration, sharingProcessWith: nil)
+    }
+
+    /// Creates a view that shares `other`'s web process (WebKit's related
+    /// view), or a view with a process of its own when `other` is nil or
+    /// closed. `configuration` must be `other`'s. A crash of the shared
+    /// process ends the pages of every view in it.
+    package init(configuration: WebViewConfiguration, sharingProcessWith other: WebView?) throws {
         ShimContext.trace("new view")
         try WebKitRuntime.checkAvailable()
         self.configuration = configuration
@@ -108,7 +116,7 @@ public final class WebView {
         // The shim keeps `context` retained until it calls `release` from nw_view_destroy.
         let retained = Unmanaged.passRetained(context).toOpaque()
         shim = configuration.withShimSettings { settings in
-            nw_view_new(webContext, &settings, ShimContext.callbacks, retained)
+            nw_view_new(webContext, other?.shim, &settings, ShimContext.callbacks, retained)
         }
         context.view = self
     }

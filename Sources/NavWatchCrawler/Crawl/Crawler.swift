@@ -216,21 +216,20 @@ public actor Crawler {
         let loader = try await preparedLoader()
         let timeout = configuration.timeout
         var current = try await next(http)
-        var storingPrevious: Task<Void, any Error>?
+        var storing = PendingStores(limit: PageLoader.viewsPerLoader)
         while let entry = current, !Task.isCancelled {
             // A pipeline: the next page is leased while this one loads, and
-            // this one's report is stored while the next one loads.
+            // this one's report is stored while the next ones load.
             async let upcoming = next(http)
             let result = entry.kind == .external
                 ? await check(entry, http)
                 : try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
-            try await storingPrevious?.value
-            // While the next page loads: its links are sorted (and offered to a
+            // While the next pages load: its links are sorted (and offered to a
             // waiting worker), then it is stored once its late window has closed.
-            storingPrevious = Task { try await self.complete(entry, result) }
+            try await storing.add(Task { try await self.complete(entry, result) })
             current = try await upcoming
         }
-        try await storingPrevious?.value
+        try await storing.drain()
         await Task { @WebKitActor in loader.close() }.value
     }
 
@@ -261,17 +260,16 @@ public actor Crawler {
     /// from its HTML or hands it to the render workers (`RenderSampler`).
     private func read(_ http: HTTPChecker) async throws {
         var current = try await next(http)
-        var storingPrevious: Task<Void, any Error>?
+        var storing = PendingStores(limit: 1)
         while let entry = current, !Task.isCancelled {
             async let upcoming = next(http)  // leased while this one is read
             let result = entry.kind == .external ? await check(entry, http) : await read(entry, http)
             if let result {
-                try await storingPrevious?.value
-                storingPrevious = Task { try await self.complete(entry, result) }
+                try await storing.add(Task { try await self.complete(entry, result) })
             }
             current = try await upcoming
         }
-        try await storingPrevious?.value
+        try await storing.drain()
     }
 
     private func readWorkerEnded() {
@@ -349,9 +347,9 @@ public actor Crawler {
     private func render() async throws {
         let loader = try await preparedLoader()
         let timeout = configuration.timeout
-        var storingPrevious: Task<Void, any Error>?
+        var storing = PendingStores(limit: PageLoader.viewsPerLoader)
         // The pages of a kind this worker's renders decided, stored apart from the
-        // rendered ones, whose late windows the next load closes.
+        // rendered ones, which wait for their late windows.
         var storingDecided: Task<Void, any Error>?
         while let job = await nextRenderJob() {
             let entry = job.entry
@@ -365,10 +363,9 @@ public actor Crawler {
                     for (entry, result) in decided { try await self.complete(entry, result) }
                 }
             }
-            try await storingPrevious?.value
-            storingPrevious = Task { [result] in try await self.complete(entry, result) }
+            try await storing.add(Task { [result] in try await self.complete(entry, result) })
         }
-        try await storingPrevious?.value
+        try await storing.drain()
         try await storingDecided?.value
         await Task { @WebKitActor in loader.close() }.value
     }

@@ -10,14 +10,16 @@ import WebKitThread
 /// The window opens when the page finishes and closes at the first of:
 /// - the view's next page commits (`nextPage`) and the requests the page
 ///   started before it finished have ended; requests that start before that
-///   commit are this page's, except the next page's own document;
+///   commit are this page's, except the next page's own document (the page
+///   loader loads a page in a view whose window is open only when all of
+///   its views hold one);
 /// - `settle` passes with no event on the page's own requests (`quiet`);
 /// - the view closes (`viewClosed`);
 /// - `10 × settle` after the page finished (`limit`), for a page that keeps
 ///   its requests busy while the view has nothing else to load.
 ///
-/// The view moves on while the window is open: the loader starts the next
-/// page and the report is completed when the window closes.
+/// The loader moves on while the window is open: it starts the next page in
+/// another view, and the report is completed when the window closes.
 @WebKitActor
 package final class LateWindow {
     /// Why a window closed, as reports name it.
@@ -37,6 +39,8 @@ package final class LateWindow {
     private let settle: Duration
     private let clock = ContinuousClock()
     private var closing: Task<(state: PageLoadState, closedBy: ClosedBy, at: Duration), Never>?
+    /// Whether the window has closed (and its fold stopped).
+    package private(set) var isClosed = false
 
     /// Opens the window of the page `fold` folds, which has finished.
     /// `start` is the instant the fold's times are relative to. The window
@@ -47,6 +51,7 @@ package final class LateWindow {
         self.settle = settle
         closing = Task { @WebKitActor in
             let closedBy = await self.waitForClose()
+            self.isClosed = true
             return (self.fold.stop(), closedBy, self.clock.now - self.start)
         }
     }

@@ -127,6 +127,8 @@ package struct PageFacts: Decodable, Sendable {
     package var resources: [Timing]
     /// How many elements the document has.
     package var domSize: Int?
+    /// Whether this engine reports `paint` entries (`PerformanceObserver.supportedEntryTypes`).
+    package var paintSupported = true
     /// Whether this engine reports `largest-contentful-paint` entries
     /// (`PerformanceObserver.supportedEntryTypes`).
     package var lcpSupported = false
@@ -135,7 +137,7 @@ package struct PageFacts: Decodable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case links, anchors, ttfb, domContentLoaded, load, redirect, firstContentfulPaint, navigation, resources
-        case domSize, lcpSupported, lcp
+        case domSize, paintSupported, lcpSupported, lcp
     }
 
     package init(from decoder: any Decoder) throws {
@@ -150,6 +152,7 @@ package struct PageFacts: Decodable, Sendable {
         navigation = try values.decodeIfPresent(Timing.self, forKey: .navigation)
         resources = try values.decode([Timing].self, forKey: .resources)
         domSize = try values.decodeIfPresent(.domSize, within: Self.sizes).map { Int($0) }
+        paintSupported = try values.decodeIfPresent(Bool.self, forKey: .paintSupported) ?? true
         lcpSupported = try values.decodeIfPresent(Bool.self, forKey: .lcpSupported) ?? false
         largestContentfulPaint = try values.decodeIfPresent(LargestContentfulPaint.self, forKey: .lcp)
     }
@@ -165,6 +168,32 @@ package struct PageFacts: Decodable, Sendable {
     package static func read(from view: WebView) async -> PageFacts? {
         guard case .string(let json)? = try? await view.evaluateJavaScript(script) else { return nil }
         return try? JSONDecoder().decode(PageFacts.self, from: Data(json.utf8))
+    }
+
+    /// A page's first contentful paint, read again after its finish.
+    package struct Paint: Decodable, Sendable, Equatable {
+        /// Milliseconds since the navigation started; nil when the page has not painted content.
+        package var firstContentfulPaint: Double?
+
+        package init(firstContentfulPaint: Double?) {
+            self.firstContentfulPaint = firstContentfulPaint
+        }
+
+        package init(from decoder: any Decoder) throws {
+            var values = try decoder.unkeyedContainer()
+            firstContentfulPaint = try values.decodeNil() ? nil : try values.decode(within: PageFacts.times)
+        }
+
+        /// The paint entries of the page `view` shows; nil when the page cannot run the script.
+        @WebKitActor
+        package static func read(from view: WebView) async -> Paint? {
+            let script = """
+                JSON.stringify([(performance.getEntriesByType('paint')
+                  .find(e => e.name === 'first-contentful-paint') || {startTime: null}).startTime])
+                """
+            guard case .string(let json)? = try? await view.evaluateJavaScript(script) else { return nil }
+            return try? JSONDecoder().decode(Paint.self, from: Data(json.utf8))
+        }
     }
 
     private static let script = """
@@ -187,8 +216,8 @@ package struct PageFacts: Decodable, Sendable {
           const link = (e, url, attribute) =>
             [url, e.getAttribute(attribute) || '', text(e), e.getAttribute('rel') || '', e.localName];
           const describe = e => e.localName + (e.id ? '#' + e.id : e.classList && e.classList.length ? '.' + e.classList[0] : '');
-          const lcpSupported = typeof PerformanceObserver !== 'undefined' &&
-            (PerformanceObserver.supportedEntryTypes || []).includes('largest-contentful-paint');
+          const supported = typeof PerformanceObserver !== 'undefined' ? PerformanceObserver.supportedEntryTypes || [] : [];
+          const lcpSupported = supported.includes('largest-contentful-paint');
           let lcp = null;
           if (lcpSupported) {
             try {
@@ -216,6 +245,7 @@ package struct PageFacts: Decodable, Sendable {
             navigation: nav ? timing(nav) : null,
             resources: performance.getEntriesByType('resource').map(timing),
             domSize: document.getElementsByTagName('*').length,
+            paintSupported: supported.includes('paint'),
             lcpSupported,
             lcp
           };

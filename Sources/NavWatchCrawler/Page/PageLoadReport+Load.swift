@@ -88,6 +88,22 @@ extension PageLoadReport {
         self.late = late
     }
 
+    /// Says why a finished page has no first contentful paint, from how its
+    /// late window closed and what was read after it (`paint`, nil when
+    /// the page could not be read).
+    package mutating func recordPaint(_ paint: PageFacts.Paint?, closedBy: LateWindow.ClosedBy) {
+        guard timings.firstContentfulPaint == nil, timings.firstContentfulPaintUnavailable != Timings.noPaintEntries
+        else { return }
+        switch closedBy {
+        case .quiet, .limit:
+            timings.firstContentfulPaintUnavailable = paint != nil ? Timings.noPaintInWindow : Timings.noPaintBeforeViewClosed
+        case .nextPage:
+            timings.firstContentfulPaintUnavailable = Timings.noPaintBeforeNextPage
+        case .viewClosed:
+            timings.firstContentfulPaintUnavailable = Timings.noPaintBeforeViewClosed
+        }
+    }
+
     /// What a finished page's facts say.
     private mutating func record(_ facts: PageFacts) {
         links = facts.links.count
@@ -97,6 +113,8 @@ extension PageLoadReport {
         timings.load = facts.load?.tenths
         timings.redirect = facts.redirect?.tenths
         timings.firstContentfulPaint = facts.firstContentfulPaint?.tenths
+        timings.firstContentfulPaintUnavailable = facts.firstContentfulPaint != nil ? nil
+            : facts.paintSupported ? Timings.noPaintBeforeViewClosed : Timings.noPaintEntries
         resources.transferBytes = facts.transferBytes
         metrics = PageMetrics(facts)
     }

@@ -64,6 +64,18 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         public var load: Double?
         public var finish: Double?
         public var firstContentfulPaint: Double?
+        /// Why a page loaded in a view has no `firstContentfulPaint`; nil when it has one
+        /// or was not loaded in a view. One of the `noPaint…` texts.
+        public var firstContentfulPaintUnavailable: String?
+
+        /// The engine reports no `paint` entries at all.
+        public static let noPaintEntries = "this WebKit has no paint entries"
+        /// The page was still on its view when its late window closed, and had painted no content.
+        public static let noPaintInWindow = "the page painted no content before its late window closed"
+        /// The view loaded the next page before the page painted content.
+        public static let noPaintBeforeNextPage = "the view loaded the next page before this one painted content"
+        /// The view closed (or its web process ended) before the page painted content.
+        public static let noPaintBeforeViewClosed = "the view closed before the page painted content"
 
         public init() {}
 
@@ -71,6 +83,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
             case redirect, commit, ttfb, load, finish
             case domContentLoaded = "dom_content_loaded"
             case firstContentfulPaint = "first_contentful_paint"
+            case firstContentfulPaintUnavailable = "first_contentful_paint_unavailable"
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -83,6 +96,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
             try container.encode(load, forKey: .load)
             try container.encode(finish, forKey: .finish)
             try container.encode(firstContentfulPaint, forKey: .firstContentfulPaint)
+            try container.encode(firstContentfulPaintUnavailable, forKey: .firstContentfulPaintUnavailable)
         }
     }
 

@@ -38,22 +38,52 @@ package struct PageResult: Sendable {
     }
 }
 
-/// One web view of the crawler's pool, loading one page at a time and turning
-/// its navigation and resource events into a `PageLoadReport`. Replaces its
-/// view after `recycleAfter` pages (so memory stays flat) or a crash.
+/// One page loader of the crawler's pool: loads one page at a time and turns
+/// its navigation and resource events into a `PageLoadReport`.
 ///
-/// A finished page's report is completed when its late window closes
-/// (`LateWindow`), while the view loads the next page.
+/// A finished page stays on its view while its late window is open
+/// (`LateWindow`), and the next page loads in another view of the loader,
+/// which shares the first view's web process. The loader keeps at most
+/// `viewsPerLoader` views: when every one holds a page whose window is open,
+/// the oldest such page's window closes at the next page's commit
+/// (`next-page`). After `recycleAfter` pages (so memory stays flat) or a
+/// crash, the loader starts again with new views in a new web process; the
+/// old views close as their windows do.
 @WebKitActor
 package final class PageLoader {
+    /// The most views one loader keeps: a finished page's window lasts at
+    /// least this many page loads of its loader.
+    package nonisolated static let viewsPerLoader = 24
+
+    /// A view of the loader and the late window of the finished page it shows.
+    private final class Slot {
+        let view: WebView
+        /// The window of the page the view shows, until it closes and the
+        /// view is free for another page.
+        var window: LateWindow?
+        /// Ends once `window` has closed and what is read after it (paint) has been.
+        var ending: Task<LateEnd, Never>?
+        /// When `window` opened, in pages of the loader: the oldest closes first.
+        var openedAt = 0
+        /// Left by a recycle or crash: closed once its window is.
+        var retired = false
+        init(view: WebView) { self.view = view }
+    }
+
+    /// How a page's window closed, and its first contentful paint read after it.
+    private typealias LateEnd = (state: PageLoadState, closedBy: LateWindow.ClosedBy, at: Duration,
+                                 paint: PageFacts.Paint?)
+
     private let configuration: WebViewConfiguration
     private let recycleAfter: Int
     private let settle: Duration
-    private var view: WebView?
-    private var pagesOnView = 0
+    /// The views sharing the current web process; the first was created alone.
+    private var slots: [Slot] = []
+    /// Views of an earlier process, each closed once its window closes.
+    private var retired: [Slot] = []
+    private var pagesOnProcess = 0
+    private var pagesLoaded = 0
     private let clock = ContinuousClock()
-    /// The late window of the last page the view finished, while it may be open.
-    private var lateWindow: LateWindow?
 
     /// Called when a page's load has been asked for (tests use it to crash the view).
     private let onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
@@ -80,33 +110,77 @@ package final class PageLoader {
         self.onLoadStarted = onLoadStarted
     }
 
-    /// Closes the view: a late window still open closes with it.
+    /// Closes every view: the late windows still open close with them (`view-closed`).
     package func close() {
-        view?.close()
-        view = nil
-        lateWindow = nil
+        for slot in slots + retired { slot.view.close() }
+        slots = []
+        retired = []
     }
 
-    /// The view pages load in, created when there is none. A new view first
-    /// loads a blank page, so its web process is running before any page's
-    /// timeout starts.
+    /// The loader's first view, created when there is none. A new first view
+    /// first loads a blank page, so its web process is running before any
+    /// page's timeout starts; the loader's other views share that process.
     @discardableResult
     package func prepare() async throws -> WebView {
-        if let view { return view }
+        if let first = slots.first { return first.view }
         let view = try WebView(configuration: configuration)
-        self.view = view
-        pagesOnView = 0
+        slots = [Slot(view: view)]
+        pagesOnProcess = 0
         _ = try await view.rx.pageLoad(URL(string: "about:blank")!, timeout: .seconds(30))
         return view
     }
 
+    /// Leaves the current views: each closes now, or when its window does.
+    private func retireViews() {
+        for slot in slots {
+            if slot.window == nil {
+                slot.view.close()
+            } else {
+                slot.retired = true
+                retired.append(slot)
+            }
+        }
+        slots = []
+    }
+
+    /// A view free for the next page: one whose page's window has closed,
+    /// else a new one while there are fewer than `viewsPerLoader`, else the
+    /// one whose window opened first, which the next page's commit closes.
+    private func freeSlot() async throws -> Slot {
+        if pagesOnProcess >= recycleAfter { retireViews() }
+        try await prepare()
+        if let free = slots.first(where: { $0.window == nil }) { return free }
+        if slots.count < Self.viewsPerLoader {
+            let slot = Slot(view: try WebView(configuration: configuration, sharingProcessWith: slots[0].view))
+            slots.append(slot)
+            return slot
+        }
+        let oldest = slots.min { $0.openedAt < $1.openedAt }!
+        if oldest.window?.isClosed == true {
+            _ = await oldest.ending?.value  // what it reads after its window is read from its own page
+        } else {
+            oldest.window?.nextLoadRequested()
+        }
+        oldest.window = nil
+        return oldest
+    }
+
+    /// `slot`'s window has closed: the view is free, or closes if retired.
+    private func windowClosed(_ window: LateWindow, in slot: Slot) {
+        guard slot.window === window else { return }
+        slot.window = nil
+        if slot.retired {
+            slot.view.close()
+            retired.removeAll { $0 === slot }
+        }
+    }
+
     /// Loads `entry` and reports on it. Never throws: every failure is in the report.
     package func load(_ entry: FrontierEntry, timeout: Duration) async throws -> PageResult {
-        if pagesOnView >= recycleAfter { close() }
-        let view = try await prepare()
-        pagesOnView += 1
-        lateWindow?.nextLoadRequested()
-        lateWindow = nil
+        let slot = try await freeSlot()
+        let view = slot.view
+        pagesOnProcess += 1
+        pagesLoaded += 1
 
         var report = PageLoadReport(entry, outcome: .failed)
         report.attempts = entry.attempts + 1
@@ -146,11 +220,27 @@ package final class PageLoader {
         }
         if finished {
             let window = LateWindow(fold: fold, start: start, settle: settle)
-            lateWindow = window
-            result.completion = { [facts] in
+            slot.window = window
+            slot.openedAt = pagesLoaded
+            let readsPaint = facts != nil && facts?.firstContentfulPaint == nil
+            let ending = Task { @WebKitActor [slot] () -> LateEnd in
                 let (state, closedBy, closedAt) = await window.closed()
+                var paint: PageFacts.Paint?
+                // Read while the view still shows the page: a first paint after the finish.
+                if readsPaint && slot.window === window && (closedBy == .quiet || closedBy == .limit) {
+                    paint = await PageFacts.Paint.read(from: view)
+                }
+                self.windowClosed(window, in: slot)
+                return (state, closedBy, closedAt, paint)
+            }
+            slot.ending = ending
+            result.completion = { [facts] in
+                let (state, closedBy, closedAt, paint) = await ending.value
+                var facts = facts
+                if let painted = paint?.firstContentfulPaint { facts?.firstContentfulPaint = painted }
                 var report = self.complete(ended, state, facts: facts, now: closedAt, guardMark: guardMark)
                 report.recordLateWindow(of: state, closedBy: closedBy, at: closedAt)
+                report.recordPaint(paint, closedBy: closedBy)
                 return report
             }
         } else {
@@ -164,7 +254,11 @@ package final class PageLoader {
         if let retryAfter = state.response?.value(forHeader: "Retry-After") {
             result.retryAfter = RetryAfter.seconds(from: retryAfter)
         }
-        if result.crashed { close() }
+        if result.crashed {
+            // The views that share the process lost their pages with it.
+            for slot in slots { slot.view.close() }
+            slots = []
+        }
         result.aliases = result.report.aliases
         return result
     }
