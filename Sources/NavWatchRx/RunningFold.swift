@@ -14,9 +14,6 @@ import NavWatch
 @WebKitActor
 package final class RunningFold {
     package private(set) var state: PageLoadState
-    /// When the last resource event arrived (of any request of the view),
-    /// relative to `start`; nil before the first.
-    package private(set) var lastResourceEventAt: Duration?
     /// When the last event of one of the navigation's own requests arrived
     /// (one the state tracks), relative to `start`; nil before the first.
     package private(set) var lastOwnResourceEventAt: Duration?
@@ -94,7 +91,6 @@ package final class RunningFold {
             if case .started(_, _, _, let isMainResource, _) = resource,
                otherNavigationCommitted || (nextLoadWasRequested && isMainResource) { break }
             state.apply(event, at: time)
-            lastResourceEventAt = time
             if state.request(resource.id) != nil { lastOwnResourceEventAt = time }
         case .navigation(.didCommit(let navigation, _)) where state.isEnded && navigation.id != state.navigation.id:
             otherNavigationCommitted = true

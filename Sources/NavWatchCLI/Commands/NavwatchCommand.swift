@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import NavWatch
+import NavWatchCrawler
 
 /// `navwatch`: watch pages load in a real browser engine.
 package struct NavwatchCommand: AsyncParsableCommand {
@@ -52,8 +53,12 @@ package struct LoadOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds each navigation may take before it fails as a timeout.")
     package var timeout: Double = 30
 
-    @Option(name: .customLong("wait-until"), help: "When a navigation counts as done: commit, finish or idle.")
-    package var waitUntil: WaitUntilArgument = .finish
+    @Option(name: .customLong("wait-until"),
+            help: "When a navigation counts as done: commit, finish, or idle (the finish, then --settle ms with no network activity of the page's own, as in a crawl's report).")
+    package var waitUntil: WaitUntilArgument = .idle
+
+    @Option(name: .long, help: "With --wait-until idle: milliseconds with no network activity of a finished page before it is done.")
+    package var settle = Int(LateWindow.defaultSettle.milliseconds)
 
     @Option(name: .customLong("user-agent"), help: "The User-Agent to send.")
     package var userAgent: String?
@@ -92,6 +97,7 @@ package struct LoadOptions: ParsableArguments {
         guard timeout > 0, timeout.isFinite else {
             throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)")
         }
+        guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
         for (option, path) in [("--har", har), ("--screenshot", screenshot)] {
             guard let path else { continue }
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -105,6 +111,7 @@ package struct LoadOptions: ParsableArguments {
         var options = Watcher.Options()
         options.timeout = .milliseconds(Int64(timeout * 1000))
         options.waitUntil = waitUntil.value
+        options.settle = .milliseconds(settle)
         options.resources = resources
         options.recordRequests = har != nil
         options.screenshot = screenshot

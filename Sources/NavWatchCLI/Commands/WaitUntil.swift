@@ -6,7 +6,9 @@ package enum WaitUntil: String, Sendable, CaseIterable {
     case commit
     /// The page finished (or failed).
     case finish
-    /// Finished, then no network activity for 500 ms (capped by the timeout).
+    /// Finished, then its late window closed (`LateWindow`): `--settle`
+    /// milliseconds with no network activity of the page's own, within ten
+    /// times that after the finish, as a crawl's report covers.
     case idle
 }
 
@@ -19,7 +21,7 @@ package struct WaitUntilArgument: ExpressibleByArgument, Sendable {
         self.value = value
     }
 
-    package static let finish = WaitUntilArgument(argument: "finish")!
+    package static let idle = WaitUntilArgument(argument: "idle")!
     package static var allValueStrings: [String] { WaitUntil.allCases.map(\.rawValue) }
     package var defaultValueDescription: String { value.rawValue }
 }

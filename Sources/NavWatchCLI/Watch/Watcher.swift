@@ -52,7 +52,9 @@ package struct PageSummary: Sendable, Equatable {
 package final class Watcher {
     package struct Options: Sendable {
         package var timeout: Duration = .seconds(30)
-        package var waitUntil: WaitUntil = .finish
+        package var waitUntil: WaitUntil = .idle
+        /// With `.idle`: the late window's settle time.
+        package var settle = LateWindow.defaultSettle
         package var resources = false
         /// Read every request of each page (for `--har`) once it is done.
         package var recordRequests = false
@@ -76,6 +78,8 @@ package final class Watcher {
     private var view: WebView?
     /// The fold of the URL being watched.
     private var fold: RunningFold?
+    /// Its late window, while `.idle` waits for it.
+    private var lateWindow: LateWindow?
     private var interrupted = false
 
     /// - Parameters:
@@ -111,9 +115,11 @@ package final class Watcher {
             let number = translator.begin(navigation, at: start)
             let fold = RunningFold(navigation: navigation, events: foldEvents, start: start)
             self.fold = fold
-            await waitUntilDone(fold, start: start)
+            let settled = await waitUntilDone(fold, start: start)
             var summary = PageSummary(requested: url, nav: number, state: fold.state)
-            if options.recordRequests { summary.report = await record(url, fold, on: view, start: start) }
+            if options.recordRequests {
+                summary.report = await record(url, fold, on: view, start: start, settled: settled)
+            }
             if let path = options.screenshot, summary.finishMilliseconds != nil {
                 let file = urls.count == 1 ? path : Self.numbered(path, summaries.count + 1)
                 do {
@@ -139,6 +145,7 @@ package final class Watcher {
         interrupted = true
         view?.stop()
         fold?.stopWaiting()
+        lateWindow?.close()
     }
 
     /// `path` with `-number` before its extension.
@@ -150,39 +157,44 @@ package final class Watcher {
     }
 
     /// Returns when the navigation has reached `options.waitUntil`, has
-    /// failed, or the watcher was interrupted.
-    private func waitUntilDone(_ fold: RunningFold, start: ContinuousClock.Instant) async {
+    /// failed, or the watcher was interrupted; whether a late window closed
+    /// (and stopped the fold).
+    private func waitUntilDone(_ fold: RunningFold, start: ContinuousClock.Instant) async -> Bool {
         let deadline = start + options.timeout
         let waitUntil = options.waitUntil
         await fold.wait(until: { $0.isEnded || (waitUntil == .commit && $0.stage >= .committed) })
-        guard case .finished? = fold.state.outcome, !interrupted else { return }
+        guard case .finished? = fold.state.outcome, !interrupted else { return false }
         switch waitUntil {
         case .commit:
-            return
+            return false
         case .finish:
             // With --resources, let the resources still in flight report their
             // end (WebKit may report it after the page's), for up to a second.
             if options.resources {
                 await fold.wait(until: { !$0.hasPendingRequests }, deadline: min(deadline, clock.now + .seconds(1)))
             }
+            return false
         case .idle:
-            // No resource in flight and no network activity for 500 ms, within the timeout.
-            while !interrupted && clock.now < deadline {
-                await fold.wait(until: { !$0.hasPendingRequests }, deadline: deadline)
-                let quietUntil = start + (fold.lastResourceEventAt ?? .zero) + .milliseconds(500)
-                if interrupted || clock.now >= quietUntil { return }
-                try? await Task.sleep(until: min(quietUntil, deadline), clock: clock)
-            }
+            // The late window a crawl's report covers, with what arrives in it printed as it comes.
+            let window = LateWindow(fold: fold, start: start, settle: options.settle)
+            lateWindow = window
+            _ = await window.closed()
+            lateWindow = nil
+            return true
         }
     }
 
-    /// Makes the current page's report, with every request it made.
-    private func record(_ url: URL, _ fold: RunningFold, on view: WebView, start: ContinuousClock.Instant) async -> PageLoadReport {
+    /// Makes the current page's report, with every request it made; `settled`
+    /// when its late window has closed.
+    private func record(_ url: URL, _ fold: RunningFold, on view: WebView, start: ContinuousClock.Instant,
+                        settled: Bool) async -> PageLoadReport {
         var facts: PageFacts?
         if case .finished? = fold.state.outcome {
             facts = await PageFacts.read(from: view)
             // WebKit reports some requests' ends after the page's: let them arrive.
-            await fold.wait(until: { $0.pendingBeforeEnd == 0 }, deadline: clock.now + LateWindow.defaultSettle)
+            if !settled {
+                await fold.wait(until: { $0.pendingBeforeEnd == 0 }, deadline: clock.now + LateWindow.defaultSettle)
+            }
         }
         let now = clock.now - start
         var report = PageLoadReport(url: url.absoluteString, depth: 0, parent: nil, outcome: .failed)

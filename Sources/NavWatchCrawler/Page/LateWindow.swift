@@ -14,7 +14,7 @@ import WebKitThread
 ///   loader loads a page in a view whose window is open only when all of
 ///   its views hold one);
 /// - `settle` passes with no event on the page's own requests (`quiet`);
-/// - the view closes (`viewClosed`);
+/// - the view closes, or `close()` is called (`viewClosed`);
 /// - `10 × settle` after the page finished (`limit`), for a page that keeps
 ///   its requests busy while the view has nothing else to load.
 ///
@@ -41,6 +41,7 @@ package final class LateWindow {
     private var closing: Task<(state: PageLoadState, closedBy: ClosedBy, at: Duration), Never>?
     /// Whether the window has closed (and its fold stopped).
     package private(set) var isClosed = false
+    private var closeRequested = false
 
     /// Opens the window of the page `fold` folds, which has finished.
     /// `start` is the instant the fold's times are relative to. The window
@@ -54,6 +55,13 @@ package final class LateWindow {
             self.isClosed = true
             return (self.fold.stop(), closedBy, self.clock.now - self.start)
         }
+    }
+
+    /// Closes the window now, as if its view had closed (`viewClosed`): for
+    /// a watcher that was interrupted.
+    package func close() {
+        closeRequested = true
+        fold.stopWaiting()
     }
 
     /// The view is about to load another page: its main resource, and every
@@ -73,7 +81,7 @@ package final class LateWindow {
         let endedAt = fold.state.endedAt ?? (clock.now - start)
         let limit = start + endedAt + settle * 10
         while true {
-            if fold.hasEnded { return .viewClosed }
+            if fold.hasEnded || closeRequested { return .viewClosed }
             if fold.otherNavigationCommitted && fold.state.pendingBeforeEnd == 0 { return .nextPage }
             let quietSince = max(fold.lastOwnResourceEventAt ?? endedAt, endedAt)
             let quietUntil = start + quietSince + settle
