@@ -33,7 +33,8 @@ struct MemoryOverTime: AsyncParsableCommand {
             for _ in 0..<max(1, concurrency) {
                 group.addTask {
                     let loader = await PageLoader(configuration: WebViewConfiguration(),
-                                                  recycleAfter: recycleAfter ?? CrawlConfiguration(seeds: []).recycleAfter)
+                                                  recycleAfter: recycleAfter ?? CrawlConfiguration(seeds: []).recycleAfter,
+                                                  views: PageLoader.views(concurrency: concurrency))
                     while let index = await counter.take() {
                         let entry = FrontierEntry(url: pages[index % pages.count], depth: 0, parent: nil)
                         let result = try await Task { @WebKitActor in

@@ -177,6 +177,22 @@ struct NavwatchEndToEndTests {
             "finished #1 /window 200 text/html"])
     }
 
+    @Test("by default an error 200 ms after the load is printed and counted; --wait-until finish stops before it")
+    func lateError() async throws {
+        let server = try await http.value
+        let url = server.url("/late-error").absoluteString
+        let watched = try await NavwatchProcess.run(["--json", url])
+        try expectEvents(watched.stdout, base: server.baseURL, [
+            "started #1 /late-error", "committed #1 /late-error 200 text/html",
+            "finished #1 /late-error 200 text/html \"Late\"", "page-error #1 /late-error:2 \"Error: late\""])
+        let finishOnly = try await NavwatchProcess.run(["--json", "--wait-until", "finish", url])
+        try expectEvents(finishOnly.stdout, base: server.baseURL, [
+            "started #1 /late-error", "committed #1 /late-error 200 text/html",
+            "finished #1 /late-error 200 text/html \"Late\""])
+        let text = try await NavwatchProcess.run([url])
+        #expect(text.stdout.last?.contains("1 page error") == true, "\(text.stdout)")
+    }
+
     @Test("--resources adds one line per subresource event")
     func resources() async throws {
         let server = try await http.value

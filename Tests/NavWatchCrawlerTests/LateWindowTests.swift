@@ -1,9 +1,11 @@
 import Foundation
 import LoopbackServer
+import NavWatch
 import NavWatchTestSupport
 @testable import NavWatchCrawler
 import Synchronization
 import Testing
+import WebKitThread
 
 /// What a page does after its load event stays in its own report, until the
 /// page is quiet for the settle time (or, once every view of its loader
@@ -149,5 +151,75 @@ struct LateWindowTests {
             #expect(report.pageErrorCount == 0 && (report.pageErrors ?? []).isEmpty, "\(report.url): \(report.pageErrors ?? [])")
             #expect(report.late?.closedBy == "quiet", "\(report.url): \(String(describing: report.late))")
         }
+    }
+
+    @Test("a loader whose views all hold open windows loads the next page over the oldest (next-page)")
+    func nextPageAtTheViewLimit() async throws {
+        let server = try await LoopbackServer.start(route: Self.fastRoute)
+        defer { Task { await server.shutdown() } }
+        let closedBy = try await withDeadline("three loads and their windows", within: .seconds(60)) {
+            try await Task { @WebKitActor in
+                let loader = PageLoader(configuration: WebViewConfiguration(), recycleAfter: 1000, settle: .seconds(2), views: 2)
+                defer { loader.close() }
+                var results: [PageResult] = []
+                for n in 0..<3 {
+                    let entry = FrontierEntry(url: server.url("/fast/\(n)").absoluteString, depth: 0, parent: nil)
+                    results.append(try await loader.load(entry, timeout: .seconds(30)))
+                }
+                var closedBy: [String?] = []
+                for result in results { closedBy.append(await result.completed().report.late?.closedBy) }
+                return closedBy
+            }.value
+        }
+        #expect(closedBy == ["next-page", "quiet", "quiet"])
+    }
+}
+
+/// First contentful paint on pages that paint at once, after a timer, or never.
+@Suite("First contentful paint after the finish", .serialized)
+struct FirstPaintTests {
+    private static func route(_ request: LoopbackRequest) -> LoopbackResponse {
+        switch request.path {
+        case "/now":
+            return .html("<!doctype html><title>Now</title><p>Text at once.</p><a href=/later>l</a><a href=/never>n</a>")
+        case "/later":
+            return .html("""
+                <!doctype html><title>Later</title><body><script>
+                setTimeout(() => { document.body.append('Text after 300 ms.'); }, 300);
+                </script>
+                """)
+        case "/never":
+            return .html("<!doctype html><title>Never</title><body><script>let quiet = 1;</script>")
+        default:
+            return .text("no", status: 404)
+        }
+    }
+
+    @Test("FCP on a page that paints at once, after the timer on one that paints later, and a reason on one that never does",
+          arguments: [1, 2])
+    func paints(concurrency: Int) async throws {
+        let server = try await LoopbackServer.start(route: Self.route)
+        defer { Task { await server.shutdown() } }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("paint-\(UUID().uuidString).db").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try SQLiteCrawlStore(path: path)
+        var configuration = CrawlConfiguration(seeds: [server.url("/now")])
+        (configuration.concurrency, configuration.obeyRobots, configuration.allowPrivateAddresses) = (concurrency, false, true)
+        let crawler = try Crawler(configuration: configuration, store: store)
+        let reports = Mutex<[PageLoadReport]>([])
+        _ = try await withDeadline("the crawl to end", within: .seconds(60)) {
+            try await crawler.run { report in reports.withLock { $0.append(report) } }
+        }
+        await store.close()
+        let byPath = Dictionary(uniqueKeysWithValues: reports.withLock { $0 }.map { (URL(string: $0.url)!.path, $0) })
+        #expect(byPath.keys.sorted() == ["/later", "/never", "/now"])
+        let now = try #require(byPath["/now"]?.timings)
+        #expect(now.firstContentfulPaint != nil && now.firstContentfulPaintUnavailable == nil, "\(now)")
+        let later = try #require(byPath["/later"]?.timings)
+        let paint = try #require(later.firstContentfulPaint, "\(later)")
+        #expect(paint >= 300 && later.firstContentfulPaintUnavailable == nil, "\(later)")
+        let never = try #require(byPath["/never"]?.timings)
+        #expect(never.firstContentfulPaint == nil)
+        #expect(never.firstContentfulPaintUnavailable == PageLoadReport.Timings.noPaintInWindow)
     }
 }

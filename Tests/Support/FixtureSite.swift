@@ -51,6 +51,12 @@ package enum FixtureSite {
                 }, 50));
                 </script></body></html>
                 """)
+        case "/late-error":  // throws 200 ms after its load event
+            return .html("""
+                <html><head><title>Late</title></head><body><script>
+                window.addEventListener('load', () => setTimeout(() => { throw new Error('late'); }, 200));
+                </script></body></html>
+                """)
         case "/window":
             return .html("<html><body><script>window.addEventListener('load', () => window.open('/page'));</script></body></html>")
         default:

@@ -62,7 +62,7 @@ package struct CrawlCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds a page may take before it times out.")
     package var timeout: Double = 30
 
-    @Option(name: .long, help: "Milliseconds with no network activity of a finished page before its report closes (sooner when the next page commits).")
+    @Option(name: .long, help: "Milliseconds with no network activity of a finished page before its report closes (at least this long after its finish).")
     package var settle = Int(LateWindow.defaultSettle.milliseconds)
 
     @Option(name: .long, help: "Milliseconds between two requests to the same host (default 0).")

@@ -216,7 +216,7 @@ public actor Crawler {
         let loader = try await preparedLoader()
         let timeout = configuration.timeout
         var current = try await next(http)
-        var storing = PendingStores(limit: PageLoader.viewsPerLoader)
+        var storing = PendingStores(limit: PageLoader.views(concurrency: configuration.concurrency))
         while let entry = current, !Task.isCancelled {
             // A pipeline: the next page is leased while this one loads, and
             // this one's report is stored while the next ones load.
@@ -238,7 +238,9 @@ public actor Crawler {
         let loader = await PageLoader(configuration: configuration.webView, recycleAfter: configuration.recycleAfter,
                                       settle: configuration.settle, screenshotDirectory: configuration.screenshotDirectory,
                                       privateAddressGuard: privateAddressGuard, pageHandler: configuration.pageHandler,
-                                      handlerTimeout: configuration.pageHandlerTimeout, onLoadStarted: onLoadStarted)
+                                      handlerTimeout: configuration.pageHandlerTimeout,
+                                      views: PageLoader.views(concurrency: configuration.concurrency),
+                                      onLoadStarted: onLoadStarted)
         try await Task { @WebKitActor in _ = try await loader.prepare() }.value
         return loader
     }
@@ -347,7 +349,7 @@ public actor Crawler {
     private func render() async throws {
         let loader = try await preparedLoader()
         let timeout = configuration.timeout
-        var storing = PendingStores(limit: PageLoader.viewsPerLoader)
+        var storing = PendingStores(limit: PageLoader.views(concurrency: configuration.concurrency))
         // The pages of a kind this worker's renders decided, stored apart from the
         // rendered ones, which wait for their late windows.
         var storingDecided: Task<Void, any Error>?

@@ -44,16 +44,25 @@ package struct PageResult: Sendable {
 /// A finished page stays on its view while its late window is open
 /// (`LateWindow`), and the next page loads in another view of the loader,
 /// which shares the first view's web process. The loader keeps at most
-/// `viewsPerLoader` views: when every one holds a page whose window is open,
+/// `views` views: when every one holds a page whose window is open,
 /// the oldest such page's window closes at the next page's commit
 /// (`next-page`). After `recycleAfter` pages (so memory stays flat) or a
 /// crash, the loader starts again with new views in a new web process; the
 /// old views close as their windows do.
 @WebKitActor
 package final class PageLoader {
-    /// The most views one loader keeps: a finished page's window lasts at
-    /// least this many page loads of its loader.
-    package nonisolated static let viewsPerLoader = 24
+    /// The most views the loaders of one crawl keep together (each keeps at
+    /// least two): every live page costs the WebKit thread and its web
+    /// process a little on each event, so the count is bounded, not the
+    /// window. A finished page's window lasts at least as many page loads
+    /// of its loader as the loader has views.
+    package nonisolated static let viewsPerCrawl = 16
+
+    /// The views each of `concurrency` loaders keeps.
+    package nonisolated static func views(concurrency: Int) -> Int {
+        max(2, viewsPerCrawl / max(1, concurrency))
+    }
+    private let viewLimit: Int
 
     /// A view of the loader and the late window of the finished page it shows.
     private final class Slot {
@@ -99,8 +108,10 @@ package final class PageLoader {
     package init(configuration: WebViewConfiguration, recycleAfter: Int, settle: Duration = LateWindow.defaultSettle,
                  screenshotDirectory: URL? = nil, privateAddressGuard: PrivateAddressGuard? = nil,
                  pageHandler: PageHandler? = nil, handlerTimeout: Duration = CrawlConfiguration.defaultHandlerTimeout,
+                 views: Int = PageLoader.views(concurrency: 1),
                  onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)? = nil) {
         self.configuration = configuration
+        viewLimit = max(1, views)
         self.recycleAfter = max(1, recycleAfter)
         self.settle = settle
         self.screenshotDirectory = screenshotDirectory
@@ -144,13 +155,13 @@ package final class PageLoader {
     }
 
     /// A view free for the next page: one whose page's window has closed,
-    /// else a new one while there are fewer than `viewsPerLoader`, else the
+    /// else a new one while there are fewer than `viewLimit`, else the
     /// one whose window opened first, which the next page's commit closes.
     private func freeSlot() async throws -> Slot {
         if pagesOnProcess >= recycleAfter { retireViews() }
         try await prepare()
         if let free = slots.first(where: { $0.window == nil }) { return free }
-        if slots.count < Self.viewsPerLoader {
+        if slots.count < viewLimit {
             let slot = Slot(view: try WebView(configuration: configuration, sharingProcessWith: slots[0].view))
             slots.append(slot)
             // A page asked of a view the web process has no page for yet can
