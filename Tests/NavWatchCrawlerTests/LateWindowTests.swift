@@ -7,6 +7,26 @@ import Synchronization
 import Testing
 import WebKitThread
 
+/// Every report of a crawl, with the default settle time, of the loopback
+/// site `route` serves, from its page at `path`.
+private func crawlSite(route: @escaping LoopbackServer.Route, from path: String,
+                       concurrency: Int) async throws -> [PageLoadReport] {
+    let server = try await LoopbackServer.start(route: route)
+    defer { Task { await server.shutdown() } }
+    let database = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(UUID().uuidString).db").path
+    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
+    let store = try SQLiteCrawlStore(path: database)
+    var configuration = CrawlConfiguration(seeds: [server.url(path)])
+    (configuration.concurrency, configuration.obeyRobots, configuration.allowPrivateAddresses) = (concurrency, false, true)
+    let crawler = try Crawler(configuration: configuration, store: store)
+    let reports = Mutex<[PageLoadReport]>([])
+    _ = try await withDeadline("the crawl to end", within: .seconds(60)) {
+        try await crawler.run { report in reports.withLock { $0.append(report) } }
+    }
+    await store.close()
+    return reports.withLock { $0 }
+}
+
 /// What a page does after its load event stays in its own report, until the
 /// page is quiet for the settle time (or, once every view of its loader
 /// holds a page, the view's next page commits).
@@ -121,20 +141,7 @@ struct LateWindowTests {
 
     @Test("errors 20, 200 and 450 ms after the load are in their page's report among fast pages", arguments: [1, 2])
     func lateErrorsAmongFastPages(concurrency: Int) async throws {
-        let server = try await LoopbackServer.start(route: Self.fastRoute)
-        defer { Task { await server.shutdown() } }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(UUID().uuidString).db").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let store = try SQLiteCrawlStore(path: path)
-        var configuration = CrawlConfiguration(seeds: [server.url("/fast/0")])
-        (configuration.concurrency, configuration.obeyRobots, configuration.allowPrivateAddresses) = (concurrency, false, true)
-        let crawler = try Crawler(configuration: configuration, store: store)
-        let reports = Mutex<[PageLoadReport]>([])
-        _ = try await withDeadline("the crawl to end", within: .seconds(60)) {
-            try await crawler.run { report in reports.withLock { $0.append(report) } }
-        }
-        await store.close()
-        let all = reports.withLock { $0 }
+        let all = try await crawlSite(route: Self.fastRoute, from: "/fast/0", concurrency: concurrency)
         #expect(all.count == 13 && all.allSatisfy { $0.outcome == .ok }, "\(all.map(\.url))")
         let timers = try #require(all.first { $0.url.hasSuffix("/timers") })
         let finish = try #require(timers.timings.finish)
@@ -198,20 +205,8 @@ struct FirstPaintTests {
     @Test("FCP on a page that paints at once, after the timer on one that paints later, and a reason on one that never does",
           arguments: [1, 2])
     func paints(concurrency: Int) async throws {
-        let server = try await LoopbackServer.start(route: Self.route)
-        defer { Task { await server.shutdown() } }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("paint-\(UUID().uuidString).db").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let store = try SQLiteCrawlStore(path: path)
-        var configuration = CrawlConfiguration(seeds: [server.url("/now")])
-        (configuration.concurrency, configuration.obeyRobots, configuration.allowPrivateAddresses) = (concurrency, false, true)
-        let crawler = try Crawler(configuration: configuration, store: store)
-        let reports = Mutex<[PageLoadReport]>([])
-        _ = try await withDeadline("the crawl to end", within: .seconds(60)) {
-            try await crawler.run { report in reports.withLock { $0.append(report) } }
-        }
-        await store.close()
-        let byPath = Dictionary(uniqueKeysWithValues: reports.withLock { $0 }.map { (URL(string: $0.url)!.path, $0) })
+        let reports = try await crawlSite(route: Self.route, from: "/now", concurrency: concurrency)
+        let byPath = Dictionary(uniqueKeysWithValues: reports.map { (URL(string: $0.url)!.path, $0) })
         #expect(byPath.keys.sorted() == ["/later", "/never", "/now"])
         let now = try #require(byPath["/now"]?.timings)
         #expect(now.firstContentfulPaint != nil && now.firstContentfulPaintUnavailable == nil, "\(now)")

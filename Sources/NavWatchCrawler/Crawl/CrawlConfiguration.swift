@@ -17,12 +17,16 @@ public struct CrawlConfiguration: Sendable {
     public var remaps: [URLRemap] = []
     public var maxDepth: Int?
     public var maxPages: Int?
-    /// Views loading at once, each with its own web process.
+    /// Pages loading at once, each in a view of its own page loader; a
+    /// loader's views share one web process, and the loaders keep 24 views
+    /// between them (at least 2 each) for pages whose late windows are open.
     public var concurrency = 2
     public var timeout: Duration = .seconds(30)
     /// How long a finished page's late window stays open with no network
     /// activity of the page (`LateWindow`): its console messages, page
-    /// errors and requests until then are in its report.
+    /// errors and requests until then are in its report. The next pages load
+    /// in other views meanwhile, so the window lasts at least this long after
+    /// the finish unless all of its loader's views hold open windows.
     public var settle: Duration = LateWindow.defaultSettle
     /// The pause between two requests to the same host.
     public var delay: Duration = .zero

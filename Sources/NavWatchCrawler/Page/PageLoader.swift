@@ -56,7 +56,7 @@ package final class PageLoader {
     /// process a little on each event, so the count is bounded, not the
     /// window. A finished page's window lasts at least as many page loads
     /// of its loader as the loader has views.
-    package nonisolated static let viewsPerCrawl = 16
+    package nonisolated static let viewsPerCrawl = 24
 
     /// The views each of `concurrency` loaders keeps.
     package nonisolated static func views(concurrency: Int) -> Int {
