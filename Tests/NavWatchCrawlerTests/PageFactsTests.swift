@@ -37,4 +37,19 @@ struct PageFactsTests {
         #expect(throws: DecodingError.self) { try decoder.decode(PageFacts.self, from: Data(facts(size: "-1").utf8)) }
         #expect(throws: DecodingError.self) { try decoder.decode(PageFacts.self, from: Data(facts(size: "1", time: "1e300").utf8)) }
     }
+
+    /// On loopback the document's first byte can come within the 1 ms grain
+    /// of the page's clock: a `responseStart` of 0 with a `responseEnd` is a
+    /// time, and was dropped (a sixth of the Python documentation's pages
+    /// had no time to first byte).
+    @Test("a first byte at 0 ms still gives first_byte_to_last_resource; none without the document's end")
+    func firstByteAtZero() throws {
+        func metrics(responseEnd: Int) throws -> PageMetrics {
+            let json = #"{"links":[],"anchors":[],"ttfb":0,"navigation":["d","navigation",0,0,0,0,0,0,0,0,0,"#
+                + #"\#(responseEnd),100,100,100],"resources":[["r","img",1,1,0,0,0,0,0,1,2,5,10,10,10]]}"#
+            return PageMetrics(try JSONDecoder().decode(PageFacts.self, from: Data(json.utf8)))
+        }
+        #expect(try metrics(responseEnd: 1).firstByteToLastResource == 5)
+        #expect(try metrics(responseEnd: 0).firstByteToLastResource == nil)
+    }
 }

@@ -237,7 +237,8 @@ package struct PageFacts: Decodable, Sendable {
             links: Array.from(document.links, a => link(a, a.href, 'href')).concat(
               Array.from(document.querySelectorAll('iframe[src], frame[src]'), f => link(f, f.src, 'src'))),
             anchors: Array.from(anchors),
-            ttfb: nav ? positive(nav.responseStart) : null,
+            // A loopback answer can come within the clock's 1 ms grain: 0 is then a time.
+            ttfb: nav && nav.responseEnd > 0 ? nav.responseStart : null,
             domContentLoaded: nav ? positive(nav.domContentLoadedEventEnd) : null,
             load: nav ? positive(nav.loadEventEnd) : null,
             redirect: nav ? positive(nav.redirectEnd) : null,

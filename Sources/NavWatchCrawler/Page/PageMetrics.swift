@@ -60,7 +60,7 @@ public struct PageMetrics: Codable, Sendable, Equatable {
     /// The metrics of a finished page, from its facts.
     package init(_ facts: PageFacts) {
         let entries = (facts.navigation.map { [$0] } ?? []) + facts.resources
-        if let firstByte = facts.navigation?.responseStart, firstByte > 0,
+        if let navigation = facts.navigation, navigation.responseEnd > 0, case let firstByte = navigation.responseStart,
            let lastEnd = entries.map(\.responseEnd).max(), lastEnd >= firstByte {
             firstByteToLastResource = (lastEnd - firstByte).tenths
         }
