@@ -20,7 +20,7 @@ struct CrawlCommandTests {
     func resumeAfterKill() async throws {
         let server = try await chain.value
         let db = temporaryPath("crawl.db")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        defer { removeSQLiteDatabase(atPath: db) }
         let first = try NavwatchProcess(["crawl", "--db", db, "--concurrency", "1", "--delay", "150",
                                          server.url("/n/0").absoluteString])
         try await first.waitForOutput { $0.count >= 5 }
@@ -48,7 +48,7 @@ struct CrawlCommandTests {
     func exports() async throws {
         let server = try await chain.value
         let db = temporaryPath("crawl.db")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        defer { removeSQLiteDatabase(atPath: db) }
         let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-pages", "5", "--out", db + ".jsonl",
                                                    server.url("/n/0").absoluteString])
         defer { try? FileManager.default.removeItem(atPath: db + ".jsonl") }
@@ -133,7 +133,7 @@ struct CrawlCommandTests {
     @Test("--fast: every report says how it was made, and the summary counts them")
     func fast() async throws {
         let db = temporaryPath("crawl.db")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        defer { removeSQLiteDatabase(atPath: db) }
         let result = try await NavwatchProcess.run(["crawl", "--demo", "--fast", "--db", db])
         #expect(result.status == 0)
         // Each demo page runs a script of its own: each is the first of its kind, a sample.
@@ -142,7 +142,7 @@ struct CrawlCommandTests {
         #expect(reports.count == 4)
         #expect(reports.allSatisfy { $0["rendered"] as? Bool == true && $0["render_reason"] as? String == "sample" })
         let never = try await NavwatchProcess.run(["crawl", "--demo", "--render", "never", "--db", db + "-never"])
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + "-never" + suffix) } }
+        defer { removeSQLiteDatabase(atPath: db + "-never") }
         #expect(never.status == 0)
         #expect(never.stderr.split(separator: "\n").contains("  rendered: 0; read from HTML: 4 (never 4)"))
     }
@@ -150,7 +150,7 @@ struct CrawlCommandTests {
     @Test("an unreachable seed: one line, exit 2")
     func unreachableSeed() async throws {
         let db = temporaryPath("crawl.db")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        defer { removeSQLiteDatabase(atPath: db) }
         let result = try await NavwatchProcess.run(["crawl", "--db", db, "--retries", "0", "http://127.0.0.1:1/"])
         #expect(result.status == 2)
         #expect(result.stderr.hasSuffix("navwatch: no seed could be loaded: http://127.0.0.1:1/: not allowed to use a restricted network port\n"))

@@ -64,7 +64,7 @@ struct ExtractTests {
         let db = temporaryPath("crawl.db")
         let js = try writeScript(script)
         defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            removeSQLiteDatabase(atPath: db)
             try? FileManager.default.removeItem(atPath: js)
         }
         let first = try NavwatchProcess(["crawl", "--db", db, "--concurrency", "1", "--delay", "150", "--extract", js,
@@ -109,7 +109,7 @@ struct ExtractTests {
         let db = temporaryPath("crawl.db")
         let expression = try writeScript("({title: document.title})\n")
         defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            removeSQLiteDatabase(atPath: db)
             try? FileManager.default.removeItem(atPath: expression)
         }
         let result = try await NavwatchProcess.run(["crawl", "--db", db, "--extract", expression, server.url("/n/10").absoluteString])
@@ -122,7 +122,7 @@ struct ExtractTests {
         // A script that returns a value on some page says nothing.
         let returning = try writeScript("if (location.pathname === '/n/11') return {title: document.title};\n")
         defer { try? FileManager.default.removeItem(atPath: returning) }
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        removeSQLiteDatabase(atPath: db)
         let quiet = try await NavwatchProcess.run(["crawl", "--db", db, "--extract", returning, server.url("/n/10").absoluteString])
         #expect(quiet.status == 0)
         #expect(quiet.stdout.count == 2)
@@ -135,7 +135,7 @@ struct ExtractTests {
         let db = temporaryPath("crawl.db")
         let js = try writeScript("const a = 1;\nconst b = 2;\nreturn {a: a, b: b;\n")
         defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            removeSQLiteDatabase(atPath: db)
             try? FileManager.default.removeItem(atPath: js)
         }
         let result = try await NavwatchProcess.run(["crawl", "--db", db, "--extract", js, server.url("/n/0").absoluteString])

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServer
 @testable import NavWatchCLI
+import NavWatchTestSupport
 import Synchronization
 import Testing
 
@@ -51,7 +52,7 @@ struct InertTextTests {
         let first = temporaryPath("inert-1.db"), second = temporaryPath("inert-2.db")
         defer {
             for db in [first, second] {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+                removeSQLiteDatabase(atPath: db)
             }
         }
         let shown = #"A\u001b[2J\u001b]0;owned\u0007\u001b[31mred\u009b1m\u202eB\u2066C"#
@@ -85,7 +86,7 @@ struct InertTextTests {
         let server = try await LoopbackServer.start(route: { site.route($0) })
         defer { Task { await server.shutdown() } }
         let db = temporaryPath("inert-csv.db")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        defer { removeSQLiteDatabase(atPath: db) }
         _ = try await NavwatchProcess.run(["crawl", "--db", db, server.url("/").absoluteString])
 
         let reports = try await NavwatchProcess.run(["export", "--db", db, "--format", "csv"])

@@ -12,7 +12,7 @@ struct LinksCommandTests {
         let site = try await LinkSite.start()
         defer { Task { await site.shutdown() } }
         let db = temporaryPath("links.db")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        defer { removeSQLiteDatabase(atPath: db) }
         let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--check-external", "--external-delay", "50",
                                                    "--sitemap", "auto", "--fail-on", "broken", site.base + "/"])
         #expect(crawl.status == 1)

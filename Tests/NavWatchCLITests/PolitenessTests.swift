@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import Synchronization
 import Testing
 
@@ -58,7 +59,7 @@ struct PolitenessTests {
         let server = try await LoopbackServer.start(route: { site.route($0) })
         defer { Task { await server.shutdown() } }
         let db = temporaryPath("polite.db")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        defer { removeSQLiteDatabase(atPath: db) }
         let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--retries", "4", server.url("/").absoluteString])
         #expect(crawl.status == 0)
         let reports = try crawl.stdout.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -89,7 +90,7 @@ struct PolitenessTests {
         func closestArrivals(_ arguments: [String]) async throws -> Duration {
             arrivals.withLock { $0 = [] }
             let db = temporaryPath("host-concurrency.db")
-            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+            defer { removeSQLiteDatabase(atPath: db) }
             let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--concurrency", "3"] + arguments + [server.url("/").absoluteString])
             #expect(crawl.status == 0)
             #expect(crawl.stdout.count == 12)

@@ -68,7 +68,7 @@ struct PrivateAddressCommandTests {
         defer { Task { await page.shutdown(); await service.shutdown() } }
         func outcomes(_ extra: [String]) async throws -> [String] {
             let db = temporaryPath("crawl.db")
-            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+            defer { removeSQLiteDatabase(atPath: db) }
             let result = try await NavwatchProcess.run(["crawl", "--db", db, "--scope", "any", page.url("/").absoluteString] + extra)
             #expect(result.status == 0)
             return result.stdout.compactMap { line in

@@ -21,7 +21,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         switch self {
         case .sqlite:
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).db").path
-            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+            defer { removeSQLiteDatabase(atPath: path) }
             let store = try SQLiteCrawlStore(path: path)
             try await body(Array(repeating: store, count: workers))
         case .postgres:

@@ -14,7 +14,7 @@ private func crawlSite(route: @escaping LoopbackServer.Route, from path: String,
     let server = try await LoopbackServer.start(route: route)
     defer { Task { await server.shutdown() } }
     let database = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(UUID().uuidString).db").path
-    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
+    defer { removeSQLiteDatabase(atPath: database) }
     let store = try SQLiteCrawlStore(path: database)
     var configuration = CrawlConfiguration(seeds: [server.url(path)])
     (configuration.concurrency, configuration.obeyRobots, configuration.allowPrivateAddresses) = (concurrency, false, true)

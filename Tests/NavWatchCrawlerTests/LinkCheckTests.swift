@@ -18,7 +18,7 @@ struct LinkCheckTests {
         let site = try await LinkSite.start()
         defer { Task { await site.shutdown() } }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString).db").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        defer { removeSQLiteDatabase(atPath: path) }
         let store = try SQLiteCrawlStore(path: path)
         var configuration = CrawlConfiguration(seeds: [URL(string: site.base + "/")!])
         configuration.checkExternal = true

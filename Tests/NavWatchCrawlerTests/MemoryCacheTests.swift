@@ -45,7 +45,7 @@ struct MemoryCacheTests {
         let server = try await Self.site(refusing: refusing, hits: hits)
         defer { Task { await server.shutdown() } }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString).db").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        defer { removeSQLiteDatabase(atPath: path) }
         var configuration = CrawlConfiguration(seeds: [server.url("/")])
         configuration.concurrency = 1  // one view, one web process: one memory cache
         configuration.obeyRobots = false

@@ -63,7 +63,7 @@ private struct GuardSite {
     /// Crawls the site from its home page and returns the reports.
     func crawl(_ configure: (inout CrawlConfiguration) -> Void) async throws -> [PageLoadReport] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("guard-\(UUID().uuidString).db").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        defer { removeSQLiteDatabase(atPath: path) }
         var configuration = CrawlConfiguration(seeds: [site.url("/")])
         configuration.backoff = .milliseconds(50)
         configure(&configuration)

@@ -9,7 +9,7 @@ import Testing
 private func crawlRows(_ seeds: [URL], base: String, configure: (inout CrawlConfiguration) -> Void = { _ in })
     async throws -> [String] {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("seed-\(UUID().uuidString).db").path
-    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    defer { removeSQLiteDatabase(atPath: path) }
     var configuration = CrawlConfiguration(seeds: seeds)
     configuration.backoff = .milliseconds(50)
     configure(&configuration)
