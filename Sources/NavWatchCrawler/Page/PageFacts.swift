@@ -187,19 +187,20 @@ package struct PageFacts: Decodable, Sendable {
         /// The paint entries of the page `view` shows; nil when the page cannot run the script.
         @WebKitActor
         package static func read(from view: WebView) async -> Paint? {
-            let script = """
-                JSON.stringify([(performance.getEntriesByType('paint')
-                  .find(e => e.name === 'first-contentful-paint') || {startTime: null}).startTime])
-                """
+            let script = "JSON.stringify([(\(PageFacts.firstContentfulPaintEntry) || {startTime: null}).startTime])"
             guard case .string(let json)? = try? await view.evaluateJavaScript(script) else { return nil }
             return try? JSONDecoder().decode(Paint.self, from: Data(json.utf8))
         }
     }
 
+    /// The page's `first-contentful-paint` entry, or undefined, as a JavaScript expression.
+    private static let firstContentfulPaintEntry =
+        "performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint')"
+
     private static let script = """
         JSON.stringify((() => {
           const nav = performance.getEntriesByType('navigation')[0];
-          const fcp = performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint');
+          const fcp = \(firstContentfulPaintEntry);
           const positive = v => (v > 0 ? v : null);
           const timing = e => [e.name, e.initiatorType || '', e.startTime, e.fetchStart, e.domainLookupStart,
             e.domainLookupEnd, e.connectStart, e.connectEnd, e.secureConnectionStart || 0, e.requestStart,

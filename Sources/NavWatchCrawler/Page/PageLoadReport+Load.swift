@@ -113,8 +113,9 @@ extension PageLoadReport {
         timings.load = facts.load?.tenths
         timings.redirect = facts.redirect?.tenths
         timings.firstContentfulPaint = facts.firstContentfulPaint?.tenths
-        timings.firstContentfulPaintUnavailable = facts.firstContentfulPaint != nil ? nil
-            : facts.paintSupported ? Timings.noPaintBeforeViewClosed : Timings.noPaintEntries
+        // Why another paint is missing is known once the late window has closed (`recordPaint`).
+        timings.firstContentfulPaintUnavailable = facts.firstContentfulPaint == nil && !facts.paintSupported
+            ? Timings.noPaintEntries : nil
         resources.transferBytes = facts.transferBytes
         metrics = PageMetrics(facts)
     }
