@@ -530,10 +530,14 @@ public actor Crawler {
             waitingLinks[url]!.discovered = []
         }
         guard !entries.isEmpty else { return false }
-        try await storeInOrder { [store, entries] in
-            _ = try await store.enqueue(entries)
-            return []
-        }
+        // Written even when the crawl is being cancelled: the pages' own
+        // reports no longer carry these links, so a dropped write loses them.
+        try await Task {
+            try await self.storeInOrder { [store, entries] in
+                _ = try await store.enqueue(entries)
+                return []
+            }
+        }.value
         return true
     }
 
