@@ -51,7 +51,7 @@ struct BudgetFileTests {
         #expect(budgets.breaches(of: Self.report("https://x/", load: nil, requests: 1)) == [])
         #expect(budgets.breaches(of: Self.report("https://x/", load: 9999, requests: 99, outcome: .timeout)) == [])
         var checked = Self.report("https://y/", load: nil, requests: 99)
-        checked.checkedWith = "HEAD"
+        checked.checkedWith = .head
         #expect(budgets.breaches(of: checked) == [])
     }
 

@@ -37,15 +37,15 @@ struct CrawlDiffTests {
     func everyKind() {
         var withError = Self.page("/b", title: "B")
         withError.pageErrors = [.init(message: "Error: boom", url: nil, line: 3)]
-        withError.consoleMessages = [.init(level: "error", text: "Error: boom", url: nil, line: 3, time: 12),
-                                     .init(level: "warning", text: "deprecated", url: nil, line: 1, time: 13)]
+        withError.consoleMessages = [.init(level: .error, text: "Error: boom", url: nil, line: 3, time: 12),
+                                     .init(level: .warning, text: "deprecated", url: nil, line: 1, time: 13)]
         var redirectedBefore = Self.page("/r"), redirectedAfter = Self.page("/r")
         redirectedBefore.redirects = [.init(url: "http://s.test/r", status: 302)]
         redirectedBefore.finalURL = "http://s.test/b"
         redirectedAfter.redirects = [.init(url: "http://s.test/r", status: 301)]
         redirectedAfter.finalURL = "http://s.test/c"
         var external = Self.page("/x", .httpError, status: 404)
-        external.checkedWith = "HEAD"
+        external.checkedWith = .head
 
         let (old, oldLinks) = Self.crawl(
             [Self.page("/", title: "Home"), Self.page("/a", title: "A"), Self.page("/b", title: "B"),

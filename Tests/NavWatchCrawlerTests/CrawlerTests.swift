@@ -100,7 +100,7 @@ struct CrawlerTests {
             let styled = try #require(reports.first { $0.url == site.url("/styled").absoluteString })
             let rendered = mode == .auto  // the first page of its kind is a sample
             #expect(styled.outcome == .ok && styled.title == "Styled" && styled.status == 200)
-            #expect(styled.rendered == rendered && styled.renderReason == (rendered ? "sample" : "never"))
+            #expect(styled.rendered == rendered && styled.renderReason == (rendered ? .sample : .never))
             #expect(styled.links == (rendered ? 3 : 1))
             #expect(styled.resources.count == (rendered ? 4 : 1))
             #expect(styled.resources.byType.keys.sorted() == (rendered ? ["document", "image", "script", "stylesheet"] : ["document"]))
@@ -198,7 +198,7 @@ struct CrawlerTests {
         }
         try await crawl(configure: { $0.maxDepth = 1; $0.scope = .any; $0.timeout = .seconds(5) }) { _, reports, _ in
             let offSite = try #require(reports.first { $0.url == "http://off-site.invalid/" })
-            #expect(offSite.outcome == .failed && offSite.error?.kind == "dns")
+            #expect(offSite.outcome == .failed && offSite.error?.kind == .dns)
         }
     }
 
@@ -231,10 +231,10 @@ struct CrawlerTests {
         try await crawl(["/stall", "/hang"], configure: { $0.timeout = .seconds(10); $0.retries = 0 }) { site, reports, _ in
             let stalled = try #require(reports.first { $0.url.hasSuffix("/stall") })
             #expect(stalled.outcome == .timeout)
-            #expect(stalled.timeout == .init(stage: "committed", pendingRequests: [site.base + "/stall"]))
+            #expect(stalled.timeout == .init(stage: .committed, pendingRequests: [site.base + "/stall"]))
             let hung = try #require(reports.first { $0.url.hasSuffix("/hang") })
             #expect(hung.outcome == .timeout)
-            #expect(hung.timeout?.stage == "provisional")
+            #expect(hung.timeout?.stage == .provisional)
             #expect(hung.timeout?.pendingRequests == [site.base + "/hang"])
         }
     }

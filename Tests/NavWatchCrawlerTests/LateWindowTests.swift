@@ -105,13 +105,13 @@ struct LateWindowTests {
             #expect(late.consoleMessages?.first?.time.map { $0 > finish } == true)
             #expect(window.pageErrors >= 2 && window.consoleErrors == 1 && window.failedRequests == 0, "\(window)")
             // The next page loads in another view: the window lasts its four seconds of quiet.
-            #expect(window.closedBy == "quiet" && window.windowMs >= 4000, "\(window)")
+            #expect(window.closedBy == .quiet && window.windowMs >= 4000, "\(window)")
 
             let next = try #require(reports.first { $0.url.hasSuffix("/next/\(name)") })
             #expect(next.pageErrors?.map(\.message) == ["Error: next page error \(name)"])
             let nextWindow = try #require(next.late)
             // Its late request was made, and failed.
-            #expect(nextWindow.closedBy == "quiet" && nextWindow.windowMs >= 4000 && nextWindow.failedRequests == 1
+            #expect(nextWindow.closedBy == .quiet && nextWindow.windowMs >= 4000 && nextWindow.failedRequests == 1
                     && nextWindow.consoleErrors == 2, "\(nextWindow)")
             #expect(next.requests.map(\.url) == [next.url, refused + name], "\(next.requests.map(\.url))")
             #expect(next.requests.last?.error != nil && next.resources.count == 2 && next.resources.failed == 1)
@@ -153,10 +153,10 @@ struct LateWindowTests {
             #expect(time >= finish + after - 20, "\(error.message) at \(time), finish \(finish)")
         }
         let window = try #require(timers.late)
-        #expect(window.closedBy == "quiet" && window.pageErrors == 3 && window.windowMs >= 500, "\(window)")
+        #expect(window.closedBy == .quiet && window.pageErrors == 3 && window.windowMs >= 500, "\(window)")
         for report in all where !report.url.hasSuffix("/timers") {
             #expect(report.pageErrorCount == 0 && (report.pageErrors ?? []).isEmpty, "\(report.url): \(report.pageErrors ?? [])")
-            #expect(report.late?.closedBy == "quiet", "\(report.url): \(String(describing: report.late))")
+            #expect(report.late?.closedBy == .quiet, "\(report.url): \(String(describing: report.late))")
         }
     }
 
@@ -174,7 +174,7 @@ struct LateWindowTests {
                     results.append(try await loader.load(entry, timeout: .seconds(30)))
                 }
                 var closedBy: [String?] = []
-                for result in results { closedBy.append(await result.completed().report.late?.closedBy) }
+                for result in results { closedBy.append(await result.completed().report.late?.closedBy.rawValue) }
                 return closedBy
             }.value
         }
@@ -215,6 +215,6 @@ struct FirstPaintTests {
         #expect(paint >= 300 && later.firstContentfulPaintUnavailable == nil, "\(later)")
         let never = try #require(byPath["/never"]?.timings)
         #expect(never.firstContentfulPaint == nil)
-        #expect(never.firstContentfulPaintUnavailable == PageLoadReport.Timings.noPaintInWindow)
+        #expect(never.firstContentfulPaintUnavailable == .noPaintInWindow)
     }
 }

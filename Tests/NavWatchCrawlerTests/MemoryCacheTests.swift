@@ -63,7 +63,7 @@ struct MemoryCacheTests {
         for report in reports {
             let first = report.url == base + "/"
             let rows = report.requests.map { request in
-                "\(request.url.replacingOccurrences(of: base, with: "")) \(request.status.map(String.init) ?? request.error ?? "-")"
+                "\(request.url.replacingOccurrences(of: base, with: "")) \(request.status.map(String.init) ?? request.error?.rawValue ?? "-")"
                     + " cache=\(request.fromCache.map(String.init) ?? "?")"
             }
             // WebKit may ask for a file that failed twice (its preload scanner, then the parser): each time is listed.

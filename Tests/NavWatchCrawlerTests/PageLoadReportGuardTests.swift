@@ -15,49 +15,42 @@ struct PageLoadReportGuardTests {
         .failed(ProxyFailure(host: "internal.example", port: 8080, url: url, kind: .dns, date: Date()))
     }
 
-    private func report(status: Int?, errorKind: NavigationError.Kind? = nil) -> PageLoadReport {
-        var report = PageLoadReport(url: url.absoluteString, depth: 1, parent: nil, outcome: status.map { $0 >= 400 ? .httpError : .ok } ?? .failed)
-        report.status = status
-        report.title = "the guard's page"
-        report.links = 2
-        if let errorKind {
-            report.error = .init(NavigationError(kind: errorKind, domain: "test", code: 0, message: "m", failingURL: url))
-        }
+    /// The report of a page whose last request got `status` (or the error
+    /// `errorKind`), with the guard's `verdict` about it.
+    private func report(status: Int?, errorKind: NavigationError.Kind? = nil, _ verdict: GuardVerdict?) -> PageLoadReport? {
+        guard let answer = PageLoadReport.GuardAnswer(verdict, status: status, errorKind: errorKind, viaTunnel: false)
+        else { return nil }
+        var report = PageLoadReport(url: url.absoluteString, depth: 1, parent: nil, outcome: .failed)
+        report.record(answer, at: url, answeredFrom: nil)
         return report
     }
 
     private func line(_ report: PageLoadReport) -> String {
         "\(report.outcome.rawValue) \(report.skipReason?.rawValue ?? "-") \(report.status.map(String.init) ?? "-") "
-            + "\(report.error.map { "\($0.kind): \($0.message)" } ?? "-") links \(report.links) title \(report.title ?? "-")"
+            + "\(report.error.map { "\($0.kind.rawValue): \($0.message)" } ?? "-") links \(report.links) title \(report.title ?? "-")"
     }
 
     @Test("the guard's 403, or a refused tunnel, makes the page blocked")
-    func blockedPage() {
-        for start in [report(status: 403), report(status: nil, errorKind: .policy)] {
-            var report = start
-            report.applyGuard(blocked, at: url)
+    func blockedPage() throws {
+        for report in [report(status: 403, blocked), report(status: nil, errorKind: .policy, blocked)] {
+            let report = try #require(report)
             #expect(line(report) == "blocked private-address - policy: internal.example is at 10.0.0.5 (private) links 0 title -")
+            #expect(report.finalURL == url.absoluteString)
         }
     }
 
     @Test("the guard's 502, or a failed tunnel, becomes a failure of the guard's kind")
-    func unreachable() {
-        for start in [report(status: 502), report(status: nil, errorKind: .policy)] {
-            var report = start
-            report.applyGuard(unresolved, at: url)
+    func unreachable() throws {
+        for report in [report(status: 502, unresolved), report(status: nil, errorKind: .policy, unresolved)] {
+            let report = try #require(report)
             #expect(line(report) == "failed - - dns: cannot reach internal.example:8080 (dns) links 0 title -")
         }
     }
 
-    @Test("an answer of the server's own, or WebKit's own error, is left alone")
+    @Test("an answer of the server's own, or WebKit's own error, is no answer of the guard's")
     func leftAlone() {
-        for (start, verdict) in [(report(status: 200), blocked), (report(status: 404), unresolved),
-                                 (report(status: 502), blocked), (report(status: 403), unresolved),
-                                 (report(status: nil, errorKind: .blockedPort), unresolved),
-                                 (report(status: 200), Optional<GuardVerdict>.none)] {
-            var report = start
-            report.applyGuard(verdict, at: url)
-            #expect(report == start)
-        }
+        #expect(report(status: 200, blocked) == nil && report(status: 404, unresolved) == nil)
+        #expect(report(status: 502, blocked) == nil && report(status: 403, unresolved) == nil)
+        #expect(report(status: nil, errorKind: .blockedPort, unresolved) == nil && report(status: 200, nil) == nil)
     }
 }

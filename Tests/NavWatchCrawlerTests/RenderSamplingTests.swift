@@ -104,7 +104,7 @@ struct RenderSamplingTests {
         #expect(auto.report("/from-menu/gone", server)?.status == 404)
         #expect(auto.report("/from-menu/1", server)?.outcome == .ok)
 
-        let reason = { (path: String) in auto.report(path, server)?.renderReason }
+        let reason = { (path: String) in auto.report(path, server)?.renderReason?.rawValue }
         #expect(reason("/") == "no-scripts")
         for n in 0..<Self.staticPages { #expect(reason("/static/\(n)") == "no-scripts") }
         // The menu's kind: the first render disagrees (three links added), every page after it is rendered.
@@ -121,7 +121,7 @@ struct RenderSamplingTests {
         let renderedPlain = plain.count { ["sample", "spot-check"].contains($0.reason) }
         #expect(renderedPlain <= RenderSampler.sampleSize + Self.plainPages / 10)
         for report in auto.reports where report.wasLoaded {
-            #expect(report.rendered == ["sample", "spot-check", "kind-disagreed"].contains(report.renderReason ?? ""))
+            #expect(report.rendered == ["sample", "spot-check", "kind-disagreed"].contains(report.renderReason?.rawValue ?? ""))
         }
         // A page read from HTML keeps its ids, so `#top` links are not missing fragments.
         #expect(auto.graph.anchors == full.graph.anchors)
@@ -133,7 +133,7 @@ struct RenderSamplingTests {
         defer { Task { await server.shutdown() } }
         let never = try await Self.crawl(server, .never)
         #expect(never.report("/from-menu/1", server) == nil)
-        #expect(never.reports.filter(\.wasLoaded).allSatisfy { $0.rendered == false && $0.renderReason == "never" })
+        #expect(never.reports.filter(\.wasLoaded).allSatisfy { $0.rendered == false && $0.renderReason == .never })
         #expect(never.reports.count { $0.wasLoaded } == 1 + Self.menuPages + Self.plainPages + Self.staticPages)
     }
 
@@ -147,7 +147,7 @@ struct RenderSamplingTests {
         let crawl = try await Self.crawl(server, .never, seeds: ["/huge", "/deep"])
         for path in ["/huge", "/deep"] {
             let report = try #require(crawl.report(path, server))
-            #expect(report.outcome == .ok && report.status == 200 && report.rendered == false && report.renderReason == "never")
+            #expect(report.outcome == .ok && report.status == 200 && report.rendered == false && report.renderReason == .never)
             #expect(report.links == 0 && report.title == nil)
         }
     }
@@ -159,7 +159,7 @@ struct RenderSamplingTests {
         defer { Task { await server.shutdown() } }
         let crawl = try await Self.crawl(server, .auto, seeds: [path])
         let report = try #require(crawl.report(path, server))
-        #expect(report.rendered == true && report.renderReason == reason)
+        #expect(report.rendered == true && report.renderReason?.rawValue == reason)
         #expect(report.title == title && report.outcome == .ok)
         #expect(report.links == 1 || path == "/refresh")
     }

@@ -71,7 +71,7 @@ struct RequestRecordTests {
         #expect(hop.startMs == 7 && hop.timeMs == 1 && records[3].startMs == 7)
         // Cross-origin style: only the start and end are known, so it is all wait.
         #expect(records[3].timings == .init(blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 12, receive: 0))
-        #expect(records[4].error == "connection-refused" && !records[4].pending && records[4].timings.wait == 3)
+        #expect(records[4].error == .connectionRefused && !records[4].pending && records[4].timings.wait == 3)
         #expect(records[5].pending && records[5].timings.wait == 27 && records[5].startMs == 13)
     }
 

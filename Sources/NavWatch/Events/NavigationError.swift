@@ -5,7 +5,7 @@ import Foundation
 public struct NavigationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, in terms a caller can act on. The raw values are the
     /// spellings used in navwatch's JSON output.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// The host name did not resolve.
         case dns
         /// Nothing listens on the port.

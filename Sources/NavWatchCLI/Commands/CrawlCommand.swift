@@ -370,7 +370,7 @@ package struct CrawlCommand: AsyncParsableCommand {
                                 recentChecks: RecentChecks?) async throws {
         Self.tell(LinkSummaryText(links, db: CrawlDatabase.shown(db)).text)
         if var recentChecks, let recheckAfter {
-            let cached = reports.filter { $0.checkedWith == RecentChecks.cacheMethod }.count
+            let cached = reports.filter { $0.checkedWith == .cache }.count
             Self.tell("  links answered from the cache (checked within \(recheckAfter)): \(cached)\n")
             recentChecks.add(reports)
             do { try recentChecks.write(linkCache) } catch {

@@ -114,7 +114,7 @@ package enum ReportExport {
     static func csvFields(_ r: PageLoadReport) -> [String?] {
         [
             r.url, r.finalURL, r.outcome.rawValue, r.skipReason?.rawValue, r.status.map(String.init), r.mime, r.title,
-            String(r.depth), r.parent, r.fetchedAt.formatted(.iso8601), r.error?.kind, r.error?.message,
+            String(r.depth), r.parent, r.fetchedAt.formatted(.iso8601), r.error?.kind.rawValue, r.error?.message,
             String(r.redirects.count), number(r.timings.commit), number(r.timings.ttfb),
             number(r.timings.domContentLoaded), number(r.timings.load), number(r.timings.finish),
             number(r.timings.firstContentfulPaint), String(r.resources.count), String(r.resources.failed),

@@ -69,7 +69,7 @@ struct CrawlSummaryText {
             func counted(_ rendered: Bool) -> String {
                 let reasons = summary.renderReasons[rendered] ?? [:]
                 let total = reasons.values.reduce(0, +)
-                let detail = reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                let detail = reasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
                 return "\(total)" + (detail.isEmpty ? "" : " (\(detail))")
             }
             lines.append("  rendered: \(counted(true)); read from HTML: \(counted(false))")

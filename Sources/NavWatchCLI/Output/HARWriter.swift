@@ -164,7 +164,7 @@ final class HARWriter {
             _transferSize = request.transferBytes
             _fromCache = request.fromCache
             cache = Cache(comment: request.fromCache == true ? "served from WebKit's cache" : nil)
-            _error = request.error
+            _error = request.error?.rawValue
             _pending = request.pending ? true : nil
         }
     }

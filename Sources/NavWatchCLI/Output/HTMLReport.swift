@@ -121,11 +121,21 @@ enum HTMLReport {
     // MARK: Charts
 
     private static func outcomeBars(_ summary: CrawlSummary) -> [SVGChart.Bar] {
-        let colors = ["ok": "#3a8a4f", "http-error": "#c0782a", "failed": "#b83b3b", "timeout": "#8a3bb8",
-                      "crashed": "#5a2020", "download": "#4a6fa5", "skipped": "#9a9a9a"]
-        let counts = Dictionary(uniqueKeysWithValues: summary.outcomes.map { ($0.key.rawValue, $0.value) })
-        return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map {
-            SVGChart.Bar(label: $0.key, value: Double($0.value), text: "\($0.value)", color: colors[$0.key] ?? "#3b6ea5")
+        summary.outcomes.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }.map {
+            SVGChart.Bar(label: $0.key.rawValue, value: Double($0.value), text: "\($0.value)", color: color(of: $0.key))
+        }
+    }
+
+    private static func color(of outcome: PageLoadReport.Outcome) -> String {
+        switch outcome {
+        case .ok: return "#3a8a4f"
+        case .httpError: return "#c0782a"
+        case .failed: return "#b83b3b"
+        case .timeout: return "#8a3bb8"
+        case .crashed: return "#5a2020"
+        case .download: return "#4a6fa5"
+        case .skipped: return "#9a9a9a"
+        case .blocked: return "#6b4f2a"
         }
     }
 
@@ -193,7 +203,7 @@ enum HTMLReport {
         guard !reports.isEmpty else { return "<p>None.</p>" }
         var html = #"<table id="\#(id)"><thead><tr><th>URL</th><th>outcome</th><th>status</th><th>load</th><th>bytes</th></tr></thead><tbody>"#
         for report in reports {
-            html += "<tr><td>\(link(report.url))</td><td>\(report.outcome.rawValue)\(report.error.map { " (\(HTML.escape($0.kind)))" } ?? "")</td>"
+            html += "<tr><td>\(link(report.url))</td><td>\(report.outcome.rawValue)\(report.error.map { " (\($0.kind.rawValue))" } ?? "")</td>"
             html += "<td>\(report.status.map(String.init) ?? "–")</td><td>\(report.timings.finish.map(msText) ?? "–")</td>"
             html += "<td>\(bytesText(report.resources.transferBytes))</td></tr>"
         }
@@ -287,7 +297,7 @@ enum HTMLReport {
         ]
         if let status = report.status { page["s"] = status }
         if let finish = report.timings.finish { page["f"] = finish }
-        if let error = report.error { page["e"] = error.kind }
+        if let error = report.error { page["e"] = error.kind.rawValue }
         if let screenshots, let name = report.screenshot { page["sh"] = screenshots + "/" + name }
         if let reason = report.skipReason { page["k"] = reason.rawValue }
         // Each request: [type, start, time, status, bytes, url]; the waterfall draws the first 200.

@@ -25,7 +25,7 @@ public struct CrawlSummary: Sendable, Equatable {
     /// Pages per render reason (`PageLoadReport.renderReason`), of pages
     /// rendered (`true`) and of pages read from their HTML (`false`); empty
     /// when every page was rendered (`RenderMode.always`).
-    public private(set) var renderReasons: [Bool: [String: Int]] = [:]
+    public private(set) var renderReasons: [Bool: [PageLoadReport.RenderReason: Int]] = [:]
     /// Pages put back to be loaded again after a transient failure.
     public package(set) var retries = 0
     /// How long the run took, from its start to its last report stored.

@@ -68,7 +68,7 @@ public actor Crawler {
     private struct RenderJob: Sendable {
         var entry: FrontierEntry
         var page: StaticPage
-        var reason: RenderSampler.Reason
+        var reason: PageLoadReport.RenderReason
     }
     /// Pages read while renders of their kind were under way, by kind: decided
     /// when a render of the kind is recorded, by the render worker that recorded it.
@@ -284,7 +284,7 @@ public actor Crawler {
         guard let url = URL(string: entry.url) else { return PageResult(report: .skipped(entry, .nonHTTP)) }
         let guardMark = privateAddressGuard?.mark
         let page = await StaticPage.fetch(url, http: http)
-        var reason = RenderSampler.Reason.never
+        var reason = PageLoadReport.RenderReason.never
         if configuration.render == .auto {
             if let mustRender = page.mustRender {
                 await handOver(RenderJob(entry: entry, page: page, reason: mustRender))
@@ -322,14 +322,14 @@ public actor Crawler {
     }
 
     /// The result of `page` read from its HTML.
-    private func readResult(_ entry: FrontierEntry, _ page: StaticPage, _ reason: RenderSampler.Reason,
+    private func readResult(_ entry: FrontierEntry, _ page: StaticPage, _ reason: PageLoadReport.RenderReason,
                             guardMark: GuardMark?) -> PageResult {
         var report = PageLoadReport(entry, outcome: .failed)
         report.startedAt = page.startedAt
         report.attempts = entry.attempts + 1
-        report.record(page, reason: reason, addedIDs: reason == .sampleAgreed ? sampler.idsAdded(by: page.kind) : [])
+        report.record(page, reason: reason, addedIDs: reason == .sampleAgreed ? sampler.idsAdded(by: page.kind) : [],
+                      guardVerdict: privateAddressGuard?.verdict(for: page.document.finalURL, since: guardMark))
         report.fetchedAt = Date()
-        applyGuard(to: &report, asked: page.document.finalURL, since: guardMark)
         var result = PageResult(report: report, retryAfter: page.document.retryAfter)
         result.links = report.wasLoaded ? page.links : []
         result.aliases = result.report.aliases
@@ -558,16 +558,8 @@ public actor Crawler {
         var report = PageLoadReport(entry, outcome: .ok)
         report.startedAt = startedAt
         report.attempts = entry.attempts + 1
-        report.record(check)
-        applyGuard(to: &report, asked: check.finalURL, since: guardMark)
+        report.record(check, guardVerdict: privateAddressGuard?.verdict(for: check.finalURL, since: guardMark))
         return PageResult(report: report, retryAfter: check.retryAfter)
-    }
-
-    /// What the guard answered for the last URL a plain HTTP request asked
-    /// (`asked`: the request stops at the hop the guard answered), applied to `report`.
-    private func applyGuard(to report: inout PageLoadReport, asked: URL, since guardMark: GuardMark?) {
-        guard let privateAddressGuard else { return }
-        report.applyGuard(privateAddressGuard.verdict(for: asked, since: guardMark), at: asked, viaTunnel: true)
     }
 
     /// Runs `write` once every earlier write has ended, then delivers the

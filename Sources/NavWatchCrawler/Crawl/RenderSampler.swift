@@ -31,35 +31,9 @@ struct RenderSampler: Sendable {
 
     typealias Kind = HTMLDocument.Scripts
 
-    /// Why a page was, or was not, rendered: the report's `render_reason`.
-    enum Reason: String, Sendable {
-        /// Static: nothing on the page runs.
-        case noScripts = "no-scripts"
-        /// Static: renders of its kind agreed with their HTML.
-        case sampleAgreed = "sample-agreed"
-        /// Static: `RenderMode.never`.
-        case never
-        /// Static: not an HTML document (an image, a PDF, ...) or no answer.
-        case notHTML = "not-html"
-        /// Rendered: `RenderMode.always`.
-        case always
-        /// Rendered: one of the first pages of its kind.
-        case sample
-        /// Rendered: a spot check of a kind whose sample agreed.
-        case spotCheck = "spot-check"
-        /// Rendered: a render of its kind disagreed with its HTML.
-        case kindDisagreed = "kind-disagreed"
-        /// Rendered: the page navigates by itself (`<meta http-equiv="refresh">`).
-        case metaRefresh = "meta-refresh"
-        /// Rendered: the document declares an encoding other than UTF-8.
-        case charset
-        /// Rendered: too large or too deeply nested for the parser (`HTMLParseError`).
-        case unparsed
-    }
-
     enum Decision: Equatable, Sendable {
-        case readHTML(Reason)
-        case render(Reason)
+        case readHTML(PageLoadReport.RenderReason)
+        case render(PageLoadReport.RenderReason)
         /// Renders of its kind are under way: ask again once one is recorded.
         case wait
     }
@@ -92,7 +66,7 @@ struct RenderSampler: Sendable {
     }
 
     /// What a render of a page of `kind` (for `reason`) showed, compared with its HTML.
-    mutating func record(_ kind: Kind, reason: Reason, _ comparison: RenderComparison) {
+    mutating func record(_ kind: Kind, reason: PageLoadReport.RenderReason, _ comparison: RenderComparison) {
         guard !kind.isEmpty else { return }
         if reason == .sample { release(kind) }
         guard comparison.agrees else {
@@ -106,7 +80,7 @@ struct RenderSampler: Sendable {
     }
 
     /// A render for `reason` of a page of `kind` ended with nothing to compare.
-    mutating func abandon(_ kind: Kind, reason: Reason) {
+    mutating func abandon(_ kind: Kind, reason: PageLoadReport.RenderReason) {
         if reason == .sample { release(kind) }
     }
 

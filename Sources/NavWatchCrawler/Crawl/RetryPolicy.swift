@@ -24,8 +24,7 @@ struct RetryPolicy: Sendable {
         case .failed:
             // A cancellation navwatch did not ask for (WebKit's own) is never a
             // page's outcome: the page is loaded again.
-            return [NavigationError.Kind.connectionReset.rawValue, NavigationError.Kind.cancelled.rawValue]
-                .contains(report.error?.kind)
+            return report.error?.kind == .connectionReset || report.error?.kind == .cancelled
         case .httpError: return (report.status ?? 0) >= 500 || report.status == 429
         default: return false
         }

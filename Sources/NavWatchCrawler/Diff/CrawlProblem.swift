@@ -88,7 +88,7 @@ package struct CrawlProblems: Sendable, Equatable {
                                               severity: policy.severity(of: .pageError, cause: nil)))
                 }
             }
-            for message in report.consoleMessages ?? [] where message.level == "error" {
+            for message in report.consoleMessages ?? [] where message.level == .error {
                 let problem = CrawlProblem(kind: .consoleError, url: report.url, subject: message.text)
                 if seen.insert(problem).inserted {
                     found.append(FoundProblem(problem: problem, detail: message.text, referrers: [],

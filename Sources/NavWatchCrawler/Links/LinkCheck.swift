@@ -178,7 +178,7 @@ package struct LinkCheckResult: Sendable, Equatable {
             return reason.isEmpty ? "\(status)" : "\(status) \(reason)"
         case .failed, .timeout, .crashed:
             guard let error = report.error else { return report.outcome.rawValue }
-            return "\(error.kind): \(error.message)"
+            return "\(error.kind.rawValue): \(error.message)"
         case .download:
             return "a download" + (report.mime.map { " (\($0))" } ?? "")
         case .skipped, .blocked:

@@ -16,9 +16,6 @@ package struct RecentChecks: Sendable {
         package var checkedAt: Date
     }
 
-    /// `checked_with` of a report made from a kept answer.
-    package static let cacheMethod = "cache"
-
     package private(set) var answers: [String: Answer] = [:]
     package var maxAge: TimeInterval
 
@@ -29,7 +26,7 @@ package struct RecentChecks: Sendable {
     /// Keeps the answers of the links checked in `reports` (the newest per URL).
     package mutating func add(_ reports: some Sequence<PageLoadReport>) {
         for report in reports {
-            guard let method = report.checkedWith, method != Self.cacheMethod, let status = report.status, status < 400 else { continue }
+            guard let method = report.checkedWith, method != .cache, let status = report.status, status < 400 else { continue }
             let answer = Answer(status: status, finalURL: report.finalURL, mime: report.mime, checkedAt: report.fetchedAt)
             if let kept = answers[report.url], kept.checkedAt >= answer.checkedAt { continue }
             answers[report.url] = answer
@@ -44,7 +41,7 @@ package struct RecentChecks: Sendable {
         report.status = answer.status
         report.finalURL = answer.finalURL
         report.mime = answer.mime
-        report.checkedWith = Self.cacheMethod
+        report.checkedWith = .cache
         return report
     }
 

@@ -23,12 +23,7 @@ import WebKitThread
 @WebKitActor
 package final class LateWindow {
     /// Why a window closed, as reports name it.
-    package enum ClosedBy: String, Codable, Sendable {
-        case nextPage = "next-page"
-        case quiet
-        case viewClosed = "view-closed"
-        case limit
-    }
+    package typealias ClosedBy = PageLoadReport.LateInfo.ClosedBy
 
     /// The settle time when none is configured: 500 ms, as in Playwright's
     /// and Puppeteer's network idle.

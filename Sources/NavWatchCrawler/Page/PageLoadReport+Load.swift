@@ -1,5 +1,6 @@
 import Foundation
 import NavWatch
+import NavWatchGuard
 
 extension PageLoadReport {
     /// Fills the report from one page load: how it ended, its status, final
@@ -24,12 +25,41 @@ extension PageLoadReport {
     ///   is still open needs only how it ended.
     ///
     /// The URL, depth, parent, attempts, start time and `fetchedAt` are the caller's.
-    package mutating func record(_ live: PageLoadState, facts: PageFacts?, now: Duration, includingRequests: Bool = true) {
+    package mutating func record(_ live: PageLoadState, facts: PageFacts?, now: Duration,
+                                 guardVerdict verdict: GuardVerdict? = nil, includingRequests: Bool = true) {
         let state = live.reportedState
-        timings.commit = state.committedAt?.milliseconds.tenths
         resources.count = state.requests.count
         resources.failed = state.requests.count { $0.error != nil }
         redirects = state.redirects.map { .init(url: $0.url.absoluteString, status: $0.status) }
+        if let answer = GuardAnswer(verdict, status: state.response != nil ? state.httpStatus : nil,
+                                    errorKind: state.error?.kind, viaTunnel: false) {
+            record(answer, at: state.lastURL, answeredFrom: state.response?.url)
+            // The guard's answer was a request of the page, and its bytes crossed the network.
+            if let facts { resources.transferBytes = facts.transferBytes }
+        } else {
+            recordLoad(state, facts: facts)
+        }
+        if state.response != nil {  // a document was shown: its console and errors are known
+            console = .init(errors: state.consoleCounts[.error] ?? 0, warnings: state.consoleCounts[.warning] ?? 0)
+            pageErrors = zip(state.pageErrors, state.pageErrorTimes).prefix(Self.listedPageErrors).map(PageErrorInfo.init)
+            pageErrorCount = state.pageErrorCount
+            consoleMessages = zip(state.consoleMessages, state.consoleMessageTimes)
+                .compactMap { message, time in ConsoleMessageInfo.Level(message.level).map { ($0, message, time) } }
+                .prefix(Self.listedPageErrors)
+                .map { level, message, time in
+                    ConsoleMessageInfo(level: level, text: message.text, url: message.url?.absoluteString,
+                                       line: message.line, time: time?.milliseconds.tenths)
+                }
+        }
+        guard includingRequests else { return }
+        requests = RequestRecord.records(of: state, facts: facts, now: now)
+        summariseRequests()
+    }
+
+    /// How the load of `state` ended, from the page (not the guard): its
+    /// status, final URL, outcome and timings, and what `facts` say.
+    private mutating func recordLoad(_ state: PageLoadState, facts: PageFacts?) {
+        timings.commit = state.committedAt?.milliseconds.tenths
         if let response = state.response {
             status = state.httpStatus
             mime = response.mimeType
@@ -38,7 +68,7 @@ extension PageLoadReport {
         switch state.outcome {
         case .finished?:
             timings.finish = state.endedAt?.milliseconds.tenths
-            outcome = (status ?? 0) >= 400 ? .httpError : .ok
+            outcome = Self.outcome(ofStatus: status ?? 0)
             title = state.title
             if let facts { record(facts) }
         case .failed(_, let failure, _)?:
@@ -46,7 +76,7 @@ extension PageLoadReport {
             switch failure.kind {
             case .timeout:
                 outcome = .timeout
-                timeout = .init(stage: Self.name(of: state.lastStageBeforeEnd),
+                timeout = .init(stage: Self.stage(of: state.lastStageBeforeEnd),
                                 pendingRequests: state.pendingRequests.values.map(\.absoluteString).sorted())
             case .webProcessCrashed:
                 outcome = .crashed
@@ -58,29 +88,14 @@ extension PageLoadReport {
             outcome = .failed
             error = .init(.viewClosed(url: state.navigation.url))
         }
-        if state.response != nil {  // a document was shown: its console and errors are known
-            console = .init(errors: state.consoleCounts[.error] ?? 0, warnings: state.consoleCounts[.warning] ?? 0)
-            pageErrors = zip(state.pageErrors, state.pageErrorTimes).prefix(Self.listedPageErrors).map(PageErrorInfo.init)
-            pageErrorCount = state.pageErrorCount
-            consoleMessages = zip(state.consoleMessages, state.consoleMessageTimes)
-                .filter { $0.0.level == .error || $0.0.level == .warning }
-                .prefix(Self.listedPageErrors)
-                .map { message, time in
-                    ConsoleMessageInfo(level: message.level.rawValue, text: message.text, url: message.url?.absoluteString,
-                                       line: message.line, time: time?.milliseconds.tenths)
-                }
-        }
-        guard includingRequests else { return }
-        requests = RequestRecord.records(of: state, facts: facts, now: now)
-        summariseRequests()
     }
 
     /// Records the late window of a finished page (`live` as it was when the
     /// window closed, `closedAt` on its clock): what arrived after the end.
     /// The counts are of the first `WebView.retainedConsoleEntries` messages.
-    package mutating func recordLateWindow(of live: PageLoadState, closedBy: LateWindow.ClosedBy, at closedAt: Duration) {
+    package mutating func recordLateWindow(of live: PageLoadState, closedBy: LateInfo.ClosedBy, at closedAt: Duration) {
         guard let end = live.endedAt else { return }
-        var late = LateInfo(windowMs: max(0, (closedAt - end).milliseconds).tenths, closedBy: closedBy.rawValue)
+        var late = LateInfo(windowMs: max(0, (closedAt - end).milliseconds).tenths, closedBy: closedBy)
         late.consoleErrors = zip(live.consoleMessages, live.consoleMessageTimes)
             .count { $0.0.level == .error && ($0.1 ?? .zero) > end }
         late.pageErrors = live.pageErrorTimes.count { ($0 ?? .zero) > end }
@@ -90,17 +105,17 @@ extension PageLoadReport {
 
     /// Says why a finished page has no first contentful paint, from how its
     /// late window closed and what was read after it (`paint`, nil when
-    /// the page could not be read).
-    package mutating func recordPaint(_ paint: PageFacts.Paint?, closedBy: LateWindow.ClosedBy) {
-        guard timings.firstContentfulPaint == nil, timings.firstContentfulPaintUnavailable != Timings.noPaintEntries
+    /// the page could not be read). A page the guard answered for has none to miss.
+    package mutating func recordPaint(_ paint: PageFacts.Paint?, closedBy: LateInfo.ClosedBy) {
+        guard wasAnswered, timings.firstContentfulPaint == nil, timings.firstContentfulPaintUnavailable != .noPaintEntries
         else { return }
         switch closedBy {
         case .quiet, .limit:
-            timings.firstContentfulPaintUnavailable = paint != nil ? Timings.noPaintInWindow : Timings.noPaintBeforeViewClosed
+            timings.firstContentfulPaintUnavailable = paint != nil ? .noPaintInWindow : .noPaintBeforeViewClosed
         case .nextPage:
-            timings.firstContentfulPaintUnavailable = Timings.noPaintBeforeNextPage
+            timings.firstContentfulPaintUnavailable = .noPaintBeforeNextPage
         case .viewClosed:
-            timings.firstContentfulPaintUnavailable = Timings.noPaintBeforeViewClosed
+            timings.firstContentfulPaintUnavailable = .noPaintBeforeViewClosed
         }
     }
 
@@ -115,7 +130,7 @@ extension PageLoadReport {
         timings.firstContentfulPaint = facts.firstContentfulPaint?.tenths
         // Why another paint is missing is known once the late window has closed (`recordPaint`).
         timings.firstContentfulPaintUnavailable = facts.firstContentfulPaint == nil && !facts.paintSupported
-            ? Timings.noPaintEntries : nil
+            ? .noPaintEntries : nil
         resources.transferBytes = facts.transferBytes
         metrics = PageMetrics(facts)
     }
@@ -142,12 +157,12 @@ extension PageLoadReport {
         return host.split(separator: ".").suffix(2).joined(separator: ".")
     }
 
-    /// A report's name for the stage a navigation reached.
-    private static func name(of stage: PageLoadState.Stage) -> String {
+    /// A report's stage for the stage a navigation reached.
+    private static func stage(of stage: PageLoadState.Stage) -> TimeoutDetail.Stage {
         switch stage {
-        case .requested: return "requested"
-        case .provisional: return "provisional"
-        case .committed, .finished, .failed: return "committed"
+        case .requested: return .requested
+        case .provisional: return .provisional
+        case .committed, .finished, .failed: return .committed
         }
     }
 }

@@ -30,6 +30,49 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case privateAddress = "private-address"
     }
 
+    /// How a link outside the crawl's scope was checked instead of loaded.
+    public enum CheckMethod: String, Codable, Sendable, CaseIterable {
+        /// A `HEAD` request.
+        case head = "HEAD"
+        /// A `GET` request, where the server refused `HEAD`.
+        case get = "GET"
+        /// Not asked again: a recent check's answer, kept in the link cache
+        /// or the baseline (`--recheck-after`).
+        case cache
+    }
+
+    /// Why a page was, or was not, rendered in a web view (`RenderMode`).
+    public enum RenderReason: String, Codable, Sendable, CaseIterable {
+        /// Read from HTML: nothing on the page runs.
+        case noScripts = "no-scripts"
+        /// Read from HTML: renders of its kind agreed with their HTML.
+        case sampleAgreed = "sample-agreed"
+        /// Read from HTML: `RenderMode.never`.
+        case never
+        /// Read from HTML: not an HTML document (an image, a PDF, ...) or no answer.
+        case notHTML = "not-html"
+        /// Rendered: `RenderMode.always`.
+        case always
+        /// Rendered: one of the first pages of its kind.
+        case sample
+        /// Rendered: a spot check of a kind whose sample agreed.
+        case spotCheck = "spot-check"
+        /// Rendered: a render of its kind disagreed with its HTML.
+        case kindDisagreed = "kind-disagreed"
+        /// Rendered: the page navigates by itself (`<meta http-equiv="refresh">`).
+        case metaRefresh = "meta-refresh"
+        /// Rendered: the document declares an encoding other than UTF-8.
+        case charset
+        /// Rendered: too large or too deeply nested for the parser.
+        case unparsed
+    }
+
+    /// The outcome of a page that answered with `status`: `ok` below 400,
+    /// `http-error` from 400.
+    package static func outcome(ofStatus status: Int) -> Outcome {
+        status >= 400 ? .httpError : .ok
+    }
+
     /// Whether the page was loaded (or checked) at all: not skipped, not blocked.
     public var wasLoaded: Bool { outcome != .skipped && outcome != .blocked }
     /// Whether a server answered with the page, whatever its status (`ok`
@@ -42,13 +85,13 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     }
 
     public struct ErrorInfo: Codable, Sendable, Equatable {
-        public var kind: String
+        public var kind: NavigationError.Kind
         public var domain: String
         public var code: Int
         public var message: String
 
         public init(_ error: NavigationError) {
-            kind = error.kind.rawValue
+            kind = error.kind
             domain = error.domain
             code = error.code
             message = error.message
@@ -65,17 +108,21 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         public var finish: Double?
         public var firstContentfulPaint: Double?
         /// Why a page loaded in a view has no `firstContentfulPaint`; nil when it has one
-        /// or was not loaded in a view. One of the `noPaint…` texts.
-        public var firstContentfulPaintUnavailable: String?
+        /// or was not loaded in a view.
+        public var firstContentfulPaintUnavailable: PaintUnavailable?
 
-        /// The engine reports no `paint` entries at all.
-        public static let noPaintEntries = "this WebKit has no paint entries"
-        /// The page was still on its view when its late window closed, and had painted no content.
-        public static let noPaintInWindow = "the page painted no content before its late window closed"
-        /// The view loaded the next page before the page painted content.
-        public static let noPaintBeforeNextPage = "the view loaded the next page before this one painted content"
-        /// The view closed (or its web process ended) before the page painted content.
-        public static let noPaintBeforeViewClosed = "the view closed before the page painted content"
+        /// Why a page has no first contentful paint. The raw values are the
+        /// report's sentences.
+        public enum PaintUnavailable: String, Codable, Sendable, CaseIterable {
+            /// The engine reports no `paint` entries at all.
+            case noPaintEntries = "this WebKit has no paint entries"
+            /// The page was still on its view when its late window closed, and had painted no content.
+            case noPaintInWindow = "the page painted no content before its late window closed"
+            /// The view loaded the next page before the page painted content.
+            case noPaintBeforeNextPage = "the view loaded the next page before this one painted content"
+            /// The view closed (or its web process ended) before the page painted content.
+            case noPaintBeforeViewClosed = "the view closed before the page painted content"
+        }
 
         public init() {}
 
@@ -182,15 +229,40 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
 
     /// One console message of level error or warning.
     public struct ConsoleMessageInfo: Codable, Sendable, Equatable {
-        /// `error` or `warning`.
-        public var level: String
+        /// The levels a report lists.
+        public enum Level: String, Codable, Sendable, CaseIterable {
+            case error
+            case warning
+
+            /// The report's level of a console message of `level`; nil for
+            /// the levels a report does not list (`debug`, `log`, `info`).
+            public init?(_ level: ConsoleMessage.Level) {
+                switch level {
+                case .error: self = .error
+                case .warning: self = .warning
+                case .debug, .log, .info: return nil
+                }
+            }
+
+            public init(from decoder: any Decoder) throws {
+                let text = try decoder.singleValueContainer().decode(String.self)
+                // Reports stored before 0.2.0 wrote a warning's level as the console's `warn`.
+                guard let level = Level(rawValue: text == "warn" ? "warning" : text) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                            debugDescription: "not a console level: \(text)"))
+                }
+                self = level
+            }
+        }
+
+        public var level: Level
         public var text: String
         public var url: String?
         public var line: Int?
         /// When it arrived, on the clock of `PageErrorInfo.time`.
         public var time: Double?
 
-        public init(level: String, text: String, url: String?, line: Int?, time: Double?) {
+        public init(level: Level, text: String, url: String?, line: Int?, time: Double?) {
             self.level = level
             self.text = text
             self.url = url
@@ -203,10 +275,23 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// (`LateWindow`): the counts are of what arrived after `timings.finish`
     /// and are included in the report's own counts and lists.
     public struct LateInfo: Codable, Sendable, Equatable {
+        /// What closed a page's late window.
+        public enum ClosedBy: String, Codable, Sendable, CaseIterable {
+            /// The view had to load another page: every other view of its
+            /// loader held a page whose window was open.
+            case nextPage = "next-page"
+            /// The page's own requests were quiet for the settle time.
+            case quiet
+            /// The view closed, or its web process ended.
+            case viewClosed = "view-closed"
+            /// Ten times the settle time passed without a quiet spell.
+            case limit
+        }
+
         /// How long the window stayed open after the page finished, in milliseconds.
         public var windowMs: Double
-        /// `next-page`, `quiet`, `view-closed` or `limit` (`LateWindow.ClosedBy`).
-        public var closedBy: String
+        /// What closed it.
+        public var closedBy: ClosedBy
         public var consoleErrors = 0
         public var pageErrors = 0
         /// Requests that failed after the page finished.
@@ -226,9 +311,17 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
 
     /// Where a timed-out navigation was when time ran out.
     public struct TimeoutDetail: Codable, Sendable, Equatable {
-        /// `requested`, `provisional` (started, no response yet), `committed`
-        /// (response received, page still loading).
-        public var stage: String
+        /// How far a navigation got.
+        public enum Stage: String, Codable, Sendable, CaseIterable {
+            /// Asked for, not started.
+            case requested
+            /// Started, no response yet.
+            case provisional
+            /// Response received, page still loading.
+            case committed
+        }
+
+        public var stage: Stage
         /// The requests still pending, main resource included.
         public var pendingRequests: [String]
 
@@ -280,8 +373,8 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// Set on a page the crawl first found in a sitemap.
     public var foundInSitemap: Bool?
     /// Set on a link outside the crawl's scope that was checked with a plain
-    /// HTTP request instead of loaded: `HEAD`, or `GET` where HEAD was refused.
-    public var checkedWith: String?
+    /// HTTP request instead of loaded.
+    public var checkedWith: CheckMethod?
     /// What the crawl's page handler (or `--extract` script) returned for
     /// the page, as JSON; nil when there is none or it failed.
     public var data: JavaScriptValue?
@@ -290,9 +383,8 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// Whether the page was rendered in a web view (true) or read from its
     /// HTML (false); nil in a crawl that renders every page (`RenderMode.always`).
     public var rendered: Bool?
-    /// Why it was, or was not, rendered (`no-scripts`, `sample`,
-    /// `sample-agreed`, `spot-check`, ...: NavWatchCrawler.docc/CheckingLinks.md).
-    public var renderReason: String?
+    /// Why it was, or was not, rendered (NavWatchCrawler.docc/CheckingLinks.md).
+    public var renderReason: RenderReason?
     /// Every request of the page: stored beside the report, not in its JSON line.
     public var requests: [RequestRecord] = []
     /// Every element id and `<a name>` of the page, for fragment checks:

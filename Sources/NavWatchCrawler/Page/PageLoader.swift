@@ -20,7 +20,7 @@ package struct PageResult: Sendable {
     /// For a finished page: the report once its late window has closed.
     var completion: (@WebKitActor @Sendable () async -> PageLoadReport)? = nil
     /// Why a crawl that renders only some pages rendered this one (`RenderMode.auto`).
-    var renderReason: RenderSampler.Reason?
+    var renderReason: PageLoadReport.RenderReason?
 
     /// The result with its final report: for a finished page, once its late
     /// window has closed (`LateWindow`); at once otherwise.
@@ -32,7 +32,7 @@ package struct PageResult: Sendable {
         }
         if let renderReason {
             result.report.rendered = true
-            result.report.renderReason = renderReason.rawValue
+            result.report.renderReason = renderReason
         }
         return result
     }
@@ -221,17 +221,15 @@ package final class PageLoader {
             }
         }
         result.report.fetchedAt = Date()
-        var ended = result.report
         let finished = fold.state.stage == .finished
         // A finished page's requests are recorded when its window closes.
-        result.report = complete(ended, fold.state, facts: facts, now: clock.now - start, guardMark: guardMark,
-                                 includingRequests: !finished)
+        record(fold.state, on: &result.report, facts: facts, now: clock.now - start, guardMark: guardMark,
+               includingRequests: !finished)
         var enqueued: [URL] = []
         if finished, let pageHandler {
             let run = await PageHandlerRun.run(pageHandler, on: CrawledPage(view: view, report: result.report),
                                                timeout: handlerTimeout)
-            (ended.data, ended.handlerError, enqueued) = (run.data, run.error, run.enqueued)
-            (result.report.data, result.report.handlerError) = (run.data, run.error)
+            (result.report.data, result.report.handlerError, enqueued) = (run.data, run.error, run.enqueued)
         }
         if finished {
             let window = LateWindow(fold: fold, start: start, settle: settle)
@@ -249,11 +247,12 @@ package final class PageLoader {
                 return (state, closedBy, closedAt, paint)
             }
             slot.ending = ending
-            result.completion = { [facts] in
+            result.completion = { [facts, report = result.report] in
                 let (state, closedBy, closedAt, paint) = await ending.value
                 var facts = facts
                 if let painted = paint?.firstContentfulPaint { facts?.firstContentfulPaint = painted }
-                var report = self.complete(ended, state, facts: facts, now: closedAt, guardMark: guardMark)
+                var report = report
+                self.record(state, on: &report, facts: facts, now: closedAt, guardMark: guardMark)
                 report.recordLateWindow(of: state, closedBy: closedBy, at: closedAt)
                 report.recordPaint(paint, closedBy: closedBy)
                 return report
@@ -278,21 +277,22 @@ package final class PageLoader {
         return result
     }
 
-    /// `report` filled from `live` and `facts`, with the guard's answers
-    /// about the page and (`includingRequests`) its requests since `guardMark`.
-    private func complete(_ report: PageLoadReport, _ live: PageLoadState, facts: PageFacts?, now: Duration,
-                          guardMark: GuardMark?, includingRequests: Bool = true) -> PageLoadReport {
-        var report = report
-        report.record(live, facts: facts, now: now, includingRequests: includingRequests)
-        guard let privateAddressGuard else { return report }
+    /// Records `live` and `facts` on `report`, with the guard's answers
+    /// about the page and (`includingRequests`) its requests since
+    /// `guardMark`. A finished page is recorded twice: as it ended, without
+    /// its requests, and again, with them, when its late window closes.
+    private func record(_ live: PageLoadState, on report: inout PageLoadReport, facts: PageFacts?, now: Duration,
+                        guardMark: GuardMark?, includingRequests: Bool = true) {
         let lastURL = live.reportedState.lastURL
-        report.applyGuard(privateAddressGuard.verdict(for: lastURL, since: guardMark), at: lastURL)
-        guard includingRequests else { return report }
+        report.record(live, facts: facts, now: now,
+                      guardVerdict: privateAddressGuard?.verdict(for: lastURL, since: guardMark),
+                      includingRequests: includingRequests)
+        guard let privateAddressGuard else { return }
+        guard includingRequests else { return }
         report.resources.blocked = report.requests.filter { request in
             guard request.url != lastURL.absoluteString, let url = URL(string: request.url),
                   case .blocked? = privateAddressGuard.verdict(for: url, since: guardMark) else { return false }
             return true
         }.count
-        return report
     }
 }

@@ -47,8 +47,8 @@ public struct RequestRecord: Codable, Sendable, Equatable {
     public var timings: Timings
     /// For a redirect, where it pointed.
     public var redirectURL: String?
-    /// For a failed request, the kind of failure (`NavigationError.Kind`).
-    public var error: String?
+    /// For a failed request, the kind of failure.
+    public var error: NavigationError.Kind?
     /// Still waiting for an answer when the report was made: the page timed
     /// out, or a finished page never finished it (a long poll).
     public var pending: Bool
@@ -138,7 +138,7 @@ extension RequestRecord {
             statusText: request.status.flatMap { $0 > 0 ? HTTPStatus.reason($0) : nil }, mime: request.mimeType,
             requestHeaders: request.requestHeaders, responseHeaders: request.responseHeaders,
             transferBytes: nil, encodedBytes: nil, bodyBytes: nil, startMs: hopStart.tenths, timings: Timings(),
-            redirectURL: nil, error: request.error?.kind.rawValue, pending: !request.isEnded)
+            redirectURL: nil, error: request.error?.kind, pending: !request.isEnded)
         if let timing, request.isEnded, request.error == nil {
             // After redirects, Resource Timing's fetch of the final URL starts at fetchStart.
             let from = request.redirects.isEmpty || timing.fetchStart <= 0 ? timing.startTime : timing.fetchStart

@@ -50,7 +50,7 @@ struct StaticPage: Sendable {
 
     /// Why this page must be rendered to be known, whatever its kind; nil
     /// when its HTML can speak for it (or there is nothing to render).
-    var mustRender: RenderSampler.Reason? {
+    var mustRender: PageLoadReport.RenderReason? {
         if unparsed != nil || document.mimeType == "application/xhtml+xml" { return .unparsed }
         guard let html else { return nil }
         if html.refresh != nil { return .metaRefresh }
