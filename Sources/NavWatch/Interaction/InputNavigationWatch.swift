@@ -15,41 +15,29 @@ import WebKitThread
 ///   for one to start, for a same-document navigation, or for every one of
 ///   them to be refused; one that was allowed and did not start within
 ///   `startGrace` was a subframe's (WebKit asks about those too).
-/// - The navigation's outcome is `PageLoadState`'s fold of the events from its start.
+/// - The navigation's outcome is its `RunningFold`'s, from its start.
 @WebKitActor
 final class InputNavigationWatch {
     /// How long an allowed navigation action may take to start.
     static let startGrace: Duration = .seconds(1)
 
-    private var events: [WebViewEvent] = []
-    private var waiter: CheckedContinuation<Void, Never>?
+    private let fold: RunningFold
     private let asked: Int
     private let answered: Int
     private let refused: Int
     private unowned let view: WebView
 
+    /// Starts watching `view`: call it before the input.
     init(view: WebView) {
         self.view = view
         asked = view.navigationActionsAsked
         answered = view.navigationActionsAnswered
         refused = view.navigationActionsRefused
-        view.inputWatches[ObjectIdentifier(self)] = self
+        fold = view.foldNextNavigation()
     }
 
     func stop() {
-        view.inputWatches[ObjectIdentifier(self)] = nil
-        poke()
-    }
-
-    func record(_ event: WebViewEvent) {
-        events.append(event)
-        poke()
-    }
-
-    /// Wakes the wait, if any: something it depends on changed.
-    func poke() {
-        waiter?.resume()
-        waiter = nil
+        fold.stopFolding()
     }
 
     /// Follows what the input did, for at most `timeout` from now.
@@ -63,24 +51,30 @@ final class InputNavigationWatch {
         defer { stop() }
         let deadline = ContinuousClock.now + timeout
         var isSettled = false
-        let settling = Task { @WebKitActor in
+        let settling = Task { @WebKitActor [fold] in
             await settled()
             isSettled = true
-            self.poke()
+            fold.stopWaiting()
         }
         defer { settling.cancel() }
         func wait(for awaited: String, until: ContinuousClock.Instant? = nil) async throws(InteractionError) {
             if Task.isCancelled { throw .script(.cancelled) }
+            if fold.hasEnded { throw .script(.viewClosed) }
             guard ContinuousClock.now < deadline else { throw .timedOut(waitingFor: awaited, after: timeout) }
-            await waitForChange(until: min(until ?? deadline, deadline))
+            let fold = self.fold
+            await withTaskCancellationHandler {
+                await fold.waitForChange(deadline: min(until ?? deadline, deadline))
+            } onCancel: {
+                Task { @WebKitActor in fold.stopWaiting() }
+            }
         }
-        while !isSettled, startIndex == nil {
+        while !isSettled, !fold.hasStarted {
             try await wait(for: "the page to handle \(what)")
         }
         var allAnsweredAt: ContinuousClock.Instant?
-        while startIndex == nil {
+        while !fold.hasStarted {
             let askedSince = view.navigationActionsAsked - asked
-            if askedSince == 0 || view.navigationActionsRefused - refused == askedSince || sawSameDocumentNavigation {
+            if askedSince == 0 || view.navigationActionsRefused - refused == askedSince || fold.sawSameDocumentNavigation {
                 return nil
             }
             if view.navigationActionsAnswered - answered == askedSince {
@@ -92,40 +86,9 @@ final class InputNavigationWatch {
                 try await wait(for: "the navigation \(what) started")
             }
         }
-        guard let startIndex, case .navigation(.didStartProvisionalNavigation(let navigation)) = events[startIndex] else {
-            return nil
-        }
-        var state = PageLoadState(navigation: navigation)
-        var applied = startIndex
         while true {
-            while applied < events.count {
-                state.apply(events[applied])
-                applied += 1
-            }
-            if let outcome = state.outcome { return outcome }
+            if let outcome = fold.state.outcome { return outcome }
             try await wait(for: "the end of the navigation \(what) started")
         }
-    }
-
-    private var startIndex: Int? {
-        events.firstIndex { if case .navigation(.didStartProvisionalNavigation) = $0 { return true } else { return false } }
-    }
-
-    private var sawSameDocumentNavigation: Bool {
-        events.contains { if case .navigation(.sameDocumentNavigation) = $0 { return true } else { return false } }
-    }
-
-    /// Returns after the next change, at `until`, or when the task is cancelled.
-    private func waitForChange(until: ContinuousClock.Instant) async {
-        let timer = Task { @WebKitActor [weak self] in
-            try? await Task.sleep(until: until)
-            self?.poke()
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { waiter = $0 }
-        } onCancel: {
-            Task { @WebKitActor [weak self] in self?.poke() }
-        }
-        timer.cancel()
     }
 }

@@ -105,7 +105,7 @@ extension WebView {
 
     private func apply(_ policy: NavigationActionPolicy, to action: NavigationAction, decision: PolicyDecision) {
         navigationActionsAnswered += 1
-        defer { for watch in inputWatches.values { watch.poke() } }
+        defer { for entry in Array(runningFolds.values) { entry.fold?.viewChanged() } }
         switch policy {
         case .allow:
             deliver(tracker.handle(.navigationAllowed(url: action.url)))

@@ -77,7 +77,8 @@ public final class WebView {
     /// document that load replaces.
     var loadsAsked: UInt64 = 0
     /// The waits of running `click`, `press` and `submit` calls, by id.
-    var inputWatches: [ObjectIdentifier: InputNavigationWatch] = [:]
+    /// The folds following this view's navigations (`RunningFold`), fed by `emit`.
+    var runningFolds: [ObjectIdentifier: RunningFoldEntry] = [:]
     /// How many shim callbacks are on the stack: WebKit must not be asked to
     /// load from inside its own signal handlers.
     var callbackDepth = 0
@@ -124,6 +125,7 @@ public final class WebView {
     isolated deinit {
         timeouts.cancelAll()
         if let shim { nw_view_destroy(shim) }
+        for entry in runningFolds.values { entry.fold?.viewEnded() }
     }
 
     // MARK: Loading
@@ -142,10 +144,18 @@ public final class WebView {
     ///   `WebViewError.closed` after `close()`.
     @discardableResult
     public func load(_ url: URL, timeout: Duration? = nil) throws -> Navigation {
+        try load(url, timeout: timeout, beforeIssuing: { _ in })
+    }
+
+    /// `load(_:timeout:)`, calling `beforeIssuing` with the navigation once
+    /// the one it replaces has ended and before WebKit is asked for it.
+    func load(_ url: URL, timeout: Duration?, beforeIssuing: (Navigation) -> Void) throws -> Navigation {
         guard let scheme = url.scheme?.lowercased(), Self.loadableSchemes.contains(scheme) else {
             throw WebViewError.unsupportedURL(url.absoluteString)
         }
-        return try begin(url: url, origin: .load, timeout: timeout) { nw_view_load_uri($0, url.absoluteString) }
+        return try begin(url: url, origin: .load, timeout: timeout, beforeIssuing: beforeIssuing) {
+            nw_view_load_uri($0, url.absoluteString)
+        }
     }
 
     /// Loads `html` as a document whose relative URLs resolve against `baseURL`.
@@ -223,11 +233,13 @@ public final class WebView {
     public nonisolated static let loadableSchemes: Set<String> = ["http", "https", "file", "about", "data"]
 
     private func begin(url: URL, origin: Navigation.Origin, timeout: Duration? = nil,
+                       beforeIssuing: (Navigation) -> Void = { _ in },
                        issue: @escaping @WebKitActor (OpaquePointer) -> Void) throws -> Navigation {
         guard let shim else { throw WebViewError.closed }
         let (navigation, ended) = tracker.request(url: url, origin: origin)
         loadsAsked += 1
         deliver(ended)
+        beforeIssuing(navigation)
         startTimeout(for: navigation, after: timeout ?? configuration.navigationTimeout)
         requestedLoad = (navigation.id, issue)
         if callbackDepth > 0 {
@@ -267,10 +279,10 @@ public final class WebView {
     }
 
     /// The one way out of the view: hands `event` to the delegate, then to
-    /// the view's own waits (`InputNavigationWatch`).
+    /// the folds of its navigations (`RunningFold`).
     func emit(_ event: WebViewEvent) {
         navigationDelegate?.webView(self, didReceive: event)
-        for watch in inputWatches.values { watch.record(event) }
+        for entry in Array(runningFolds.values) { entry.fold?.receive(event) }
     }
 
     /// The delegate that answers questions: the view's, or the protocol's defaults.

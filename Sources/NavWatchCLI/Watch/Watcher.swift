@@ -110,10 +110,8 @@ package final class Watcher {
         var summaries: [PageSummary] = []
         for url in urls where !interrupted {
             let start = clock.now
-            let foldEvents = view.rx.events  // subscribed before the load
-            let navigation = try view.load(url, timeout: options.timeout)
-            let number = translator.begin(navigation, at: start)
-            let fold = RunningFold(navigation: navigation, events: foldEvents, start: start)
+            let fold = try view.loadFolding(url, timeout: options.timeout, start: start)
+            let number = translator.begin(fold.state.navigation, at: start)
             self.fold = fold
             let settled = await waitUntilDone(fold, start: start)
             var summary = PageSummary(requested: url, nav: number, state: fold.state)

@@ -1,6 +1,5 @@
 import Foundation
 import NavWatch
-import NavWatchRx
 import WebKitThread
 
 /// The time after a page finished in which what it does still counts as its

@@ -200,15 +200,13 @@ package final class PageLoader {
         var report = PageLoadReport(entry, outcome: .failed)
         report.attempts = entry.attempts + 1
         var result = PageResult(report: report)
-        let events = view.rx.events  // subscribed before the load
         let start = clock.now
         // Only what the guard records from here on can be about this load.
         let guardMark = privateAddressGuard?.mark
         result.report.startedAt = Date()
-        let navigation = try view.load(URL(string: entry.url)!, timeout: timeout)
-        onLoadStarted?(navigation.url, view)
+        let fold = try view.loadFolding(URL(string: entry.url)!, timeout: timeout, start: start)
+        onLoadStarted?(fold.state.navigation.url, view)
 
-        let fold = RunningFold(navigation: navigation, events: events, start: start)
         await fold.wait(until: { $0.isEnded })
         var facts: PageFacts?
         if case .finished? = fold.state.outcome {
