@@ -106,6 +106,30 @@ struct HARTests {
         #expect(shape(try entries(ofHARAt: crawled), base: server.baseURL).sorted() == watchedEntries)
     }
 
+    @Test("requests a page makes after its load: navwatch URL --har and navwatch crawl list the same (one settle rule); --wait-until finish stops before them")
+    func lateRequests() async throws {
+        let server = try await site.value
+        let url = server.url("/late-requests").absoluteString
+        let watched = temporaryPath("late-watched.har"), finished = temporaryPath("late-finish.har")
+        let db = temporaryPath("late.db"), crawled = temporaryPath("late-crawled.har")
+        defer {
+            for path in [watched, finished, crawled] { try? FileManager.default.removeItem(atPath: path) }
+            removeSQLiteDatabase(atPath: db)
+        }
+        let watch = try await NavwatchProcess.run([url, "--har", watched])
+        #expect(watch.status == 0)
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-depth", "0", url])
+        #expect(crawl.status == 0)
+        let export = try await NavwatchProcess.run(["export", "--db", db, "--format", "har", "--out", crawled])
+        #expect(export.status == 0)
+        let watchedEntries = shape(try entries(ofHARAt: watched), base: server.baseURL).sorted()
+        #expect(watchedEntries == ["/late-data 200 fetch", "/late-missing.png 404 image", "/late-requests 200 document"])
+        #expect(shape(try entries(ofHARAt: crawled), base: server.baseURL).sorted() == watchedEntries)
+        let finish = try await NavwatchProcess.run([url, "--wait-until", "finish", "--har", finished])
+        #expect(finish.status == 0)
+        #expect(shape(try entries(ofHARAt: finished), base: server.baseURL) == ["/late-requests 200 document"])
+    }
+
     @Test("navwatch export --format har: every request of every page of a crawl")
     func crawlHAR() async throws {
         let server = try await site.value

@@ -57,6 +57,16 @@ package enum FixtureSite {
                 window.addEventListener('load', () => setTimeout(() => { throw new Error('late'); }, 200));
                 </script></body></html>
                 """)
+        case "/late-requests":  // 100 ms after its load event: a fetch answered 200 ms later, and a missing image
+            return .html("""
+                <html><head><title>Late requests</title></head><body><script>
+                window.addEventListener('load', () => setTimeout(() => {
+                  fetch('/late-data');
+                  new Image().src = '/late-missing.png';
+                }, 100));
+                </script></body></html>
+                """)
+        case "/late-data": return .delayed(.milliseconds(200), .text("{}", contentType: "application/json"))
         case "/window":
             return .html("<html><body><script>window.addEventListener('load', () => window.open('/page'));</script></body></html>")
         default:

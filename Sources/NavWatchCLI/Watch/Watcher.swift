@@ -113,10 +113,10 @@ package final class Watcher {
             let fold = try view.loadFolding(url, timeout: options.timeout, start: start)
             let number = translator.begin(fold.state.navigation, at: start)
             self.fold = fold
-            let settled = await waitUntilDone(fold, start: start)
+            await waitUntilDone(fold, start: start)
             var summary = PageSummary(requested: url, nav: number, state: fold.state)
             if options.recordRequests {
-                summary.report = await record(url, fold, on: view, start: start, settled: settled)
+                summary.report = await record(url, fold, on: view, start: start)
             }
             if let path = options.screenshot, summary.finishMilliseconds != nil {
                 let file = urls.count == 1 ? path : Self.numbered(path, summaries.count + 1)
@@ -154,45 +154,28 @@ package final class Watcher {
         return ext.isEmpty ? "\(stem)-\(number)" : "\(stem)-\(number).\(ext)"
     }
 
-    /// Returns when the navigation has reached `options.waitUntil`, has
-    /// failed, or the watcher was interrupted; whether a late window closed
-    /// (and stopped the fold).
-    private func waitUntilDone(_ fold: RunningFold, start: ContinuousClock.Instant) async -> Bool {
-        let deadline = start + options.timeout
+    /// Returns when the navigation has reached `options.waitUntil` (with
+    /// `.idle`: its late window, the one rule of when a page's requests are
+    /// settled, has closed), has failed, or the watcher was interrupted.
+    private func waitUntilDone(_ fold: RunningFold, start: ContinuousClock.Instant) async {
         let waitUntil = options.waitUntil
         await fold.wait(until: { $0.isEnded || (waitUntil == .commit && $0.stage >= .committed) })
-        guard case .finished? = fold.state.outcome, !interrupted else { return false }
-        switch waitUntil {
-        case .commit:
-            return false
-        case .finish:
-            // With --resources, let the resources still in flight report their
-            // end (WebKit may report it after the page's), for up to a second.
-            if options.resources {
-                await fold.wait(until: { !$0.hasPendingRequests }, deadline: min(deadline, clock.now + .seconds(1)))
-            }
-            return false
-        case .idle:
-            // The late window a crawl's report covers, with what arrives in it printed as it comes.
-            let window = LateWindow(fold: fold, start: start, settle: options.settle)
-            lateWindow = window
-            _ = await window.closed()
-            lateWindow = nil
-            return true
-        }
+        guard case .finished? = fold.state.outcome, !interrupted, waitUntil == .idle else { return }
+        // The late window a crawl's report covers, with what arrives in it printed as it comes.
+        let window = LateWindow(fold: fold, start: start, settle: options.settle)
+        lateWindow = window
+        _ = await window.closed()
+        lateWindow = nil
     }
 
-    /// Makes the current page's report, with every request it made; `settled`
-    /// when its late window has closed.
-    private func record(_ url: URL, _ fold: RunningFold, on view: WebView, start: ContinuousClock.Instant,
-                        settled: Bool) async -> PageLoadReport {
+    /// Makes the current page's report, with every request it made until
+    /// it was done (`waitUntil`): with `.idle`, until its late window closed,
+    /// as a crawl's report has them; requests still on the network then are
+    /// pending.
+    private func record(_ url: URL, _ fold: RunningFold, on view: WebView, start: ContinuousClock.Instant) async -> PageLoadReport {
         var facts: PageFacts?
         if case .finished? = fold.state.outcome {
             facts = await PageFacts.read(from: view)
-            // WebKit reports some requests' ends after the page's: let them arrive.
-            if !settled {
-                await fold.wait(until: { $0.pendingBeforeEnd == 0 }, deadline: clock.now + LateWindow.defaultSettle)
-            }
         }
         let now = clock.now - start
         var report = PageLoadReport(url: url.absoluteString, depth: 0, parent: nil, outcome: .failed)
