@@ -40,15 +40,19 @@ let package = Package(
         .plugin(name: "WebProcessExtension", capability: .buildTool()),
         // navwatch's version, from CHANGELOG.md's latest release heading, for `navwatch --version`.
         .plugin(name: "ReleaseVersion", capability: .buildTool()),
+        // Layer 0, no WebKit: small helpers every layer shares (one answer
+        // from several sources, a stable hash, durations as numbers).
+        .target(name: "NavWatchSupport"),
         // Layer 2: the WebKit thread, its executor and global actor, the display.
         .target(name: "WebKitThread", dependencies: ["CNavShim"]),
-        // Layer 3: WebView, navigations and the navigation delegate.
-        .target(name: "NavWatch", dependencies: ["WebKitThread", "CNavShim"], plugins: ["WebProcessExtension"]),
+        // Layer 3: WebView, navigations, their folds and the navigation delegate.
+        .target(name: "NavWatch", dependencies: ["WebKitThread", "CNavShim", "NavWatchSupport"],
+                plugins: ["WebProcessExtension"]),
         // Layer 4: the delegate proxy and typed observables (`view.rx`).
         .target(
             name: "NavWatchRx",
             dependencies: [
-                "NavWatch",
+                "NavWatch", "WebKitThread",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -58,11 +62,11 @@ let package = Package(
         .target(
             name: "NavWatchHTTP",
             dependencies: [
+                "NavWatchSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Layer 0: Debian's Gumbo, an HTML5 tree builder in C.
@@ -78,14 +82,13 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // Layer 5: the crawler, its page-load reports, their budgets and its SQLite crawl store.
         .target(
             name: "NavWatchCrawler",
             dependencies: [
-                "NavWatch", "NavWatchRx", "NavWatchHTTP", "NavWatchGuard", "NavWatchHTML",
+                "NavWatch", "NavWatchRx", "NavWatchHTTP", "NavWatchGuard", "NavWatchHTML", "NavWatchSupport", "WebKitThread",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -95,8 +98,10 @@ let package = Package(
         .target(
             name: "NavWatchPostgres",
             dependencies: [
-                "NavWatchCrawler",
+                "NavWatchCrawler", "NavWatchSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -116,6 +121,7 @@ let package = Package(
             name: "NavWatchCLI",
             dependencies: [
                 "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "NavWatchGuard", "LoopbackServer",
+                "NavWatchSupport", "WebKitThread",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -124,7 +130,7 @@ let package = Package(
         .executableTarget(name: "navwatch", dependencies: ["NavWatchCLI"]),
         // The `ReactiveCompatible` example of NavWatchRx.docc: a type of the user's own with `.rx` members.
         .target(name: "PageCheckerExample", dependencies: ["NavWatchRx"], path: "Examples/PageChecker"),
-        .testTarget(name: "PageCheckerExampleTests", dependencies: ["PageCheckerExample", "NavWatchTestSupport"],
+        .testTarget(name: "PageCheckerExampleTests", dependencies: ["PageCheckerExample", "NavWatchTestSupport", "LoopbackServer"],
                     path: "Examples/PageCheckerTests"),
         // The README's "Testing your web app": a small app and its end-to-end tests.
         .testTarget(name: "WebAppTests", dependencies: ["NavWatchRx", "LoopbackServer"], path: "Examples/WebAppTests"),
@@ -134,7 +140,7 @@ let package = Package(
         .testTarget(name: "SiteInventoryTests", dependencies: ["SiteInventory", "LoopbackServer", "NavWatchTestSupport"],
                     path: "Examples/SiteInventoryTests"),
         // The `for await` example of the getting-started articles, built so that it keeps compiling.
-        .executableTarget(name: "ForAwaitExample", dependencies: ["NavWatchRx", "LoopbackServer"], path: "Examples/ForAwait"),
+        .executableTarget(name: "ForAwaitExample", dependencies: ["NavWatchRx"], path: "Examples/ForAwait"),
         // What the tests share and users never install: the fixture site, a
         // TLS certificate whose private key is public, waits with deadlines.
         .target(name: "NavWatchTestSupport", dependencies: ["LoopbackServer", "NavWatchHTTP"], path: "Tests/Support"),
@@ -142,13 +148,13 @@ let package = Package(
         .executableTarget(
             name: "navwatch-bench",
             dependencies: [
-                "NavWatch", "NavWatchRx", "NavWatchCrawler", "CNavShim",
+                "NavWatch", "NavWatchRx", "NavWatchCrawler", "CNavShim", "WebKitThread",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/NavwatchBench"
         ),
-        .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "NavWatchTestSupport", "CNavShim"]),
-        .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "NavWatchTestSupport"]),
+        .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "NavWatchTestSupport", "CNavShim", "WebKitThread", "LoopbackServer"]),
+        .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "NavWatch", "NavWatchTestSupport", "WebKitThread", "LoopbackServer"]),
         .testTarget(name: "NavWatchHTMLTests", dependencies: ["NavWatchHTML"]),
         .testTarget(
             name: "NavWatchGuardTests",
@@ -161,7 +167,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NavWatchHTTPTests", dependencies: ["NavWatchHTTP", "NavWatchTestSupport", "LoopbackServer"]),
-        .testTarget(name: "NavWatchCLITests", dependencies: ["NavWatchCLI", "NavWatchPostgres", "NavWatchTestSupport"]),
+        .testTarget(name: "NavWatchCLITests", dependencies: [
+            "NavWatchCLI", "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "NavWatchTestSupport", "LoopbackServer",
+        ]),
         // Fuzz passes over the five parsers that read strangers' bytes, from
         // the seed corpus in Tests/NavWatchFuzzTests/Corpus (Scripts/fuzz runs a long one).
         .testTarget(
@@ -172,7 +180,8 @@ let package = Package(
         .testTarget(
             name: "NavWatchCrawlerTests",
             dependencies: [
-                "NavWatchCrawler", "NavWatchPostgres", "NavWatchTestSupport",
+                "NavWatchCrawler", "NavWatchPostgres", "NavWatchTestSupport", "NavWatch", "NavWatchRx", "NavWatchGuard",
+                "NavWatchHTML", "WebKitThread", "LoopbackServer",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

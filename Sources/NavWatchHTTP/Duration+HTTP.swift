@@ -1,10 +1,10 @@
+import NavWatchSupport
 import NIOCore
 
 extension Duration {
     /// `2 s`, `0.5 s`: for messages.
     var secondsDescription: String {
-        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+        seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 
     /// The duration as NIO's `TimeAmount` (nanoseconds, saturating).

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import NavWatch
+import NavWatchSupport
 import NIOCore
 import NIOPosix
 import PostgresNIO

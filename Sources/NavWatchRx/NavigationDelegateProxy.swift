@@ -1,5 +1,7 @@
 import Foundation
+// Part of NavWatchRx's API: the views and events its observables are about.
 @_exported import NavWatch
+import WebKitThread
 
 /// The `DelegateProxy` of `WebView`'s `NavigationDelegate`: the source of
 /// every `view.rx` member. One per view, kept by the view.

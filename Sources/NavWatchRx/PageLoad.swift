@@ -1,5 +1,6 @@
 import Foundation
 import NavWatch
+import WebKitThread
 
 @WebKitActor
 extension Reactive where Base: WebView {

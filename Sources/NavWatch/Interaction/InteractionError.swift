@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchSupport
 
 /// Why `click`, `fill`, `press`, `submit` or `waitFor` could not do what it was asked.
 public enum InteractionError: Error, Sendable, Equatable, CustomStringConvertible {

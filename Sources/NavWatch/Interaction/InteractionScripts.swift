@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchSupport
 
 /// The scripts behind `WebView`'s interaction methods, each the body of an
 /// async function. They answer an `Answer` object; `error` names a failure

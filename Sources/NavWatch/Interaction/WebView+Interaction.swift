@@ -1,6 +1,7 @@
 import CNavShim
 import Foundation
 import WebKitThread
+import NavWatchSupport
 
 // Interaction and waiting: what an end-to-end test does with a page.
 //

@@ -1,5 +1,6 @@
 import CNavShim
 import Foundation
+import WebKitThread
 
 extension WebView {
     // MARK: JavaScript

@@ -1,6 +1,7 @@
 import CNavShim
 import Foundation
 import WebKitThread
+import NavWatchSupport
 
 /// Subresources a `WebView` never requests: a WebKit content filter,
 /// compiled once per process and set with `WebViewConfiguration.contentFilter`.

@@ -1,5 +1,6 @@
 import Foundation
 import WebKitThread
+import NavWatchSupport
 
 /// navwatch's web process extension (built from `Sources/CNavShim/web-extension`
 /// and embedded by the WebProcessExtension plugin), written out once to a

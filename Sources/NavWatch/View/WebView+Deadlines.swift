@@ -1,5 +1,6 @@
 import CNavShim
 import Foundation
+import NavWatchSupport
 
 /// Each navigation's deadline, and the recovery of a web process that does
 /// not answer: a timed-out navigation ends as `timeout` and is stopped; a

@@ -1,5 +1,6 @@
 import CNavShim
 import Foundation
+import NavWatchSupport
 
 extension WebView {
     // MARK: Screenshots

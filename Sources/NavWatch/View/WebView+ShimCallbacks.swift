@@ -1,5 +1,6 @@
 import CNavShim
 import Foundation
+import WebKitThread
 
 // What a view does with each callback of the shim: every one arrives on the
 // WebKit thread, inside a WebKit signal handler, and its C data is converted

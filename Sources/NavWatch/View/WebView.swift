@@ -1,6 +1,8 @@
 import CNavShim
 import Foundation
 import Synchronization
+// Part of NavWatch's API: `WebKitActor`, the WebKit thread's global actor,
+// for a user's own code that works with views.
 @_exported import WebKitThread
 
 /// An offscreen WebKitGTK web view whose navigations are reported to a

@@ -1,6 +1,7 @@
 import Foundation
 import NavWatch
 import NavWatchGuard
+import WebKitThread
 
 /// Turns a view's events into the `WatchEvent` lines `navwatch URL` prints:
 /// numbers navigations (`#1`, `#2`, ... in the order they were asked for or

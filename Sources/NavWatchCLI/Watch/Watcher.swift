@@ -3,6 +3,7 @@ import NavWatch
 import NavWatchCrawler
 import NavWatchGuard
 import NavWatchRx
+import WebKitThread
 
 /// How one requested URL went, for the summary line and the exit code.
 package struct PageSummary: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import NavWatch
 import NavWatchHTML
+import NavWatchSupport
 
 /// Decides, page by page, whether a crawl with `RenderMode.auto` renders a
 /// page or reports what its HTML says, from what rendering pages of the same

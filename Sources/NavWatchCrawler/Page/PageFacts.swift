@@ -1,5 +1,6 @@
 import Foundation
 import NavWatch
+import WebKitThread
 
 /// What one script call reads from a finished page: its links (with their
 /// text), the ids and names a fragment can point at, its Navigation and Paint

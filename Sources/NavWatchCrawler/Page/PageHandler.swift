@@ -1,6 +1,7 @@
 import Foundation
 import NavWatch
 import WebKitThread
+import NavWatchSupport
 
 /// Runs on each page the crawl loaded in a web view (its load finished:
 /// outcome `ok` or `http-error`), with the live view, before the view loads

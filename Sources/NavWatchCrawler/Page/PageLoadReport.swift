@@ -1,5 +1,6 @@
 import Foundation
 import NavWatch
+import NavWatchSupport
 
 /// What the crawler learnt about one URL it tried (or decided not to try).
 /// Encodes to JSON with snake_case keys; NavWatchCrawler.docc/Crawling.md lists the fields.
@@ -528,7 +529,7 @@ extension String {
 
 extension Double {
     /// Milliseconds as reports keep them: to a tenth.
-    public var tenths: Double {
+    package var tenths: Double {
         (self * 10).rounded() / 10
     }
 }
