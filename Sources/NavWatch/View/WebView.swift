@@ -15,6 +15,8 @@ import Synchronization
 /// WebKit thread and releases every signal handler.
 @WebKitActor
 public final class WebView {
+    /// How the view was set up; fixed for its life (`setUserAgent(_:)` and
+    /// `setJavaScriptEnabled(_:)` change the live values, not this).
     public let configuration: WebViewConfiguration
     /// Receives every event of the view (`webView(_:didReceive:)`) and answers
     /// its questions (policies, dialogs). Held weakly, as in WebKit. Without
@@ -27,6 +29,8 @@ public final class WebView {
     public internal(set) var title: String?
     /// The URL shown, including same-document changes.
     public internal(set) var url: URL?
+    /// Whether a load is in progress: true from a navigation's start until its
+    /// terminal event, as WebKit reports it.
     public internal(set) var isLoading = false
     /// 0.0 to 1.0.
     public internal(set) var estimatedProgress = 0.0
@@ -48,6 +52,8 @@ public final class WebView {
     public var activeNavigation: Navigation? { tracker.active?.navigation }
     /// How far WebKit has got with `activeNavigation` (for the package's tests).
     package var activeNavigationStage: NavigationTracker.Stage? { tracker.active?.stage }
+    /// Whether `close()` was called. A closed view loads nothing more: a
+    /// load throws `WebViewError.closed`.
     public var isClosed: Bool { shim == nil }
 
     /// Objects other layers attach to the view, keyed by their type, that live
