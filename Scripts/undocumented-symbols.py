@@ -35,10 +35,12 @@ from urllib.parse import unquote, urlparse
 
 def graph_files(scratch, module):
     """The newest extraction of `module`'s symbol graphs
-    (SCRATCH/<triple>/extracted-symbols/<package>/<module>/): its own graph
+    (SCRATCH/<triple>/extracted-symbols/<package>/<module>/, where SwiftPM
+    puts what the plugin asks for): its own graph
     and one per other module whose types it extends (`Module@Other.symbols.json`)."""
-    candidates = glob.glob(os.path.join(glob.escape(scratch), "**", "extracted-symbols", "*", module, module + ".symbols.json"),
-                           recursive=True)
+    candidates = [path for levels in (["*"], ["*", "*"])  # <triple>/, or <triple>/<configuration>/
+                  for path in glob.glob(os.path.join(glob.escape(scratch), *levels, "extracted-symbols", "*",
+                                                     module, module + ".symbols.json"))]
     if not candidates:
         return []
     directory = os.path.dirname(max(candidates, key=os.path.getmtime))
@@ -56,7 +58,7 @@ def doc_text(symbol):
 
 def main():
     if len(sys.argv) < 3:
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        print("usage: " + __doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     scratch, modules = sys.argv[1], sys.argv[2:]
     root = os.getcwd()
