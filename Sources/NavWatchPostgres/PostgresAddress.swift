@@ -15,7 +15,8 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
     /// The server's TCP port (for a socket folder, the number in the socket's
     /// name); 5432 by default.
     public var port: Int
-    /// The role to connect as; by default `PGUSER`, else the login name.
+    /// The role to connect as; by default `PGUSER`, else `USER` (the login
+    /// name), else `postgres`.
     public var user: String
     /// The password, when the address or `PGPASSWORD` gives one. Never printed:
     /// `description` leaves it out.

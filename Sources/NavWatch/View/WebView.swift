@@ -29,8 +29,8 @@ public final class WebView {
     public internal(set) var title: String?
     /// The URL shown, including same-document changes.
     public internal(set) var url: URL?
-    /// Whether a load is in progress: true from a navigation's start until its
-    /// terminal event, as WebKit reports it.
+    /// Whether WebKit is loading a page (its `is-loading` property); each
+    /// change is also reported as a `.isLoading` property change.
     public internal(set) var isLoading = false
     /// 0.0 to 1.0.
     public internal(set) var estimatedProgress = 0.0

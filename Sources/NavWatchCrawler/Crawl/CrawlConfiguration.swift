@@ -33,9 +33,9 @@ public struct CrawlConfiguration: Sendable {
     /// loader's views share one web process, and the loaders keep 24 views
     /// between them (at least 2 each) for pages whose late windows are open.
     public var concurrency = 2
-    /// How long one page's navigation, and one of the crawl's own HTTP requests
-    /// (robots.txt, sitemaps, external checks), may take before it fails as a
-    /// timeout.
+    /// How long a page's navigation in a view, and each HTTP request the crawl
+    /// makes itself (pages read from their HTML, robots.txt, sitemaps, external
+    /// checks), may take before it fails as a timeout.
     public var timeout: Duration = .seconds(30)
     /// How long a finished page's late window stays open with no network
     /// activity of the page (`LateWindow`): its console messages, page
