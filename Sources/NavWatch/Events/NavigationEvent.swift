@@ -83,7 +83,8 @@ public struct NewWindowRequest: Sendable, Hashable {
     public let isUserGesture: Bool
 }
 
-/// A JavaScript dialog and how it was answered.
+/// A JavaScript dialog the page opened. No person is asked: the delegate
+/// answers it at once (`NavigationDelegate.webView(_:runScriptDialog:)`).
 public struct ScriptDialog: Sendable, Hashable {
     /// What opened the dialog: one of the dialog functions of JavaScript, or
     /// a `beforeunload` handler asking whether to leave the page.

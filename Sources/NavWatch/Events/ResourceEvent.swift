@@ -14,8 +14,9 @@ public enum ResourceEvent: Sendable, Hashable {
     /// The request failed. WebKit reports `finished` after it too.
     case failed(id: UInt64, url: URL, error: NavigationError)
 
-    /// The resource this event belongs to: WebKit's id for the request, the same
-    /// in every event of one resource and unique among the view's resources.
+    /// The resource this event belongs to: a number the view gives each
+    /// resource when it starts, the same in every event of that resource and
+    /// never given to another resource of the view.
     public var id: UInt64 {
         switch self {
         case .started(let id, _, _, _, _), .redirected(let id, _, _, _), .finished(let id, _, _, _, _),

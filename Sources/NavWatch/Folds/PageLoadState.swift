@@ -78,7 +78,7 @@ public struct PageLoadState: Sendable, Hashable {
 
     /// One request the page made, as its resource events told it.
     public struct Request: Sendable, Hashable {
-        /// WebKit's id of the request: the `id` of its `ResourceEvent`s.
+        /// The view's id of the request: the `id` of its `ResourceEvent`s.
         public let id: UInt64
         /// The URL it was first made for.
         public let requestedURL: URL
@@ -86,7 +86,8 @@ public struct PageLoadState: Sendable, Hashable {
         public fileprivate(set) var url: URL
         /// The request's method (`GET`, `POST`, ...), when WebKit said.
         public let method: String?
-        /// Whether WebKit marked it as the main resource (a document of the page).
+        /// Whether WebKit marked it as a main resource: a page's document, not
+        /// one of its subresources.
         public let isMainResource: Bool
         /// The headers it was made with, as WebKit reported them at its start
         /// (the network layer adds some later; see `ResourceEvent.started`).
@@ -122,8 +123,8 @@ public struct PageLoadState: Sendable, Hashable {
         }
     }
 
-    /// The navigation this state follows; events of other navigations are
-    /// ignored.
+    /// The navigation this state follows; the navigation events of other
+    /// navigations change nothing.
     public let navigation: Navigation
     /// How far the navigation has got; it no longer changes once it is
     /// `finished` or `failed`.
@@ -197,7 +198,7 @@ public struct PageLoadState: Sendable, Hashable {
         Dictionary(uniqueKeysWithValues: pendingIDs.map { ($0, requests[requestIndex[$0]!].url) })
     }
 
-    /// The request WebKit gave resource id `id`, if it is one of this
+    /// The request whose resource id is `id`, if it is one of this
     /// navigation's.
     public func request(_ id: UInt64) -> Request? {
         requestIndex[id].map { requests[$0] }
