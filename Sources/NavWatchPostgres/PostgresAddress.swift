@@ -9,11 +9,25 @@ import PostgresNIO
 /// a database named after the user, `sslmode=prefer`). A host that starts
 /// with `/` is a folder holding the server's Unix socket.
 public struct PostgresAddress: Sendable, CustomStringConvertible {
+    /// The server's host name or address, or the folder of its Unix socket
+    /// (starting with `/`); `localhost` by default.
     public var host: String
+    /// The server's TCP port (for a socket folder, the number in the socket's
+    /// name); 5432 by default.
     public var port: Int
+    /// The role to connect as; by default `PGUSER`, else `USER` (the login
+    /// name), else `postgres`.
     public var user: String
+    /// The password, when the address or `PGPASSWORD` gives one. Never printed:
+    /// `description` leaves it out.
     public var password: String?
+    /// The database to connect to; by default `PGDATABASE`, else the user's name.
     public var database: String
+    /// libpq's `sslmode`: `disable`, `allow`, `prefer` (the default), `require`,
+    /// `verify-ca` or `verify-full`. `allow` and `prefer` use TLS when the
+    /// server offers it, `require` insists on it without checking the
+    /// certificate, `verify-ca` checks the certificate's chain and `verify-full`
+    /// its host name too.
     public var sslMode: String
 
     /// Whether `text` names a PostgreSQL database rather than a file.

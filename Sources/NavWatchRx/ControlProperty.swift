@@ -10,6 +10,8 @@ public struct ControlProperty<Value: Sendable & Equatable>: AsyncSequence, Senda
     /// The sink that sets the property.
     public let binder: Binder<Value>
 
+    /// A property made of its two halves: `values` to observe it (the current
+    /// value first, then every change) and `binder` to set it.
     public init(values: Observable<Value>, binder: Binder<Value>) {
         self.values = values
         self.binder = binder

@@ -33,6 +33,9 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate, Message: Sendable> {
     private var completions: [() -> Void] = []
     private var counters: [() -> Int] = []
 
+    /// A proxy for `parentObject`, held weakly, with no forward delegate and no
+    /// subscriber yet. Use `DelegateProxyType.proxy(for:)` rather than this: it
+    /// makes one proxy per object and installs it as the object's delegate.
     public init(parentObject: ParentObject) {
         self.parentObject = parentObject
         registerSubject(complete: sent.complete, count: { [sent] in sent.subscriberCount })

@@ -24,7 +24,11 @@ import WebKitThread
 ///   proxy holds the parent weakly.
 @WebKitActor
 public protocol DelegateProxyType: AnyObject {
+    /// The type whose delegate the proxy stands in for (`WebView`); it keeps the
+    /// proxy alive in its `associatedObjects`.
     associatedtype ParentObject: HasAssociatedObjects
+    /// The delegate protocol the proxy implements and forwards
+    /// (`any NavigationDelegate`).
     associatedtype Delegate
 
     /// Creates the proxy for `parentObject`. Called once per object, by `proxy(for:)`.
@@ -44,6 +48,8 @@ public protocol DelegateProxyType: AnyObject {
 /// where a proxy is kept.
 @WebKitActor
 public protocol HasAssociatedObjects: AnyObject {
+    /// The objects kept, keyed by their type; each lives as long as this object
+    /// does. Read and written on the WebKit thread.
     var associatedObjects: [ObjectIdentifier: AnyObject] { get set }
 }
 
@@ -79,6 +85,10 @@ public final class ForwardDelegateToken {
         self.onCancel = onCancel
     }
 
+    /// Removes the forward delegate this token was returned for, and only
+    /// that one: it receives no call after this returns. When it was the
+    /// most recent one, the one installed before it (if still alive)
+    /// receives the calls again. Cancelling twice does nothing.
     public func cancel() {
         onCancel?()
         onCancel = nil

@@ -75,11 +75,16 @@ public final class NavigationDelegateProxy:
         forwardDelegate ?? DefaultNavigationDelegate.shared
     }
 
+    /// Publishes `action` to `view.rx.decidePolicyNavigationAction`, then
+    /// returns the forward delegate's answer (without one, the default: allow).
     public func webView(_ webView: WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
         actionPolicies.send(action)
         return await decider.webView(webView, decidePolicyFor: action)
     }
 
+    /// Publishes `response` to `view.rx.decidePolicyNavigationResponse`, then
+    /// returns the forward delegate's answer (without one, the default: show
+    /// what WebKit can show, download the rest).
     public func webView(_ webView: WebView, decidePolicyFor response: NavigationResponse) async -> NavigationResponsePolicy {
         responsePolicies.send(response)
         return await decider.webView(webView, decidePolicyFor: response)

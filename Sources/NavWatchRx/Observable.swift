@@ -28,6 +28,9 @@ public struct Observable<Element: Sendable>: AsyncSequence, Sendable {
         Iterator(base: stream.makeAsyncIterator())
     }
 
+    /// The iterator of an `Observable`: `next()` returns each event in order,
+    /// waiting for the next one, and nil once the source has completed or the
+    /// iterating task was cancelled. It never throws. Use it from one task only.
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncStream<Element>.Iterator
 

@@ -5,6 +5,7 @@ public struct Reactive<Base> {
     /// The object the reactive members act on.
     public let base: Base
 
+    /// Wraps `base`. Usually you do not call this: `base.rx` does.
     public init(_ base: Base) {
         self.base = base
     }
@@ -12,6 +13,7 @@ public struct Reactive<Base> {
 
 /// Gives conforming types an `rx` namespace, for instances and for the type.
 public protocol ReactiveCompatible {
+    /// The type whose reactive members `rx` gives: the conforming type itself.
     associatedtype ReactiveBase
 
     /// Reactive members of this instance.
@@ -21,12 +23,16 @@ public protocol ReactiveCompatible {
 }
 
 extension ReactiveCompatible {
+    /// Reactive members of this instance: a new `Reactive` wrapping `self`
+    /// each time it is read. Setting it does nothing; the setter only lets
+    /// mutating members be declared on `Reactive`.
     public var rx: Reactive<Self> {
         get { Reactive(self) }
         // swiftlint:disable:next unused_setter_value
         set {}  // lets mutating members be declared on `Reactive`
     }
 
+    /// Reactive members of this type. Setting it does nothing.
     public static var rx: Reactive<Self>.Type {
         get { Reactive<Self>.self }
         // swiftlint:disable:next unused_setter_value

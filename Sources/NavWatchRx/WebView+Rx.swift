@@ -33,6 +33,8 @@ extension Reactive where Base: WebView {
         delegate.methodInvoked { $0.navigationEvent }
     }
 
+    /// Each navigation when it starts, before any response: the first event of
+    /// every navigation. Never fails; ends when the view closes.
     public var didStartProvisionalNavigation: Observable<Navigation> {
         delegate.methodInvoked {
             if case .navigation(.didStartProvisionalNavigation(let navigation)) = $0 { return navigation }
@@ -40,6 +42,8 @@ extension Reactive where Base: WebView {
         }
     }
 
+    /// A navigation and the URL the server redirected it to, once per hop,
+    /// before the commit. Never fails; ends when the view closes.
     public var didReceiveServerRedirect: Observable<(Navigation, URL)> {
         delegate.methodInvoked {
             if case .navigation(.didReceiveServerRedirect(let navigation, let url)) = $0 { return (navigation, url) }
@@ -47,6 +51,9 @@ extension Reactive where Base: WebView {
         }
     }
 
+    /// A navigation and its main response, when the response arrived and the
+    /// new document replaced the old one: at most once per navigation, before
+    /// its finish or failure. Never fails; ends when the view closes.
     public var didCommit: Observable<(Navigation, NavigationResponse)> {
         delegate.methodInvoked {
             if case .navigation(.didCommit(let navigation, let response)) = $0 { return (navigation, response) }
@@ -54,6 +61,10 @@ extension Reactive where Base: WebView {
         }
     }
 
+    /// Each navigation that finished (the page's `load` event fired): its
+    /// terminal event, so nothing about it follows. When it is produced,
+    /// `view.title` is the finished document's title. Never fails; ends when
+    /// the view closes.
     public var didFinish: Observable<Navigation> {
         delegate.methodInvoked {
             if case .navigation(.didFinish(let navigation)) = $0 { return navigation }
@@ -61,6 +72,9 @@ extension Reactive where Base: WebView {
         }
     }
 
+    /// Each navigation that failed before it committed, and why: its terminal
+    /// event, so nothing about it follows. A failure is a value here; the
+    /// observable itself never fails, and ends when the view closes.
     public var didFailProvisionalNavigation: Observable<(Navigation, NavigationError)> {
         delegate.methodInvoked {
             if case .navigation(.didFailProvisionalNavigation(let navigation, let error)) = $0 { return (navigation, error) }
@@ -68,6 +82,9 @@ extension Reactive where Base: WebView {
         }
     }
 
+    /// Each navigation that failed after it committed, and why: its terminal
+    /// event, so nothing about it follows. A failure is a value here; the
+    /// observable itself never fails, and ends when the view closes.
     public var didFail: Observable<(Navigation, NavigationError)> {
         delegate.methodInvoked {
             if case .navigation(.didFail(let navigation, let error)) = $0 { return (navigation, error) }
@@ -75,6 +92,9 @@ extension Reactive where Base: WebView {
         }
     }
 
+    /// Why the web process went away, each time it does. A navigation in flight
+    /// then fails with kind `webProcessCrashed`; the next load starts a new
+    /// process. Never fails; ends when the view closes.
     public var didTerminate: Observable<WebProcessTerminationReason> {
         delegate.methodInvoked {
             if case .navigation(.webContentProcessDidTerminate(let reason)) = $0 { return reason }
@@ -82,6 +102,9 @@ extension Reactive where Base: WebView {
         }
     }
 
+    /// Each URL change inside the current document (`history.pushState`,
+    /// `replaceState`, a fragment change), which loads nothing. Never fails;
+    /// ends when the view closes.
     public var sameDocumentNavigation: Observable<SameDocumentNavigation> {
         delegate.methodInvoked {
             if case .navigation(.sameDocumentNavigation(let navigation)) = $0 { return navigation }
@@ -89,6 +112,8 @@ extension Reactive where Base: WebView {
         }
     }
 
+    /// Each request of the page for a new window; none is opened. Never fails;
+    /// ends when the view closes.
     public var newWindowRequest: Observable<NewWindowRequest> {
         delegate.methodInvoked {
             if case .navigation(.newWindowRequest(let request)) = $0 { return request }
@@ -104,6 +129,9 @@ extension Reactive where Base: WebView {
         }
     }
 
+    /// Each main response that became a download (nothing is written to disk);
+    /// its navigation then fails provisionally with kind `policy`. Never fails;
+    /// ends when the view closes.
     public var download: Observable<Download> {
         delegate.methodInvoked {
             if case .navigation(.download(let download)) = $0 { return download }
@@ -150,8 +178,19 @@ extension Reactive where Base: WebView {
 
     // MARK: Properties: the current value on subscription, then every change (repeats skipped)
 
+    /// The page's title (nil when it has none): the current value on
+    /// subscription, then every change, repeats skipped. Never fails; ends when
+    /// the view closes.
     public var title: Observable<String?> { delegate.title.subscribe() }
+    /// The URL shown, same-document changes included: the current value on
+    /// subscription, then every change, repeats skipped. Never fails; ends when
+    /// the view closes.
     public var url: Observable<URL?> { delegate.url.subscribe() }
+    /// Whether a load is in progress: the current value on subscription, then
+    /// every change, repeats skipped. Never fails; ends when the view closes.
     public var isLoading: Observable<Bool> { delegate.isLoading.subscribe() }
+    /// How far the load has got, from 0.0 to 1.0: the current value on
+    /// subscription, then every change, repeats skipped. Never fails; ends when
+    /// the view closes.
     public var estimatedProgress: Observable<Double> { delegate.estimatedProgress.subscribe() }
 }

@@ -5,6 +5,7 @@ public struct WebKitUnavailableError: Error, CustomStringConvertible, Sendable, 
     /// One sentence that says what is missing.
     public let reason: String
 
+    /// An error whose `reason` is one sentence that says what is missing.
     public init(reason: String) {
         self.reason = reason
     }

@@ -12,7 +12,12 @@ import Foundation
 /// here: they arrive as `PageError`s. Nor is the engine's report of the main
 /// document's own error status or failure: that is the navigation's.
 public struct ConsoleMessage: Sendable, Hashable {
+    /// How severe the message is: the `console` method that wrote it, or the
+    /// engine's own level. The raw values are the spellings of navwatch's JSON
+    /// output.
     public enum Level: String, Sendable, Hashable, CaseIterable {
+        /// `console.debug`, `console.log`, `console.info`, `console.warn` and
+        /// `console.error`, and the engine's messages of the same levels.
         case debug, log, info, warning = "warn", error
     }
 
@@ -26,10 +31,13 @@ public struct ConsoleMessage: Sendable, Hashable {
         case network
         /// A security check (content security policy, mixed content, CORS).
         case security
+        /// Any other source the engine names.
         case other
     }
 
+    /// How severe it is.
     public let level: Level
+    /// Who wrote it: a script or the engine.
     public let source: Source
     /// The text: for a `console` call, its arguments joined by spaces
     /// (strings as they are, objects as JSON, anything else as `String(_:)`
@@ -45,6 +53,8 @@ public struct ConsoleMessage: Sendable, Hashable {
     /// The navigation whose document was shown when the message arrived.
     public let navigation: Navigation?
 
+    /// Makes a message from its parts, for tests and for replaying stored
+    /// reports; a view reports the ones its pages log itself.
     public init(level: Level, source: Source, text: String, url: URL?, line: Int?, navigation: Navigation?) {
         self.level = level
         self.source = source

@@ -13,6 +13,8 @@ public struct Navigation: Sendable, Hashable, CustomStringConvertible {
     /// Who started it.
     public let origin: Origin
 
+    /// Who started a navigation. The raw values are the spellings of navwatch's
+    /// JSON output.
     public enum Origin: String, Sendable, Hashable {
         /// `WebView.load(_:)` or `loadHTML(_:baseURL:)`.
         case load

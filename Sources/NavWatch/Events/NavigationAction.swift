@@ -2,20 +2,30 @@ import Foundation
 
 /// A request to navigate, offered to the delegate before anything loads.
 public struct NavigationAction: Sendable, Hashable {
+    /// What caused the navigation, as WebKit tells it.
     public enum Kind: Int, Sendable, Hashable {
+        /// A click on a link, a form submitted, a move in the history, a reload, a
+        /// form submitted again (a reload or history move to a form's result), or
+        /// anything else (a script, a load the caller asked for).
         case linkClicked = 0, formSubmitted, backForward, reload, formResubmitted, other
     }
 
     /// The URL to be requested.
     public let url: URL
+    /// The request's method (`GET`, `POST`, ...), when WebKit says.
     public let httpMethod: String?
+    /// What caused it.
     public let kind: Kind
     /// Whether this request follows a server redirect of the current navigation.
     public let isRedirect: Bool
+    /// Whether a user's click or key press caused it (a script acting on its
+    /// own is not one).
     public let isUserGesture: Bool
     /// For new-window requests, the target frame name (`_blank`, or a name given to `window.open`).
     public let targetFrameName: String?
 
+    /// Makes an action from its parts, for delegates and tests; a view asks its
+    /// delegate about the actions of its navigations itself.
     public init(url: URL, httpMethod: String?, kind: Kind, isRedirect: Bool, isUserGesture: Bool,
                 targetFrameName: String?) {
         self.url = url

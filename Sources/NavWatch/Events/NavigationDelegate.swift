@@ -20,7 +20,11 @@ public protocol NavigationDelegate: AnyObject {
     /// method for `event`; implement this instead to receive all of them in one place.
     func webView(_ webView: WebView, didReceive event: WebViewEvent)
 
+    /// The navigation started: the first call for `navigation`, before any
+    /// response.
     func webView(_ webView: WebView, didStartProvisionalNavigation navigation: Navigation)
+    /// The server redirected `navigation` to `url`; called once per hop, before
+    /// the commit.
     func webView(_ webView: WebView, didReceiveServerRedirectFor navigation: Navigation, to url: URL)
     /// The main response arrived and the new document replaced the old one.
     func webView(_ webView: WebView, didCommit navigation: Navigation, response: NavigationResponse)
@@ -42,6 +46,8 @@ public protocol NavigationDelegate: AnyObject {
     /// and MIME types WebKit cannot show), as WebKit would.
     func webView(_ webView: WebView, decidePolicyFor response: NavigationResponse) async -> NavigationResponsePolicy
 
+    /// The URL changed inside the current document (`history.pushState`,
+    /// `replaceState`, a fragment change), with no load.
     func webView(_ webView: WebView, didSameDocumentNavigation navigation: SameDocumentNavigation)
     /// The page asked for a new window; none is opened.
     func webView(_ webView: WebView, didRequestNewWindow request: NewWindowRequest)
@@ -50,6 +56,9 @@ public protocol NavigationDelegate: AnyObject {
     func webView(_ webView: WebView, runScriptDialog dialog: ScriptDialog) -> ScriptDialogResponse
     /// A script dialog was answered.
     func webView(_ webView: WebView, didAnswerScriptDialog dialog: ScriptDialog)
+    /// The main response became a download (the response policy said so);
+    /// nothing is written to disk, and the navigation then fails provisionally
+    /// with kind `policy`.
     func webView(_ webView: WebView, didBecomeDownload download: Download)
 
     /// A subresource started, redirected, finished or failed.

@@ -31,15 +31,20 @@ public struct NavigationError: Error, Sendable, Hashable, CustomStringConvertibl
         case other
     }
 
+    /// What went wrong, as a closed set to switch over.
     public let kind: Kind
     /// The GError domain (for example `g-io-error-quark`, `WebKitNetworkError`),
     /// or `navwatch` for failures navwatch itself decided (timeouts, crashes).
     public let domain: String
+    /// The error's code in `domain` (a `NavwatchCode` in `navwatchDomain`).
     public let code: Int
+    /// The message WebKit (or navwatch) gave, for people to read.
     public let message: String
     /// The URL that failed, when known.
     public let failingURL: URL?
 
+    /// Makes an error from its parts, for delegates and tests; a view reports the
+    /// failures of its navigations itself.
     public init(kind: Kind, domain: String, code: Int, message: String, failingURL: URL?) {
         self.kind = kind
         self.domain = domain
@@ -59,12 +64,19 @@ extension NavigationError {
 
     /// Codes in `navwatchDomain`.
     public enum NavwatchCode: Int, Sendable {
+        /// The navigation took longer than `WebViewConfiguration.navigationTimeout`.
         case timeout = 1
+        /// The web process went away during the navigation.
         case webProcessTerminated = 2
+        /// The delegate's policy decision cancelled it.
         case cancelledByDelegate = 3
+        /// A newer navigation of the same view replaced it.
         case superseded = 4
+        /// The view was closed while it ran.
         case viewClosed = 5
+        /// `WebView.stop()` stopped it.
         case stopped = 6
+        /// The port is on the list of restricted ports WebKit refuses to load from.
         case blockedPort = 7
     }
 

@@ -3,16 +3,31 @@ import Foundation
 /// Everything a `WebView` reports about its navigations, in the order WebKit
 /// produced it. `NavigationDelegate` receives the same facts as method calls.
 public enum NavigationEvent: Sendable, Hashable {
+    /// The navigation started; nothing is committed yet. Its first event.
     case didStartProvisionalNavigation(Navigation)
+    /// The server redirected the navigation to `to`; one event per hop, before
+    /// the commit.
     case didReceiveServerRedirect(Navigation, to: URL)
+    /// The main response arrived and the new document replaced the old one.
     case didCommit(Navigation, NavigationResponse)
+    /// The page and its subresources loaded (the `load` event fired): the
+    /// navigation's terminal event.
     case didFinish(Navigation)
+    /// The navigation failed before it committed: its terminal event.
     case didFailProvisionalNavigation(Navigation, NavigationError)
+    /// The navigation failed after it committed: its terminal event.
     case didFail(Navigation, NavigationError)
+    /// The web process went away. A navigation in flight then fails with kind
+    /// `webProcessCrashed`.
     case webContentProcessDidTerminate(WebProcessTerminationReason)
+    /// The URL changed inside the current document.
     case sameDocumentNavigation(SameDocumentNavigation)
+    /// The page asked for a new window; none is opened.
     case newWindowRequest(NewWindowRequest)
+    /// A JavaScript dialog, reported after it was answered.
     case scriptDialog(ScriptDialog)
+    /// The main response became a download; the navigation then ends with a
+    /// provisional failure of kind `policy`.
     case download(Download)
 
     /// The navigation this event belongs to, if any.
@@ -39,7 +54,9 @@ public enum NavigationEvent: Sendable, Hashable {
 
 /// Why the web process went away.
 public enum WebProcessTerminationReason: Int, Sendable, Hashable {
+    /// The web process crashed.
     case crashed = 0
+    /// WebKit ended the web process because it used more memory than allowed.
     case exceededMemoryLimit = 1
     /// `WebView.terminateWebProcess()`, or navwatch recovering from a hung process.
     case terminatedByAPI = 2
@@ -50,24 +67,35 @@ public enum WebProcessTerminationReason: Int, Sendable, Hashable {
 public struct SameDocumentNavigation: Sendable, Hashable {
     /// The navigation whose document changed its URL, if one is known.
     public let navigation: Navigation?
+    /// The document's new URL.
     public let url: URL
 }
 
 /// The page asked for a new window (`target=_blank`, `window.open`). No
 /// window is ever opened; the request is only reported.
 public struct NewWindowRequest: Sendable, Hashable {
+    /// The URL the page asked to open; nil when it gave none (`window.open()`).
     public let url: URL?
+    /// The target it named (`_blank`, or the name given to `window.open`), when any.
     public let targetFrameName: String?
+    /// Whether a user's click or key press caused it (a script acting on its
+    /// own is not one).
     public let isUserGesture: Bool
 }
 
-/// A JavaScript dialog and how it was answered.
+/// A JavaScript dialog the page opened. No person is asked: the delegate
+/// answers it at once (`NavigationDelegate.webView(_:runScriptDialog:)`).
 public struct ScriptDialog: Sendable, Hashable {
+    /// What opened the dialog: one of the dialog functions of JavaScript, or
+    /// a `beforeunload` handler asking whether to leave the page.
     public enum Kind: Int, Sendable, Hashable {
+        /// `alert`, `confirm`, `prompt`, or the page's `beforeunload` prompt.
         case alert = 0, confirm, prompt, beforeUnload
     }
 
+    /// Which kind of dialog it is.
     public let kind: Kind
+    /// The text the page asked the dialog to show.
     public let message: String
     /// For prompts, the default text the page offered.
     public let defaultText: String?
@@ -85,7 +113,10 @@ public enum ScriptDialogResponse: Sendable, Hashable {
 
 /// A response that became a download. Nothing is written to disk.
 public struct Download: Sendable, Hashable {
+    /// The navigation whose response it was, if one is known.
     public let navigation: Navigation?
+    /// The URL of the response that became the download.
     public let url: URL
+    /// The main response that became the download; its body is not kept.
     public let response: NavigationResponse
 }

@@ -6,15 +6,20 @@ public struct NavigationResponse: Sendable, Hashable {
     public let url: URL
     /// The HTTP status code; 0 for responses that are not HTTP (`about:`, `data:`, HTML strings).
     public let statusCode: Int
+    /// The response's MIME type as WebKit gives it (from `Content-Type`,
+    /// without its parameters); nil when it has none.
     public let mimeType: String?
     /// Header fields in the order received; names as the server sent them.
     public let headers: [HTTPHeader]
     /// The Content-Length, when the server sent one.
     public let expectedContentLength: Int64?
+    /// The file name the server suggested (`Content-Disposition`), when it did.
     public let suggestedFilename: String?
     /// Whether WebKit can display this MIME type. Always true in `didCommit`.
     public let canShowMIMEType: Bool
 
+    /// Makes a response from its parts, for delegates and tests; a view reports
+    /// its navigations' responses itself.
     public init(url: URL, statusCode: Int, mimeType: String?, headers: [HTTPHeader],
                 expectedContentLength: Int64?, suggestedFilename: String?, canShowMIMEType: Bool) {
         self.url = url
@@ -39,9 +44,12 @@ public struct NavigationResponse: Sendable, Hashable {
 
 /// One HTTP header field.
 public struct HTTPHeader: Sendable, Hashable, Codable {
+    /// The field's name, as the server or WebKit spelled it.
     public let name: String
+    /// The field's value, as received.
     public let value: String
 
+    /// Makes a header field.
     public init(name: String, value: String) {
         self.name = name
         self.value = value

@@ -11,11 +11,16 @@ import Foundation
 /// as untrusted, so a rejection event the page dispatches itself does count;
 /// its location is still read from its reason's own stack.)
 public struct PageError: Sendable, Hashable {
+    /// What the page failed to handle. The raw values are the spellings of
+    /// navwatch's JSON output.
     public enum Kind: String, Sendable, Hashable {
+        /// An exception no script caught (a syntax error included).
         case uncaughtException = "uncaught-exception"
+        /// A rejected promise that had no rejection handler.
         case unhandledRejection = "unhandled-rejection"
     }
 
+    /// Whether it was an exception or a rejection.
     public let kind: Kind
     /// As the engine words it: `TypeError: boom` for an exception, the
     /// rejection's reason as a string (`Error: nobody caught me`) for a rejection.
@@ -33,6 +38,8 @@ public struct PageError: Sendable, Hashable {
     /// The navigation whose document was shown when the error arrived.
     public let navigation: Navigation?
 
+    /// Makes an error from its parts, for tests and for replaying stored
+    /// reports; a view reports the ones it observes itself.
     public init(kind: Kind, message: String, url: URL?, line: Int?, column: Int?, stack: String?,
                 navigation: Navigation?) {
         self.kind = kind

@@ -14,6 +14,9 @@ public enum ResourceEvent: Sendable, Hashable {
     /// The request failed. WebKit reports `finished` after it too.
     case failed(id: UInt64, url: URL, error: NavigationError)
 
+    /// The resource this event belongs to: a number the view gives each
+    /// resource when it starts, the same in every event of that resource and
+    /// never given to another resource of the view.
     public var id: UInt64 {
         switch self {
         case .started(let id, _, _, _, _), .redirected(let id, _, _, _), .finished(let id, _, _, _, _),
@@ -25,9 +28,13 @@ public enum ResourceEvent: Sendable, Hashable {
 
 /// A change of one of the view's observable properties.
 public enum WebViewPropertyChange: Sendable, Hashable {
+    /// The document's title; nil when it has none.
     case title(String?)
+    /// The URL shown, same-document changes included.
     case url(URL?)
+    /// Whether a load is in progress.
     case isLoading(Bool)
+    /// How far the load has got, from 0.0 to 1.0.
     case estimatedProgress(Double)
     /// `WebView.setUserAgent(_:)`; nil is WebKit's own.
     case userAgent(String?)

@@ -9,6 +9,7 @@ public enum PageLoadOutcome: Sendable, Hashable {
     /// The navigation failed; `response` is set when it had committed.
     case failed(Navigation, NavigationError, response: NavigationResponse?)
 
+    /// The navigation that ended, however it ended.
     public var navigation: Navigation {
         switch self {
         case .finished(let navigation, _, _), .failed(let navigation, _, _): return navigation
@@ -48,6 +49,8 @@ public enum PageLoadOutcome: Sendable, Hashable {
 /// - `.closed` ends a navigation still running as `cancelled` (a view reports
 ///   that failure itself first; the fold does not rely on it).
 public struct PageLoadState: Sendable, Hashable {
+    /// How far a navigation got, in the order it gets there; `finished` and
+    /// `failed` are the ends.
     public enum Stage: Sendable, Hashable, Comparable {
         /// Asked for; WebKit has not started it yet.
         case requested
@@ -75,24 +78,36 @@ public struct PageLoadState: Sendable, Hashable {
 
     /// One request the page made, as its resource events told it.
     public struct Request: Sendable, Hashable {
+        /// The view's id of the request: the `id` of its `ResourceEvent`s.
         public let id: UInt64
         /// The URL it was first made for.
         public let requestedURL: URL
         /// The URL it ended at, after its redirects.
         public fileprivate(set) var url: URL
+        /// The request's method (`GET`, `POST`, ...), when WebKit said.
         public let method: String?
+        /// Whether WebKit marked it as a main resource: a page's document, not
+        /// one of its subresources.
         public let isMainResource: Bool
+        /// The headers it was made with, as WebKit reported them at its start
+        /// (the network layer adds some later; see `ResourceEvent.started`).
         public let requestHeaders: [HTTPHeader]
         /// Each redirect it followed, in order.
         public fileprivate(set) var redirects: [Redirect] = []
         /// The final response's status; nil until it finished, 0 when it had none.
         public fileprivate(set) var status: Int?
+        /// The final response's MIME type; nil until it finished, or when it had none.
         public fileprivate(set) var mimeType: String?
+        /// The final response's headers; empty until it finished.
         public fileprivate(set) var responseHeaders: [HTTPHeader] = []
+        /// Why it failed; nil unless it did. A failed request has ended too.
         public fileprivate(set) var error: NavigationError?
         /// When it started and ended, as given to `apply(_:at:)`.
         public let startedAt: Duration?
+        /// When it finished or failed, as given to `apply(_:at:)`; nil while it runs.
         public fileprivate(set) var endedAt: Duration?
+        /// Whether it has finished or failed. Its end is taken once: later events
+        /// of the same request change nothing.
         public fileprivate(set) var isEnded = false
         /// Whether it started after the navigation ended.
         public let startedAfterEnd: Bool
@@ -108,10 +123,15 @@ public struct PageLoadState: Sendable, Hashable {
         }
     }
 
+    /// The navigation this state follows; the navigation events of other
+    /// navigations change nothing.
     public let navigation: Navigation
+    /// How far the navigation has got; it no longer changes once it is
+    /// `finished` or `failed`.
     public private(set) var stage: Stage = .requested
     /// When it committed and when it ended, as given to `apply(_:at:)`.
     public private(set) var committedAt: Duration?
+    /// When it ended, as given to `apply(_:at:)`; nil until it has.
     public private(set) var endedAt: Duration?
     /// The state as the terminal event left it, before anything applied
     /// after it (late request ends, requests the finished page started);
@@ -131,6 +151,8 @@ public struct PageLoadState: Sendable, Hashable {
     public var redirects: [Redirect] {
         mainResourceID.flatMap { requestIndex[$0] }.map { requests[$0].redirects } ?? []
     }
+    /// The document's title as the view reported it between the commit and the
+    /// end; nil when it reported none.
     public private(set) var title: String?
     /// Why it failed, once it has.
     public private(set) var error: NavigationError?
@@ -156,6 +178,8 @@ public struct PageLoadState: Sendable, Hashable {
     /// When each of `pageErrors` arrived, as given to `apply(_:at:)`: one
     /// time per error, in the same order.
     public private(set) var pageErrorTimes: [Duration?] = []
+    /// How many uncaught errors and unhandled rejections the document had, all
+    /// of them: `pageErrors` keeps only the first ones.
     public private(set) var pageErrorCount = 0
     /// Every request of this navigation (the rules above), in the order they
     /// started: also those the page started after the end.
@@ -174,7 +198,7 @@ public struct PageLoadState: Sendable, Hashable {
         Dictionary(uniqueKeysWithValues: pendingIDs.map { ($0, requests[requestIndex[$0]!].url) })
     }
 
-    /// The request WebKit gave resource id `id`, if it is one of this
+    /// The request whose resource id is `id`, if it is one of this
     /// navigation's.
     public func request(_ id: UInt64) -> Request? {
         requestIndex[id].map { requests[$0] }
@@ -218,10 +242,14 @@ public struct PageLoadState: Sendable, Hashable {
         }
     }
 
+    /// The state of `navigation` before any event: `stage` is `requested`.
+    /// Apply its view's events from before its load is asked for.
     public init(navigation: Navigation) {
         self.navigation = navigation
     }
 
+    /// Whether the navigation has ended (`stage` is `finished` or `failed`).
+    /// Requests go on being tracked after the end.
     public var isEnded: Bool { stage == .finished || stage == .failed }
 
     /// How it ended; nil until it has.

@@ -2,12 +2,22 @@ import Foundation
 
 /// A JavaScript value that survived `JSON.stringify`, plus `undefined`.
 public enum JavaScriptValue: Sendable, Hashable {
+    /// JavaScript's `undefined`: what a script with no result, or a function
+    /// that returns nothing, evaluates to.
     case undefined
+    /// JavaScript's `null`.
     case null
+    /// A boolean.
     case bool(Bool)
+    /// A number. JavaScript has one number type, so integers arrive as doubles
+    /// too; `NaN` and the infinities have no JSON form and arrive as `null`.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array, its elements in order.
     case array([JavaScriptValue])
+    /// An object's own enumerable properties, as `JSON.stringify` keeps them
+    /// (properties whose value is a function or `undefined` are left out).
     case object([String: JavaScriptValue])
 
     /// Builds a value from the JSON text WebKit produced.
@@ -21,6 +31,8 @@ public enum JavaScriptValue: Sendable, Hashable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The string, when this value is a string; nil for every other kind (no
+    /// conversion is attempted).
     public var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil

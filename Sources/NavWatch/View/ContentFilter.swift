@@ -13,7 +13,9 @@ public final class ContentFilter: Sendable, Hashable, CustomStringConvertible {
     /// The kinds of subresource a filter tells apart (WebKit's content-blocker
     /// resource types).
     public enum ResourceType: String, Sendable, Hashable, CaseIterable, Comparable {
+        /// Images, web fonts, audio and video, and scripts.
         case image, font, media, script
+        /// Style sheets.
         case styleSheet = "style-sheet"
         /// `fetch`, `XMLHttpRequest`, WebSockets, beacons.
         case raw

@@ -17,6 +17,8 @@ import Synchronization
 /// WebKit thread and releases every signal handler.
 @WebKitActor
 public final class WebView {
+    /// How the view was set up; fixed for its life (`setUserAgent(_:)` and
+    /// `setJavaScriptEnabled(_:)` change the live values, not this).
     public let configuration: WebViewConfiguration
     /// Receives every event of the view (`webView(_:didReceive:)`) and answers
     /// its questions (policies, dialogs). Held weakly, as in WebKit. Without
@@ -29,6 +31,8 @@ public final class WebView {
     public internal(set) var title: String?
     /// The URL shown, including same-document changes.
     public internal(set) var url: URL?
+    /// Whether WebKit is loading a page (its `is-loading` property); each
+    /// change is also reported as a `.isLoading` property change.
     public internal(set) var isLoading = false
     /// 0.0 to 1.0.
     public internal(set) var estimatedProgress = 0.0
@@ -50,6 +54,8 @@ public final class WebView {
     public var activeNavigation: Navigation? { tracker.active?.navigation }
     /// How far WebKit has got with `activeNavigation` (for the package's tests).
     package var activeNavigationStage: NavigationTracker.Stage? { tracker.active?.stage }
+    /// Whether `close()` was called. A closed view loads nothing more: a
+    /// load throws `WebViewError.closed`.
     public var isClosed: Bool { shim == nil }
 
     /// Objects other layers attach to the view, keyed by their type, that live

@@ -26,12 +26,15 @@ public struct WebViewConfiguration: Sendable, Hashable {
     public var javaScriptEnabled: Bool
     /// Whether images load.
     public var imagesEnabled: Bool
+    /// Where cookies, caches and local storage live; `ephemeral` by default.
     public var storage: Storage
+    /// What to do with a certificate that does not validate; `fail` by default.
     public var tlsErrors: TLSErrorPolicy
     /// How long one navigation may take before it fails with kind `timeout`.
     public var navigationTimeout: Duration
     /// The viewport in CSS pixels. Larger viewports paint more and load slower.
     public var viewportWidth: Int
+    /// The viewport's height in CSS pixels (see `viewportWidth`).
     public var viewportHeight: Int
     /// Whether the web processes that run pages' scripts are confined by
     /// bubblewrap: their own file system with only what WebKit needs (no home
@@ -47,6 +50,8 @@ public struct WebViewConfiguration: Sendable, Hashable {
     /// nil blocks nothing.
     public var contentFilter: ContentFilter?
 
+    /// A configuration with the given settings; each one left out takes the
+    /// default that works for watching and crawling pages.
     public init(
         userAgent: String? = nil,
         javaScriptEnabled: Bool = true,

@@ -3,7 +3,12 @@ import NavWatch
 
 /// How a crawl runs. Every property has a default that works.
 public struct CrawlConfiguration: Sendable {
+    /// The pages the crawl starts from, at depth 0, after `remaps` rewrote
+    /// them; the scope is measured from them.
     public var seeds: [URL]
+    /// Which discovered links are followed, relative to the seeds; links outside
+    /// it are reported as skipped, or checked with `checkExternal`. Same origin
+    /// by default.
     public var scope: CrawlScope = .sameOrigin
     /// Regular expressions; when any is given, a link must match one.
     public var include: [String] = []
@@ -15,12 +20,22 @@ public struct CrawlConfiguration: Sendable {
     /// Rewrites of the URLs found on pages, before anything else looks at
     /// them (`URLRemap.apply`): the first that matches a link rewrites it.
     public var remaps: [URLRemap] = []
+    /// How many links away from a seed a page may be and still be loaded (a
+    /// seed is at depth 0); deeper links are reported as skipped (`maxDepth`).
+    /// Nil: no limit.
     public var maxDepth: Int?
+    /// How many pages the crawl loads at most, counted across every run and
+    /// worker of the crawl; links still queued when it is reached are reported
+    /// as skipped (`maxPages`). Links checked outside the scope are not counted.
+    /// Nil: no limit.
     public var maxPages: Int?
     /// Pages loading at once, each in a view of its own page loader; a
     /// loader's views share one web process, and the loaders keep 24 views
     /// between them (at least 2 each) for pages whose late windows are open.
     public var concurrency = 2
+    /// How long a page's navigation in a view, and each HTTP request the crawl
+    /// makes itself (pages read from their HTML, robots.txt, sitemaps, external
+    /// checks), may take before it fails as a timeout.
     public var timeout: Duration = .seconds(30)
     /// How long a finished page's late window stays open with no network
     /// activity of the page (`LateWindow`): its console messages, page
@@ -32,6 +47,8 @@ public struct CrawlConfiguration: Sendable {
     public var delay: Duration = .zero
     /// Pages and link checks in flight per host, across all workers; nil: no limit.
     public var hostConcurrency: Int?
+    /// Whether each host's robots.txt is fetched and obeyed for `robotsAgent`:
+    /// a page it disallows is reported as skipped (`robots`) and not loaded.
     public var obeyRobots = true
     /// Whether links that leave the scope are checked with a plain HTTP
     /// request (HEAD, then GET where HEAD is refused) instead of skipped.
@@ -55,6 +72,8 @@ public struct CrawlConfiguration: Sendable {
     /// Each file is named from the page's URL (`PageLoadReport.screenshotName`)
     /// and the report names it.
     public var screenshotDirectory: URL?
+    /// How the crawl's web views are set up. The crawl sets `networkProxy`
+    /// itself, to its private-address guard, unless `allowPrivateAddresses`.
     public var webView = WebViewConfiguration()
     /// Runs on each page loaded in a view, with the live view, before the
     /// view moves on; its value is stored as the page's `data` (`PageHandler`).
@@ -62,6 +81,7 @@ public struct CrawlConfiguration: Sendable {
     /// How long a page handler may run on one page before it is cancelled
     /// and the page's `handler_error` says so.
     public var pageHandlerTimeout: Duration = CrawlConfiguration.defaultHandlerTimeout
+    /// The default of `pageHandlerTimeout`: 30 seconds.
     public static let defaultHandlerTimeout: Duration = .seconds(30)
     /// Which pages are rendered in a web view and which are read from their
     /// HTML: every page (`always`, the default), only those whose scripts
@@ -107,6 +127,8 @@ public struct CrawlConfiguration: Sendable {
         "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
     }
 
+    /// A configuration that crawls from `seeds` with every other setting at its
+    /// default.
     public init(seeds: [URL]) {
         self.seeds = seeds
     }
@@ -122,5 +144,6 @@ public enum SitemapSource: Sendable, Equatable {
 
 /// Why a crawl could not start.
 public struct CrawlError: Error, CustomStringConvertible, Sendable {
+    /// The reason, as one sentence for the user.
     public var description: String
 }

@@ -3,10 +3,18 @@ import Foundation
 /// A rewrite of the URLs a crawl finds: a regular expression and its
 /// replacement (`$1` names a group), to check production links on staging.
 public struct URLRemap: Sendable, Codable, Equatable {
+    /// The regular expression (`NSRegularExpression` syntax) a URL is searched
+    /// for; its first match is rewritten.
     public var pattern: String
+    /// What the match becomes: a template in which `$1`, `$2`, ... stand for
+    /// the pattern's groups.
     public var replacement: String
     private let expression: NSRegularExpression
 
+    /// A rewrite of `pattern`'s first match in a URL to `replacement`.
+    ///
+    /// - Throws: the error of `NSRegularExpression` when `pattern` is not a
+    ///   regular expression.
     public init(pattern: String, replacement: String) throws {
         self.pattern = pattern
         self.replacement = replacement
