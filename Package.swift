@@ -125,6 +125,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
+            // The HTML report's style sheet and script, compiled into the binary.
+            resources: [.embedInCode("Resources/report.css"), .embedInCode("Resources/report.js")],
             plugins: ["ReleaseVersion"]
         ),
         .executableTarget(name: "navwatch", dependencies: ["NavWatchCLI"]),
