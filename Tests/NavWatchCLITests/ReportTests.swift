@@ -201,7 +201,7 @@ struct ReportTests {
         let dom = try #require(metrics.first { $0.id == "metric-dom-size" })
         #expect(dom.summary.hasPrefix("median ") && dom.summary.hasSuffix(" · 3 pages") && dom.highest == 3 && dom.chart)
         let lcp = try #require(metrics.first { $0.id == "metric-lcp" })
-        #expect(lcp == Metric(id: "metric-lcp", summary: "not measured: " + PageMetrics.noLCPEntries, highest: 0, chart: false)
+        #expect(lcp == Metric(id: "metric-lcp", summary: "not measured: " + PageMetrics.LCPUnavailable.noLCPEntries.rawValue, highest: 0, chart: false)
                 || lcp.summary.hasSuffix(" · 3 pages"))
     }
 

@@ -127,7 +127,7 @@ struct CrawlerTests {
             let span = try #require(metrics.firstByteToLastResource)
             #expect(span > 0 && span < (styled.timings.finish ?? 0))
             if metrics.largestContentfulPaint == nil {
-                #expect([PageMetrics.noLCPEntries, PageMetrics.noLCPEntry].contains(metrics.largestContentfulPaintUnavailable))
+                #expect([.noLCPEntries, .noLCPEntry].contains(metrics.largestContentfulPaintUnavailable))
             } else {
                 #expect(metrics.largestContentfulPaintUnavailable == nil)
             }

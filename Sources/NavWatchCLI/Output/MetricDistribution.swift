@@ -23,7 +23,7 @@ struct MetricDistribution {
         return [
             Metric(id: "ttfb", title: "Time to first byte", unit: "ms", buckets: times) { $0.timings.ttfb },
             Metric(id: "fcp", title: "First contentful paint", unit: "ms", buckets: times) { $0.timings.firstContentfulPaint },
-            Metric(id: "lcp", title: "Largest contentful paint", unit: "ms", buckets: times, whenNone: PageMetrics.noLCPEntries) {
+            Metric(id: "lcp", title: "Largest contentful paint", unit: "ms", buckets: times, whenNone: PageMetrics.LCPUnavailable.noLCPEntries.rawValue) {
                 $0.metrics?.largestContentfulPaint?.time
             },
             Metric(id: "dcl", title: "DOMContentLoaded", unit: "ms", buckets: times) { $0.timings.domContentLoaded },

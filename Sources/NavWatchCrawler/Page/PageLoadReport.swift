@@ -5,12 +5,15 @@ import NavWatchSupport
 /// What the crawler learnt about one URL it tried (or decided not to try).
 /// Encodes to JSON with snake_case keys; NavWatchCrawler.docc/Crawling.md lists the fields.
 public struct PageLoadReport: Codable, Sendable, Equatable {
+    /// How the page (or the check of a link) ended.
     public enum Outcome: String, Codable, Sendable, CaseIterable {
         /// Finished with an HTTP status below 400.
         case ok
         /// Finished with an HTTP status of 400 or more.
         case httpError = "http-error"
+        /// No answer: the error says why (DNS, refused, reset, TLS, ...).
         case failed
+        /// Did not end within the crawl's timeout; `timeout` says where it was.
         case timeout
         /// The web process crashed on every attempt.
         case crashed
@@ -24,10 +27,22 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case blocked
     }
 
+    /// Why a link was not loaded.
     public enum SkipReason: String, Codable, Sendable {
-        case robots, scope, maxDepth = "max-depth", maxPages = "max-pages", nonHTTP = "non-http"
+        /// The site's robots.txt disallows it.
+        case robots
+        /// Outside the crawl's scope, and external links are not checked.
+        case scope
+        /// Deeper than `--max-depth`.
+        case maxDepth = "max-depth"
+        /// Found after `--max-pages` pages were loaded.
+        case maxPages = "max-pages"
+        /// Not an http or https URL.
+        case nonHTTP = "non-http"
         /// Matched an `ignore` pattern of the policy file: neither followed nor checked.
         case ignored
+        /// Its host resolved to a private address and the guard refused it
+        /// (the outcome is `blocked`).
         case privateAddress = "private-address"
     }
 
@@ -80,17 +95,27 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// or `http-error`): a crawl whose seeds all lack an answer never started.
     public var wasAnswered: Bool { outcome == .ok || outcome == .httpError }
 
+    /// One redirect on the way to the page.
     public struct Hop: Codable, Sendable, Equatable {
+        /// The URL that redirected.
         public var url: String
+        /// Its redirect status (301, 302, ...).
         public var status: Int
     }
 
+    /// Why a page failed, as its `NavigationError` said.
     public struct ErrorInfo: Codable, Sendable, Equatable {
+        /// What went wrong.
         public var kind: NavigationError.Kind
+        /// The error's domain (`NavigationError.domain`; `navwatch-http` and
+        /// `navwatch-guard` for the crawl's own requests and its guard).
         public var domain: String
+        /// The error's code in its domain.
         public var code: Int
+        /// The error's message.
         public var message: String
 
+        /// The report's record of `error`.
         public init(_ error: NavigationError) {
             kind = error.kind
             domain = error.domain
@@ -101,12 +126,19 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
 
     /// Milliseconds from the start of the navigation; null where unknown.
     public struct Timings: Codable, Sendable, Equatable {
+        /// Time spent in redirects (Navigation Timing).
         public var redirect: Double?
+        /// When the main response committed.
         public var commit: Double?
+        /// Time to the document's first byte (Navigation Timing's `responseStart`).
         public var ttfb: Double?
+        /// When `DOMContentLoaded` ended (Navigation Timing).
         public var domContentLoaded: Double?
+        /// When the `load` event ended (Navigation Timing).
         public var load: Double?
+        /// When the view said the page finished.
         public var finish: Double?
+        /// When the page first painted content (Paint Timing).
         public var firstContentfulPaint: Double?
         /// Why a page loaded in a view has no `firstContentfulPaint`; nil when it has one
         /// or was not loaded in a view.
@@ -125,6 +157,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
             case noPaintBeforeViewClosed = "the view closed before the page painted content"
         }
 
+        /// No timings: every one unknown.
         public init() {}
 
         enum CodingKeys: String, CodingKey {
@@ -148,14 +181,19 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         }
     }
 
+    /// The page's requests, counted.
     public struct Resources: Codable, Sendable, Equatable {
         /// Requests and bytes of one resource type.
         public struct Weight: Codable, Sendable, Equatable {
+            /// Requests of the type.
             public var count = 0
+            /// Bytes they transferred.
             public var bytes = 0
         }
 
+        /// Every request of the page, its document's included.
         public var count = 0
+        /// Requests that failed.
         public var failed = 0
         /// Requests the private-address guard refused (no connection was made).
         public var blocked = 0
@@ -175,6 +213,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
             case byType = "by_type"
         }
 
+        /// No requests.
         public init() {}
 
         public init(from decoder: any Decoder) throws {
@@ -195,9 +234,12 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// (console calls and the engine's own reports, such as resources that
     /// failed to load).
     public struct ConsoleCounts: Codable, Sendable, Equatable {
+        /// Messages at level error.
         public var errors = 0
+        /// Messages at level warning.
         public var warnings = 0
 
+        /// Counts of `errors` and `warnings`.
         public init(errors: Int = 0, warnings: Int = 0) {
             self.errors = errors
             self.warnings = warnings
@@ -206,8 +248,11 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
 
     /// One uncaught error or unhandled rejection of the page.
     public struct PageErrorInfo: Codable, Sendable, Equatable {
+        /// The error's message (`TypeError: ...`, or the rejection's value).
         public var message: String
+        /// The script it came from, when known.
         public var url: String?
+        /// The line in `url`, when known.
         public var line: Int?
         /// When it arrived: milliseconds from when navwatch asked for the
         /// page, the clock of `timings.commit` and `timings.finish` (so it
@@ -215,6 +260,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         /// stored before navwatch kept it.
         public var time: Double?
 
+        /// An error with `message`, from `url` at `line`, at `time`.
         public init(message: String, url: String?, line: Int?, time: Double? = nil) {
             self.message = message
             self.url = url
@@ -222,6 +268,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
             self.time = time
         }
 
+        /// The report's record of `error`, arrived at `time` on the page's clock.
         public init(_ error: PageError, at time: Duration?) {
             self.init(message: error.message, url: error.url?.absoluteString, line: error.line,
                       time: time?.milliseconds.tenths)
@@ -232,7 +279,9 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     public struct ConsoleMessageInfo: Codable, Sendable, Equatable {
         /// The levels a report lists.
         public enum Level: String, Codable, Sendable, CaseIterable {
+            /// `console.error`, and the engine's errors.
             case error
+            /// `console.warn`, and the engine's warnings.
             case warning
 
             /// The report's level of a console message of `level`; nil for
@@ -256,13 +305,18 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
             }
         }
 
+        /// Its level.
         public var level: Level
+        /// What it said.
         public var text: String
+        /// The script, page or resource it came from, when known.
         public var url: String?
+        /// The line in `url`, when known.
         public var line: Int?
         /// When it arrived, on the clock of `PageErrorInfo.time`.
         public var time: Double?
 
+        /// A message at `level` saying `text`, from `url` at `line`, at `time`.
         public init(level: Level, text: String, url: String?, line: Int?, time: Double?) {
             self.level = level
             self.text = text
@@ -293,7 +347,9 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         public var windowMs: Double
         /// What closed it.
         public var closedBy: ClosedBy
+        /// Console errors that arrived after the finish.
         public var consoleErrors = 0
+        /// Page errors that arrived after the finish.
         public var pageErrors = 0
         /// Requests that failed after the page finished.
         public var failedRequests = 0
@@ -322,6 +378,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
             case committed
         }
 
+        /// How far it got.
         public var stage: Stage
         /// The requests still pending, main resource included.
         public var pendingRequests: [String]
@@ -332,25 +389,42 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         }
     }
 
+    /// The URL the crawl tried, as its frontier keeps it.
     public var url: String
+    /// Where the answer came from, after redirects, when it differs or is known.
     public var finalURL: String?
+    /// The redirects on the way, in order.
     public var redirects: [Hop] = []
+    /// The HTTP status of the answer; nil without one.
     public var status: Int?
+    /// The answer's MIME type.
     public var mime: String?
+    /// The document's title; nil when it has none or was not shown.
     public var title: String?
+    /// Links followed from a seed to reach it (a seed: 0).
     public var depth: Int
+    /// The page it was found on; nil for a seed.
     public var parent: String?
+    /// When the report was made.
     public var fetchedAt: Date
+    /// How it ended.
     public var outcome: Outcome
+    /// Why it was not loaded, for `skipped` and `blocked`.
     public var skipReason: SkipReason?
+    /// Why it failed, for `failed`, `timeout`, `crashed` and `blocked`.
     public var error: ErrorInfo?
+    /// When things happened, in milliseconds from the start.
     public var timings = Timings()
     /// What the engine's timing entries say beyond `timings`; nil for a page
     /// that did not finish (and in reports stored before navwatch kept them).
     public var metrics: PageMetrics?
+    /// The page's requests, counted.
     public var resources = Resources()
+    /// The links the page has.
     public var links = 0
+    /// How many times it was tried.
     public var attempts = 0
+    /// Where a `timeout` was when time ran out.
     public var timeout: TimeoutDetail?
     /// The page's console errors and warnings; nil for a page that was not
     /// loaded (and in reports stored before navwatch counted them).
@@ -413,6 +487,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case renderReason = "render_reason"
     }
 
+    /// A report of `url`, found at `depth` on `parent`, with `outcome` and nothing else known.
     public init(url: String, depth: Int, parent: String?, fetchedAt: Date = Date(), outcome: Outcome) {
         self.url = url
         self.depth = depth

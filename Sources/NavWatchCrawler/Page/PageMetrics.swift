@@ -18,11 +18,15 @@ import Foundation
 ///
 /// Every field is written, null where unknown.
 public struct PageMetrics: Codable, Sendable, Equatable {
+    /// One resource of the page.
     public struct Resource: Codable, Sendable, Equatable {
+        /// Its URL.
         public var url: String
+        /// Its body's bytes on the wire (encoded).
         public var bytes: Int
     }
 
+    /// The engine's last `largest-contentful-paint` entry.
     public struct LargestContentfulPaint: Codable, Sendable, Equatable {
         /// Milliseconds since the navigation started (Navigation Timing's clock).
         public var time: Double
@@ -34,17 +38,27 @@ public struct PageMetrics: Codable, Sendable, Equatable {
         public var url: String?
     }
 
-    /// Why a report has no largest contentful paint on an engine without the entries.
-    public static let noLCPEntries = "this WebKit has no largest-contentful-paint entries"
-    /// Why a report has no largest contentful paint on an engine with them.
-    public static let noLCPEntry = "no largest-contentful-paint entry before the page finished"
+    /// Why a report has no largest contentful paint. The raw values are the
+    /// report's sentences.
+    public enum LCPUnavailable: String, Codable, Sendable, CaseIterable {
+        /// The engine has no `largest-contentful-paint` entries at all.
+        case noLCPEntries = "this WebKit has no largest-contentful-paint entries"
+        /// The engine has them, and the page had none before it finished.
+        case noLCPEntry = "no largest-contentful-paint entry before the page finished"
+    }
 
+    /// From the document's first byte to the end of its last resource, in milliseconds.
     public var firstByteToLastResource: Double?
+    /// Scripts and style sheets that started before the first contentful paint.
     public var renderBlockingRequests: Int?
+    /// The document's elements when it finished.
     public var domSize: Int?
+    /// The resource with the most bytes on the wire.
     public var largestResource: Resource?
+    /// The largest contentful paint; nil with `largestContentfulPaintUnavailable`.
     public var largestContentfulPaint: LargestContentfulPaint?
-    public var largestContentfulPaintUnavailable: String?
+    /// Why there is no `largestContentfulPaint`; nil when there is one.
+    public var largestContentfulPaintUnavailable: LCPUnavailable?
 
     enum CodingKeys: String, CodingKey {
         case firstByteToLastResource = "first_byte_to_last_resource"
@@ -55,6 +69,7 @@ public struct PageMetrics: Codable, Sendable, Equatable {
         case largestContentfulPaintUnavailable = "largest_contentful_paint_unavailable"
     }
 
+    /// No metrics: every one unknown.
     public init() {}
 
     /// The metrics of a finished page, from its facts.
@@ -78,7 +93,7 @@ public struct PageMetrics: Codable, Sendable, Equatable {
                                                             element: lcp.element.isEmpty ? nil : lcp.element,
                                                             url: lcp.url.isEmpty ? nil : lcp.url)
         } else {
-            largestContentfulPaintUnavailable = facts.lcpSupported ? Self.noLCPEntry : Self.noLCPEntries
+            largestContentfulPaintUnavailable = facts.lcpSupported ? .noLCPEntry : .noLCPEntries
         }
     }
 

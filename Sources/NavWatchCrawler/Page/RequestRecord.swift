@@ -7,18 +7,40 @@ import NavWatch
 public struct RequestRecord: Codable, Sendable, Equatable {
     /// What the request was for, from `Sec-Fetch-Dest` (or the MIME type).
     public enum ResourceType: String, Codable, Sendable, CaseIterable {
-        case document, stylesheet, script, image, font, fetch, media, other
+        /// A page or frame's document.
+        case document
+        /// A style sheet.
+        case stylesheet
+        /// A script, a worker's included.
+        case script
+        /// An image or icon.
+        case image
+        /// A web font.
+        case font
+        /// A `fetch` or `XMLHttpRequest` (destination `empty`).
+        case fetch
+        /// Audio, video or a text track.
+        case media
+        /// Anything else (a manifest, an object, a beacon).
+        case other
     }
 
     /// The phases of a request, as HAR 1.2 defines them; -1 where the engine
     /// gives nothing. `connect` includes `ssl`.
     public struct Timings: Codable, Sendable, Equatable {
+        /// Waiting for a connection to be free.
         public var blocked: Double = -1
+        /// Resolving the host name.
         public var dns: Double = -1
+        /// Opening the connection, TLS included.
         public var connect: Double = -1
+        /// The TLS handshake.
         public var ssl: Double = -1
+        /// Sending the request.
         public var send: Double = 0
+        /// Waiting for the first byte of the response.
         public var wait: Double = 0
+        /// Reading the response.
         public var receive: Double = 0
 
         /// The sum of the known phases (`ssl` is inside `connect`).
@@ -27,14 +49,21 @@ public struct RequestRecord: Codable, Sendable, Equatable {
         }
     }
 
+    /// The URL asked for.
     public var url: String
+    /// The HTTP method (`GET`, `POST`, ...).
     public var method: String
+    /// What the request was for.
     public var type: ResourceType
     /// The HTTP status; nil when no response came.
     public var status: Int?
+    /// The status's reason phrase (`OK`, `Not Found`); nil when no response came.
     public var statusText: String?
+    /// The response's MIME type; nil when no response came.
     public var mime: String?
+    /// The request's headers, as WebKit sent them.
     public var requestHeaders: [HTTPHeader]
+    /// The response's headers; empty when no response came.
     public var responseHeaders: [HTTPHeader]
     /// Bytes on the wire, headers included; nil when unknown.
     public var transferBytes: Int?
@@ -44,6 +73,7 @@ public struct RequestRecord: Codable, Sendable, Equatable {
     public var bodyBytes: Int?
     /// When it started, since the navigation started.
     public var startMs: Double
+    /// How long each phase took.
     public var timings: Timings
     /// For a redirect, where it pointed.
     public var redirectURL: String?
