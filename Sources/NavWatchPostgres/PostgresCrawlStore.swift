@@ -164,13 +164,13 @@ public final class PostgresCrawlStore: CrawlStore {
     package func enqueue(_ entries: [FrontierEntry]) async throws -> [FrontierEntry] {
         try await session.transaction { connection in
             try await self.lockFrontier(connection)
-            return try await self.insert(entries.map { ($0, "queued") }, connection).map(\.entry)
+            return try await self.insert(entries.map { ($0, .queued) }, connection).map { entries[$0] }
         }
     }
 
     package func seeds() async throws -> [String] {
         try await session.transaction { connection in
-            try await self.strings(connection, "SELECT url FROM navwatch_frontier WHERE depth = 0 ORDER BY seq")
+            try await self.run(Self.frontier.seeds, connection).map { try $0.decode(String.self) }
         }
     }
 
@@ -182,64 +182,26 @@ public final class PostgresCrawlStore: CrawlStore {
             // pauses (which a push back may set at any time) and the leases
             // per host are read and written under this lock.
             try await connection.query("SELECT id FROM navwatch_settings WHERE id = 1 FOR UPDATE", logger: self.logger)
-            // Past `maxPages` pages, only links to check are leased.
-            var pagesFull = false
+            var budget = FrontierRules.PageBudget.open
             if let maxPages = request.maxPages {
-                // One statement, so one snapshot: a page completed meanwhile is
-                // counted once, as loaded or as leased, never as neither.
-                let rows = try await connection.query("""
-                    SELECT (SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped' AND kind != 'external'),
-                           (SELECT COUNT(*) FROM navwatch_frontier
-                            WHERE state = 'leased' AND lease_until >= \(now) AND kind != 'external'),
-                           (SELECT COUNT(*) FROM navwatch_frontier WHERE state != 'done' AND kind = 'external')
-                    """, logger: self.logger).collect()
-                let (loaded, leased, externalLeft) = try rows[0].decode((Int, Int, Int).self)
-                pagesFull = loaded + leased >= maxPages
-                if pagesFull && externalLeft == 0 { return leased == 0 ? .finished : .wait(until: nil) }
+                let (loaded, leased, externalLeft) = try await self.run(Self.frontier.pageCounts(now: now), connection)[0]
+                    .decode((Int, Int, Int).self)
+                budget = FrontierRules.pageBudget(maxPages: maxPages, loaded: loaded, leased: leased, externalLeft: externalLeft)
+                if case .spent(let outcome) = budget { return outcome }
             }
-            // Hosts with `hostConcurrency` entries leased take no more (0: no limit).
-            let ready = try await connection.query("""
-                SELECT url, depth, parent, attempts, host, kind FROM navwatch_frontier f
-                WHERE ((state = 'queued' AND not_before <= \(now)) OR (state = 'leased' AND lease_until < \(now)))
-                  AND NOT EXISTS (SELECT 1 FROM navwatch_hosts h WHERE h.host = f.host AND h.next_at > \(now))
-                  AND (NOT \(pagesFull) OR kind = 'external')
-                  AND (\(request.hostConcurrency ?? 0) = 0 OR host NOT IN (
-                      SELECT host FROM navwatch_frontier WHERE state = 'leased' AND lease_until >= \(now)
-                      GROUP BY host HAVING COUNT(*) >= \(request.hostConcurrency ?? 0)))
-                ORDER BY depth, seq LIMIT 1
-                FOR UPDATE SKIP LOCKED
-                """, logger: self.logger).collect()
-            if let row = ready.first {
-                let (url, depth, parent, attempts, host, kind) = try row.decode((String, Int, String?, Int, String, String).self)
-                try await connection.query("""
-                    UPDATE navwatch_frontier SET state = 'leased', worker = \(request.worker),
-                        lease_until = \(now + leaseSeconds) WHERE url = \(url)
-                    """, logger: self.logger)
-                let entry = FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts,
-                                          kind: FrontierEntry.Kind(rawValue: kind) ?? .page)
-                // The host's next request waits for the delay, or for its
-                // pacing after push backs when that is longer.
-                let delay = request.hostDelay(for: entry.kind)
-                try await connection.query("""
-                    INSERT INTO navwatch_hosts (host, next_at, leased_at) VALUES (\(host), \(now + delay), \(now))
-                    ON CONFLICT (host) DO UPDATE SET next_at = \(now) + GREATEST(\(delay), navwatch_hosts.backoff),
-                        lease_gap = \(now) - navwatch_hosts.leased_at, leased_at = \(now)
-                    """, logger: self.logger)
+            let ready = Self.frontier.nextReady(now: now, onlyExternal: budget == .onlyExternal,
+                                                hostConcurrency: request.hostConcurrency)
+            if let row = try await self.run(ready, connection).first {
+                let (url, depth, parent, attempts, kind, host) = try row.decode((String, Int, String?, Int, String, String).self)
+                let entry = FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts, storedKind: kind)
+                try await self.run(Self.frontier.lease(url, to: request.worker, until: now + leaseSeconds), connection)
+                try await self.run(Self.frontier.hostLeased(host, now: now, delay: request.hostDelay(for: entry.kind)), connection)
                 return .leased(entry)
             }
-            // Nothing ready: over when nothing is queued or leased, else wait
-            // for the earliest retry time, host pause or lease expiry.
-            let pending = try await self.count(connection, "SELECT COUNT(*) FROM navwatch_frontier WHERE state != 'done'")
-            if pending == 0 { return .finished }
-            let rows = try await connection.query("""
-                SELECT LEAST(
-                    (SELECT MIN(not_before) FROM navwatch_frontier WHERE state = 'queued' AND not_before > \(now)),
-                    (SELECT MIN(lease_until) FROM navwatch_frontier WHERE state = 'leased'),
-                    (SELECT MIN(next_at) FROM navwatch_hosts WHERE next_at > \(now)
-                     AND host IN (SELECT host FROM navwatch_frontier WHERE state = 'queued')))
-                """, logger: self.logger).collect()
-            let until = try rows.first?.decode(Double?.self)
-            return .wait(until: until.map { Date().addingTimeInterval(max(0, $0 - now)) })
+            let (pending, earliest) = try await self.run(Self.frontier.nothingReady(now: now), connection)[0]
+                .decode((Int, Double?).self)
+            // The server's time, on this machine's clock.
+            return FrontierRules.nothingReady(pending: pending, earliest: earliest.map { Date().addingTimeInterval(max(0, $0 - now)) })
         }
     }
 
@@ -248,10 +210,7 @@ public final class PostgresCrawlStore: CrawlStore {
         let seconds = until.timeIntervalSinceNow
         try await session.transaction { connection in
             let now = try await self.serverNow(connection)
-            try await connection.query("""
-                UPDATE navwatch_frontier SET lease_until = \(now + seconds)
-                WHERE state = 'leased' AND worker = \(worker) AND url = ANY(\(urls))
-                """, logger: self.logger)
+            try await self.run(Self.frontier.renewLeases(urls, worker: worker, until: now + seconds), connection)
         }
     }
 
@@ -274,33 +233,16 @@ public final class PostgresCrawlStore: CrawlStore {
                         """, logger: self.logger)
                 }
             }
-            try await connection.query("""
-                UPDATE navwatch_frontier SET state = 'done', attempts = \(report.attempts), worker = \(worker)
-                WHERE url = \(entry.url)
-                """, logger: self.logger)
-            if report.wasLoaded && !HostPacing.isPushBack(report.status) {
+            try await self.run(Self.frontier.complete(entry.url, attempts: report.attempts, worker: worker), connection)
+            if FrontierRules.easesHost(report) {
                 try await self.pace(entry.host, onlyWhenSlowed: true, connection) { pacing, _ in pacing.answered() }
             }
-            // One statement for the aliases (done), the links to follow
-            // (queued) and the links skipped (done), in that order.
-            let aliasEntries = aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) }
-            // A link answered from `RecentChecks` is a link checked, not a page.
-            let skippedEntries = skipped.map { FrontierEntry(url: $0.url, depth: $0.depth, parent: $0.parent,
-                                                             kind: $0.checkedWith == nil ? .page : .external) }
-            let rows = aliasEntries.map { ($0, "done") } + discovered.map { ($0, "queued") } + skippedEntries.map { ($0, "done") }
-            let added = try await self.insert(rows, connection)
-            let addedAliases = added.prefix { $0.index < aliasEntries.count }.map(\.entry.url)
-            if !addedAliases.isEmpty {
-                try await connection.query("""
-                    UPDATE navwatch_frontier SET alias_of = \(entry.url) WHERE url = ANY(\(addedAliases))
-                    """, logger: self.logger)
-            }
-            let firstSkipped = aliasEntries.count + discovered.count
-            for (index, _) in added where index >= firstSkipped {
-                let skip = skipped[index - firstSkipped]
-                if try await self.store(skip, kind: skippedEntries[index - firstSkipped].kind, worker: worker, connection) {
-                    stored.append(skip)
-                }
+            let completion = FrontierRules.Completion(entry, aliases: aliases, discovered: discovered, skipped: skipped)
+            let added = try await self.insert(completion.rows, connection)
+            let addedAliases = completion.aliases(among: added)
+            if !addedAliases.isEmpty { try await self.run(Self.frontier.aliases(addedAliases, of: entry.url), connection) }
+            for (skip, kind) in completion.skippedReports(among: added) {
+                if try await self.store(skip, kind: kind, worker: worker, connection) { stored.append(skip) }
             }
             return stored
         }
@@ -309,13 +251,9 @@ public final class PostgresCrawlStore: CrawlStore {
     package func pushBack(host: String, retryAfter: Double?, at _: Date) async throws {
         try await session.transaction { connection in
             let now = try await self.serverNow(connection)
-            try await connection.query("""
-                INSERT INTO navwatch_hosts (host, next_at) VALUES (\(host), 0) ON CONFLICT (host) DO NOTHING
-                """, logger: self.logger)
+            try await self.run(Self.frontier.addHost(host), connection)
             let pacing = try await self.pace(host, onlyWhenSlowed: false, connection) { $0.pushedBack(retryAfter: retryAfter, at: now, leaseGap: $1) }
-            try await connection.query("""
-                UPDATE navwatch_hosts SET next_at = GREATEST(next_at, \(now + pacing.interval)) WHERE host = \(host)
-                """, logger: self.logger)
+            try await self.run(Self.frontier.pause(host, until: now + pacing.interval), connection)
         }
     }
 
@@ -324,31 +262,21 @@ public final class PostgresCrawlStore: CrawlStore {
     @discardableResult
     private func pace(_ host: String, onlyWhenSlowed: Bool, _ connection: PostgresConnection,
                       _ change: (inout HostPacing, _ leaseGap: Double) -> Void) async throws -> HostPacing {
-        let rows = try await connection.query("""
-            SELECT backoff, too_fast, answers, push_backs, widest, widened_at, lease_gap FROM navwatch_hosts
-            WHERE host = \(host) AND (backoff > 0 OR NOT \(onlyWhenSlowed)) FOR UPDATE
-            """, logger: logger).collect()
-        guard let row = rows.first else { return HostPacing() }
+        guard let row = try await run(Self.frontier.pacing(of: host, onlyWhenSlowed: onlyWhenSlowed), connection).first else {
+            return HostPacing()
+        }
         let (interval, tooFast, answers, pushBacks, widest, widenedAt, leaseGap) =
             try row.decode((Double, Double, Int, Int, Double, Double, Double).self)
         var pacing = HostPacing(interval: interval, tooFast: tooFast, answers: answers, pushBacks: pushBacks, widest: widest,
                                 widenedAt: widenedAt)
         change(&pacing, leaseGap)
-        try await connection.query("""
-            UPDATE navwatch_hosts SET backoff = \(pacing.interval), too_fast = \(pacing.tooFast), answers = \(pacing.answers),
-                push_backs = \(pacing.pushBacks), widest = \(pacing.widest), widened_at = \(pacing.widenedAt) WHERE host = \(host)
-            """, logger: logger)
+        try await run(Self.frontier.setPacing(pacing, of: host), connection)
         return pacing
     }
 
     package func hostStatistics() async throws -> [HostStatistics] {
         try await session.transaction { connection in
-            try await connection.query("""
-                SELECT h.host, h.backoff, h.too_fast, h.answers, h.push_backs, h.widest, h.widened_at,
-                       (SELECT COUNT(*) FROM navwatch_frontier f JOIN navwatch_reports r ON r.url = f.url
-                        WHERE f.host = h.host AND r.outcome NOT IN ('skipped', 'blocked'))::int
-                FROM navwatch_hosts h WHERE h.push_backs > 0 ORDER BY h.host
-                """, logger: self.logger).collect().map { row in
+            try await self.run(Self.frontier.hostStatistics, connection).map { row in
                 let (host, interval, tooFast, answers, pushBacks, widest, widenedAt, requests) =
                     try row.decode((String, Double, Double, Int, Int, Double, Double, Int).self)
                 return HostStatistics(host: host, requests: requests,
@@ -362,34 +290,23 @@ public final class PostgresCrawlStore: CrawlStore {
         let delay = max(0, notBefore.timeIntervalSinceNow)
         try await session.transaction { connection in
             let now = try await self.serverNow(connection)
-            try await connection.query("""
-                UPDATE navwatch_frontier SET state = 'queued', attempts = \(entry.attempts), not_before = \(now + delay)
-                WHERE url = \(entry.url)
-                """, logger: self.logger)
+            try await self.run(Self.frontier.retry(entry.url, attempts: entry.attempts, notBefore: now + delay), connection)
         }
     }
 
     package func releaseLeases() async throws {
-        try await session.transaction { connection in
-            try await connection.query("UPDATE navwatch_frontier SET state = 'queued' WHERE state = 'leased'", logger: self.logger)
-        }
+        try await session.transaction { connection in try await self.run(Self.frontier.releaseLeases, connection) }
     }
 
     package func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport] {
         try await session.transaction { connection in
             try await self.lockFrontier(connection)
-            let rows = try await connection.query("""
-                SELECT url, depth, parent, attempts, kind FROM navwatch_frontier WHERE state = 'queued'
-                ORDER BY depth, seq FOR UPDATE SKIP LOCKED
-                """, logger: self.logger).collect()
             var stored: [PageLoadReport] = []
-            for row in rows {
-                let (url, depth, parent, attempts, kind) = try row.decode((String, Int, String?, Int, String).self)
-                let entry = FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts,
-                                          kind: FrontierEntry.Kind(rawValue: kind) ?? .page)
+            for row in try await self.run(Self.frontier.queued, connection) {
+                let entry = try Self.entry(row)
                 let report = PageLoadReport.skipped(entry, reason)
                 if try await self.store(report, kind: entry.kind, worker: nil, connection) { stored.append(report) }
-                try await connection.query("UPDATE navwatch_frontier SET state = 'done' WHERE url = \(url)", logger: self.logger)
+                try await self.run(Self.frontier.skip(entry.url), connection)
             }
             return stored
         }
@@ -484,10 +401,6 @@ public final class PostgresCrawlStore: CrawlStore {
         return try rows[0].decode(Double.self)
     }
 
-    private func count(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> Int {
-        try await connection.query(query, logger: logger).collect().first?.decode(Int.self) ?? 0
-    }
-
     private func strings(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [String] {
         try await connection.query(query, logger: logger).collect().map { try $0.decode(String.self) }
     }
@@ -501,9 +414,9 @@ public final class PostgresCrawlStore: CrawlStore {
     /// Inserts, each in its state, the entries whose URL is new, in one
     /// statement and in the order given (their `seq` order, so their lease
     /// order within a depth); a URL given twice counts once, the first time.
-    /// Returns those inserted, with their index in `entries`.
-    private func insert(_ entries: [(entry: FrontierEntry, state: String)],
-                        _ connection: PostgresConnection) async throws -> [(index: Int, entry: FrontierEntry)] {
+    /// Returns the indexes in `entries` of those inserted.
+    private func insert(_ entries: [(entry: FrontierEntry, state: FrontierState)],
+                        _ connection: PostgresConnection) async throws -> [Int] {
         guard !entries.isEmpty else { return [] }
         let list = entries.map(\.entry)
         // An empty parent is none, as nothing links from an empty URL.
@@ -511,13 +424,13 @@ public final class PostgresCrawlStore: CrawlStore {
             INSERT INTO navwatch_frontier (url, depth, parent, state, attempts, host, kind)
             SELECT u, d, NULLIF(p, ''), s, a, h, k FROM unnest(
                 \(list.map(\.url))::text[], \(list.map(\.depth))::bigint[], \(list.map { $0.parent ?? "" })::text[],
-                \(entries.map(\.state))::text[], \(list.map(\.attempts))::bigint[], \(list.map(\.host))::text[],
+                \(entries.map(\.state.rawValue))::text[], \(list.map(\.attempts))::bigint[], \(list.map(\.host))::text[],
                 \(list.map(\.kind.rawValue))::text[]) WITH ORDINALITY AS e(u, d, p, s, a, h, k, n)
             ORDER BY n
             ON CONFLICT (url) DO NOTHING RETURNING url
             """, logger: logger).collect()
         var inserted = Set(try rows.map { try $0.decode(String.self) })
-        return list.enumerated().filter { inserted.remove($0.element.url) != nil }.map { ($0.offset, $0.element) }
+        return list.indices.filter { inserted.remove(list[$0].url) != nil }
     }
 
     /// Stores `report` unless one for its URL exists; returns whether it did.
@@ -530,5 +443,32 @@ public final class PostgresCrawlStore: CrawlStore {
             ON CONFLICT (url) DO NOTHING RETURNING seq
             """, logger: logger).collect()
         return !rows.isEmpty
+    }
+
+    // MARK: Running FrontierSQL
+
+    private static let frontier = FrontierSQL(.postgreSQL)
+
+    /// Runs `statement`; returns its rows.
+    @discardableResult
+    private func run(_ statement: SQLStatement, _ connection: PostgresConnection) async throws -> [PostgresRow] {
+        let (sql, arguments) = SQLDialect.postgreSQL.spell(statement)
+        var binds = PostgresBindings(capacity: arguments.count)
+        for argument in arguments {
+            switch argument {
+            case .null: binds.appendNull()
+            case .integer(let value): binds.append(value)
+            case .real(let value): binds.append(value)
+            case .text(let value): binds.append(value)
+            case .texts(let values): binds.append(values)
+            }
+        }
+        return try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
+    }
+
+    /// A `FrontierEntry` from `FrontierSQL`'s columns of one.
+    private static func entry(_ row: PostgresRow) throws -> FrontierEntry {
+        let (url, depth, parent, attempts, kind) = try row.decode((String, Int, String?, Int, String).self)
+        return FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts, storedKind: kind)
     }
 }

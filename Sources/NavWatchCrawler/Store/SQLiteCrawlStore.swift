@@ -131,81 +131,41 @@ public final class SQLiteCrawlStore: CrawlStore {
     }
 
     package func enqueue(_ entries: [FrontierEntry]) async throws -> [FrontierEntry] {
-        try await write { db in try Self.insert(entries, state: "queued", in: db) }
+        try await write { db in try Self.insert(entries.map { ($0, .queued) }, in: db).map { entries[$0] } }
     }
 
     package func seeds() async throws -> [String] {
-        try await read { db in
-            try String.fetchAll(db, sql: "SELECT url FROM frontier WHERE depth = 0 ORDER BY seq")
-        }
+        try await read { db in try Self.fetchAll(Self.frontier.seeds, in: db).map { $0[0] } }
     }
 
     package func lease(_ request: LeaseRequest) async throws -> LeaseOutcome {
         let now = request.now.timeIntervalSince1970
         return try await write { db in
-            // Past `maxPages` pages, only links to check are leased.
-            var pagesFull = false
+            var budget = FrontierRules.PageBudget.open
             if let maxPages = request.maxPages {
-                let loaded = try Int.fetchOne(db.cachedStatement(sql: """
-                    SELECT COUNT(*) FROM reports WHERE outcome IN \(Self.loadedOutcomes) AND kind = 'page'
-                    """)) ?? 0
-                let leased = try Int.fetchOne(db.cachedStatement(sql: """
-                    SELECT COUNT(*) FROM frontier WHERE state = 'leased' AND lease_until >= ? AND kind != 'external'
-                    """), arguments: [now]) ?? 0
-                pagesFull = loaded + leased >= maxPages
-                let externalLeft = try Int.fetchOne(db.cachedStatement(sql: """
-                    SELECT COUNT(*) FROM frontier WHERE kind = 'external' AND state IN ('queued', 'leased')
-                    """)) ?? 0
-                if pagesFull && externalLeft == 0 { return leased == 0 ? .finished : .wait(until: nil) }
+                let counts = try Self.fetchOne(Self.frontier.pageCounts(now: now), in: db)
+                budget = FrontierRules.pageBudget(maxPages: maxPages, loaded: counts[0], leased: counts[1], externalLeft: counts[2])
+                if case .spent(let outcome) = budget { return outcome }
             }
-            // Hosts with `hostConcurrency` entries leased take no more.
-            let busyHosts = request.hostConcurrency == nil ? "" : """
-                  AND host NOT IN (SELECT host FROM frontier WHERE state = 'leased' AND lease_until >= :now
-                                   GROUP BY host HAVING COUNT(*) >= :hostConcurrency)
-                """
-            if let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT url, depth, parent, attempts, host, kind FROM frontier
-                WHERE ((state = 'queued' AND not_before <= :now) OR (state = 'leased' AND lease_until < :now))
-                  AND NOT EXISTS (SELECT 1 FROM hosts WHERE hosts.host = frontier.host AND hosts.next_at > :now)
-                  AND (:pagesFull = 0 OR kind = 'external')
-                \(busyHosts)
-                ORDER BY depth, seq LIMIT 1
-                """), arguments: ["now": now, "pagesFull": pagesFull, "hostConcurrency": request.hostConcurrency ?? 0]) {
-                try db.cachedStatement(sql: "UPDATE frontier SET state = 'leased', worker = ?, lease_until = ? WHERE url = ?")
-                    .execute(arguments: [request.worker, request.until.timeIntervalSince1970, row["url"]])
-                let entry = Self.entry(row)
-                // The host's next request waits for the delay, or for its
-                // pacing after push backs when that is longer.
-                try db.cachedStatement(sql: """
-                    INSERT INTO hosts (host, next_at, leased_at) VALUES (:host, :now + :delay, :now)
-                    ON CONFLICT (host) DO UPDATE SET next_at = :now + MAX(:delay, backoff), lease_gap = :now - leased_at,
-                        leased_at = :now
-                    """).execute(arguments: ["host": row["host"], "now": now, "delay": request.hostDelay(for: entry.kind)])
+            let ready = Self.frontier.nextReady(now: now, onlyExternal: budget == .onlyExternal,
+                                                hostConcurrency: request.hostConcurrency)
+            if let row = try Self.fetchAll(ready, in: db).first {
+                let (entry, host): (FrontierEntry, String) = (Self.entry(row), row[5])
+                try Self.execute(Self.frontier.lease(entry.url, to: request.worker, until: request.until.timeIntervalSince1970),
+                                 in: db)
+                try Self.execute(Self.frontier.hostLeased(host, now: now, delay: request.hostDelay(for: entry.kind)), in: db)
                 return .leased(entry)
             }
-            // Nothing ready: over when nothing is queued or leased, else wait
-            // for the earliest retry time, host pause or lease expiry.
-            let until = try Double.fetchOne(db, sql: """
-                SELECT MIN(t) FROM (
-                    SELECT MIN(not_before) AS t FROM frontier WHERE state = 'queued' AND not_before > :now
-                    UNION ALL
-                    SELECT MIN(lease_until) FROM frontier WHERE state = 'leased'
-                    UNION ALL
-                    SELECT MIN(next_at) FROM hosts WHERE next_at > :now
-                        AND host IN (SELECT host FROM frontier WHERE state = 'queued'))
-                """, arguments: ["now": now])
-            let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state IN ('queued', 'leased')") ?? 0
-            return pending == 0 ? .finished : .wait(until: until.map(Date.init(timeIntervalSince1970:)))
+            let waiting = try Self.fetchOne(Self.frontier.nothingReady(now: now), in: db)
+            return FrontierRules.nothingReady(pending: waiting[0],
+                                              earliest: (waiting[1] as Double?).map(Date.init(timeIntervalSince1970:)))
         }
     }
 
     package func renewLeases(_ urls: [String], worker: String, until: Date) async throws {
+        guard !urls.isEmpty else { return }
         try await write { db in
-            for url in urls {
-                try db.execute(sql: """
-                    UPDATE frontier SET lease_until = ? WHERE url = ? AND state = 'leased' AND worker = ?
-                    """, arguments: [until.timeIntervalSince1970, url, worker])
-            }
+            try Self.execute(Self.frontier.renewLeases(urls, worker: worker, until: until.timeIntervalSince1970), in: db)
         }
     }
 
@@ -223,34 +183,27 @@ public final class SQLiteCrawlStore: CrawlStore {
                                                        link.rel, link.element])
                 }
             }
-            try db.cachedStatement(sql: "UPDATE frontier SET state = 'done', attempts = ?, worker = ? WHERE url = ?")
-                .execute(arguments: [report.attempts, worker, entry.url])
-            if report.wasLoaded && !HostPacing.isPushBack(report.status) {
+            try Self.execute(Self.frontier.complete(entry.url, attempts: report.attempts, worker: worker), in: db)
+            if FrontierRules.easesHost(report) {
                 try Self.pace(entry.host, onlyWhenSlowed: true, in: db) { pacing, _ in pacing.answered() }
             }
-            let added = try Self.insert(aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) },
-                                        state: "done", in: db)
-            for alias in added {
-                try db.execute(sql: "UPDATE frontier SET alias_of = ? WHERE url = ?", arguments: [entry.url, alias.url])
-            }
-            _ = try Self.insert(discovered, state: "queued", in: db)
-            for skip in skipped {
-                // A link answered from `RecentChecks` is a link checked, not a page.
-                let skippedEntry = FrontierEntry(url: skip.url, depth: skip.depth, parent: skip.parent,
-                                            kind: skip.checkedWith == nil ? .page : .external)
-                let added = try Self.insert([skippedEntry], state: "done", in: db)
-                if !added.isEmpty, try Self.store(skip, kind: skippedEntry.kind, worker: worker, in: db) { stored.append(skip) }
+            let completion = FrontierRules.Completion(entry, aliases: aliases, discovered: discovered, skipped: skipped)
+            let added = try Self.insert(completion.rows, in: db)
+            let addedAliases = completion.aliases(among: added)
+            if !addedAliases.isEmpty { try Self.execute(Self.frontier.aliases(addedAliases, of: entry.url), in: db) }
+            for (skip, kind) in completion.skippedReports(among: added) {
+                if try Self.store(skip, kind: kind, worker: worker, in: db) { stored.append(skip) }
             }
             return stored
         }
     }
 
-    package func pushBack(host: String, retryAfter: Double?, at now: Date) async throws {
+    package func pushBack(host: String, retryAfter: Double?, at date: Date) async throws {
+        let now = date.timeIntervalSince1970
         try await write { db in
-            try db.execute(sql: "INSERT INTO hosts (host, next_at) VALUES (?, 0) ON CONFLICT (host) DO NOTHING", arguments: [host])
-            let pacing = try Self.pace(host, onlyWhenSlowed: false, in: db) { $0.pushedBack(retryAfter: retryAfter, at: now.timeIntervalSince1970, leaseGap: $1) }
-            try db.execute(sql: "UPDATE hosts SET next_at = MAX(next_at, ?) WHERE host = ?",
-                           arguments: [now.timeIntervalSince1970 + pacing.interval, host])
+            try Self.execute(Self.frontier.addHost(host), in: db)
+            let pacing = try Self.pace(host, onlyWhenSlowed: false, in: db) { $0.pushedBack(retryAfter: retryAfter, at: now, leaseGap: $1) }
+            try Self.execute(Self.frontier.pause(host, until: now + pacing.interval), in: db)
         }
     }
 
@@ -259,57 +212,41 @@ public final class SQLiteCrawlStore: CrawlStore {
     @discardableResult
     private static func pace(_ host: String, onlyWhenSlowed: Bool, in db: Database,
                              _ change: (inout HostPacing, _ leaseGap: Double) -> Void) throws -> HostPacing {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT backoff, too_fast, answers, push_backs, widest, widened_at, lease_gap FROM hosts WHERE host = ? AND (backoff > 0 OR NOT ?)
-            """), arguments: [host, onlyWhenSlowed]) else { return HostPacing() }
-        var pacing = HostPacing(interval: row[0], tooFast: row[1], answers: row[2], pushBacks: row[3], widest: row[4],
-                                widenedAt: row[5])
+        guard let row = try fetchAll(frontier.pacing(of: host, onlyWhenSlowed: onlyWhenSlowed), in: db).first else {
+            return HostPacing()
+        }
+        var pacing = Self.pacing(row, from: 0)
         change(&pacing, row[6])
-        try db.cachedStatement(sql: """
-            UPDATE hosts SET backoff = ?, too_fast = ?, answers = ?, push_backs = ?, widest = ?, widened_at = ? WHERE host = ?
-            """).execute(arguments: [pacing.interval, pacing.tooFast, pacing.answers, pacing.pushBacks, pacing.widest,
-                                     pacing.widenedAt, host])
+        try execute(frontier.setPacing(pacing, of: host), in: db)
         return pacing
     }
 
     package func hostStatistics() async throws -> [HostStatistics] {
         try await read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT h.host, h.backoff, h.too_fast, h.answers, h.push_backs, h.widest, h.widened_at,
-                       (SELECT COUNT(*) FROM frontier f JOIN reports r ON r.url = f.url
-                        WHERE f.host = h.host AND r.outcome NOT IN ('skipped', 'blocked'))
-                FROM hosts h WHERE h.push_backs > 0 ORDER BY h.host
-                """).map { row in
-                HostStatistics(host: row[0], requests: row[7],
-                               pacing: HostPacing(interval: row[1], tooFast: row[2], answers: row[3], pushBacks: row[4],
-                                                  widest: row[5], widenedAt: row[6]))
+            try Self.fetchAll(Self.frontier.hostStatistics, in: db).map { row in
+                HostStatistics(host: row[0], requests: row[7], pacing: Self.pacing(row, from: 1))
             }
         }
     }
 
     package func retry(_ entry: FrontierEntry, notBefore: Date) async throws {
         try await write { db in
-            try db.execute(sql: "UPDATE frontier SET state = 'queued', attempts = ?, not_before = ? WHERE url = ?",
-                           arguments: [entry.attempts, notBefore.timeIntervalSince1970, entry.url])
+            try Self.execute(Self.frontier.retry(entry.url, attempts: entry.attempts, notBefore: notBefore.timeIntervalSince1970),
+                             in: db)
         }
     }
 
     package func releaseLeases() async throws {
-        try await write { db in
-            try db.execute(sql: "UPDATE frontier SET state = 'queued' WHERE state = 'leased'")
-        }
+        try await write { db in try Self.execute(Self.frontier.releaseLeases, in: db) }
     }
 
     package func skipQueued(reason: PageLoadReport.SkipReason) async throws -> [PageLoadReport] {
         try await write { db in
-            let entries = try Row.fetchAll(db, sql: """
-                SELECT url, depth, parent, attempts, kind FROM frontier WHERE state = 'queued' ORDER BY depth, seq
-                """).map(Self.entry)
             var stored: [PageLoadReport] = []
-            for entry in entries {
+            for entry in try Self.fetchAll(Self.frontier.queued, in: db).map(Self.entry) {
                 let report = PageLoadReport.skipped(entry, reason)
                 if try Self.store(report, kind: entry.kind, worker: nil, in: db) { stored.append(report) }
-                try db.execute(sql: "UPDATE frontier SET state = 'done' WHERE url = ?", arguments: [entry.url])
+                try Self.execute(Self.frontier.skip(entry.url), in: db)
             }
             return stored
         }
@@ -372,11 +309,6 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
-    /// The outcomes of a page that was loaded (all but `skipped`), as an SQL
-    /// list: `lease` counts them from the `reports_counted` index.
-    private static let loadedOutcomes = "(" + PageLoadReport.Outcome.allCases.filter { $0 != .skipped }
-        .map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
-
     /// `database.write`, its CPU time counted.
     private func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await database.write { [cpu] db in try cpu.measure { try updates(db) } }
@@ -405,18 +337,20 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
-    /// Inserts the entries whose URL is new; returns them.
-    private static func insert(_ entries: [FrontierEntry], state: String, in db: Database) throws -> [FrontierEntry] {
+    /// Inserts, each in its state, the entries whose URL is new, in the
+    /// order given; a URL given twice counts once, the first time. Returns
+    /// the indexes in `entries` of those inserted.
+    private static func insert(_ entries: [(entry: FrontierEntry, state: FrontierState)], in db: Database) throws -> [Int] {
         guard !entries.isEmpty else { return [] }
         let insert = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO frontier (url, depth, parent, state, attempts, host, kind, seq)
             VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM frontier))
             """)
-        var added: [FrontierEntry] = []
-        for entry in entries {
-            try insert.execute(arguments: [entry.url, entry.depth, entry.parent, state, entry.attempts, entry.host,
+        var added: [Int] = []
+        for (index, (entry, state)) in entries.enumerated() {
+            try insert.execute(arguments: [entry.url, entry.depth, entry.parent, state.rawValue, entry.attempts, entry.host,
                                            entry.kind.rawValue])
-            if db.changesCount == 1 { added.append(entry) }
+            if db.changesCount == 1 { added.append(index) }
         }
         return added
     }
@@ -430,8 +364,57 @@ public final class SQLiteCrawlStore: CrawlStore {
         return db.changesCount == 1
     }
 
+    // MARK: Running FrontierSQL
+
+    private static let frontier = FrontierSQL(.sqlite)
+
+    /// `statement` prepared (GRDB keeps it for the next time its text comes
+    /// again), with its arguments.
+    private static func prepare(_ statement: SQLStatement, in db: Database) throws -> (Statement, StatementArguments) {
+        let (sql, arguments) = SQLDialect.sqlite.spell(statement)
+        return (try db.cachedStatement(sql: sql), StatementArguments(arguments.map(\.databaseValue)))
+    }
+
+    private static func execute(_ statement: SQLStatement, in db: Database) throws {
+        let (prepared, arguments) = try prepare(statement, in: db)
+        try prepared.execute(arguments: arguments)
+    }
+
+    private static func fetchAll(_ statement: SQLStatement, in db: Database) throws -> [Row] {
+        let (prepared, arguments) = try prepare(statement, in: db)
+        return try Row.fetchAll(prepared, arguments: arguments)
+    }
+
+    /// The one row of a statement that always returns one (an aggregate).
+    private static func fetchOne(_ statement: SQLStatement, in db: Database) throws -> Row {
+        let (prepared, arguments) = try prepare(statement, in: db)
+        guard let row = try Row.fetchOne(prepared, arguments: arguments) else {
+            preconditionFailure("Internal inconsistency: an aggregate returned no row")
+        }
+        return row
+    }
+
+    /// A `FrontierEntry` from `FrontierSQL`'s columns of one.
     private static func entry(_ row: Row) -> FrontierEntry {
-        FrontierEntry(url: row["url"], depth: row["depth"], parent: row["parent"], attempts: row["attempts"],
-                      kind: (row["kind"] as String?).flatMap(FrontierEntry.Kind.init(rawValue:)) ?? .page)
+        FrontierEntry(url: row[0], depth: row[1], parent: row[2], attempts: row[3], storedKind: row[4])
+    }
+
+    /// A `HostPacing` from `FrontierSQL`'s columns of one, the first at `first`.
+    private static func pacing(_ row: Row, from first: Int) -> HostPacing {
+        HostPacing(interval: row[first], tooFast: row[first + 1], answers: row[first + 2], pushBacks: row[first + 3],
+                   widest: row[first + 4], widenedAt: row[first + 5])
+    }
+}
+
+extension SQLStatement.Argument {
+    /// The argument as GRDB binds it.
+    fileprivate var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .integer(let value): value.databaseValue
+        case .real(let value): value.databaseValue
+        case .text(let value): value.databaseValue
+        case .texts: preconditionFailure("Internal inconsistency: SQLite binds the strings of a list one by one (SQLDialect.sqlite)")
+        }
     }
 }
