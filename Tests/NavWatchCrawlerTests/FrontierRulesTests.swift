@@ -58,7 +58,7 @@ struct FrontierRulesTests {
     func completion() {
         let page = FrontierEntry(url: "http://a.test/p", depth: 1, parent: "http://a.test/")
         var checked = PageLoadReport(url: "http://b.test/", depth: 2, parent: page.url, outcome: .skipped)
-        checked.checkedWith = "HEAD"
+        checked.checkedWith = .head
         let skipped = PageLoadReport(url: "http://a.test/deep", depth: 2, parent: page.url, outcome: .skipped)
         let completion = FrontierRules.Completion(page, aliases: ["http://a.test/q", "http://a.test/r"],
                                                   discovered: [FrontierEntry(url: "http://a.test/s", depth: 2, parent: page.url)],
