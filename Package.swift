@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "NavWatchRx", targets: ["NavWatchRx"]),
         .library(name: "NavWatchCrawler", targets: ["NavWatchCrawler"]),
         .library(name: "NavWatchPostgres", targets: ["NavWatchPostgres"]),
+        .library(name: "NavWatchReports", targets: ["NavWatchReports"]),
         .executable(name: "navwatch", targets: ["navwatch"]),
     ],
     dependencies: [
@@ -106,6 +107,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Layer 6: what a crawl's reports become for people and other tools:
+        // HAR, CSV and JSON Lines, the HTML report, and the listings of links,
+        // diffs and budgets (text, Markdown, JUnit, GitHub annotations).
+        .target(
+            name: "NavWatchReports",
+            dependencies: [
+                "NavWatch", "NavWatchCrawler", "NavWatchSupport",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            // The HTML report's style sheet and script, compiled into the binary.
+            resources: [.embedInCode("Resources/report.css"), .embedInCode("Resources/report.js")],
+            // HAR's creator version.
+            plugins: ["ReleaseVersion"]
+        ),
         // A loopback HTTP(S) server for the CLI's demo site, the examples and the tests; no product.
         .target(
             name: "LoopbackServer",
@@ -120,13 +135,10 @@ let package = Package(
         .target(
             name: "NavWatchCLI",
             dependencies: [
-                "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "NavWatchGuard", "LoopbackServer",
-                "NavWatchSupport", "WebKitThread",
+                "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "NavWatchGuard", "NavWatchReports",
+                "LoopbackServer", "NavWatchSupport", "WebKitThread",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
-            // The HTML report's style sheet and script, compiled into the binary.
-            resources: [.embedInCode("Resources/report.css"), .embedInCode("Resources/report.js")],
             plugins: ["ReleaseVersion"]
         ),
         .executableTarget(name: "navwatch", dependencies: ["NavWatchCLI"]),
@@ -141,6 +153,8 @@ let package = Package(
         .target(name: "SiteInventory", dependencies: ["NavWatch", "NavWatchCrawler"], path: "Examples/SiteInventory"),
         .testTarget(name: "SiteInventoryTests", dependencies: ["SiteInventory", "LoopbackServer", "NavWatchTestSupport"],
                     path: "Examples/SiteInventoryTests"),
+        // NavWatchReports.docc's example: a crawl's HAR and CSV from Swift, built so that it keeps compiling.
+        .executableTarget(name: "CrawlHARExample", dependencies: ["NavWatchCrawler", "NavWatchReports"], path: "Examples/CrawlHAR"),
         // The `for await` example of the getting-started articles, built so that it keeps compiling.
         .executableTarget(name: "ForAwaitExample", dependencies: ["NavWatchRx"], path: "Examples/ForAwait"),
         // What the tests share and users never install: the fixture site, a
@@ -170,7 +184,8 @@ let package = Package(
         ),
         .testTarget(name: "NavWatchHTTPTests", dependencies: ["NavWatchHTTP", "NavWatchTestSupport", "LoopbackServer"]),
         .testTarget(name: "NavWatchCLITests", dependencies: [
-            "NavWatchCLI", "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "NavWatchTestSupport", "LoopbackServer",
+            "NavWatchCLI", "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "NavWatchReports",
+            "NavWatchTestSupport", "LoopbackServer",
         ]),
         // Fuzz passes over the five parsers that read strangers' bytes, from
         // the seed corpus in Tests/NavWatchFuzzTests/Corpus (Scripts/fuzz runs a long one).

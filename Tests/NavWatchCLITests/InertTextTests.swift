@@ -1,4 +1,5 @@
 import Foundation
+@testable import NavWatchReports
 import LoopbackServer
 @testable import NavWatchCLI
 import NavWatchTestSupport

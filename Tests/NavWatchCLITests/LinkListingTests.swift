@@ -1,4 +1,5 @@
 import Foundation
+@testable import NavWatchReports
 @testable import NavWatchCLI
 import NavWatchCrawler
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+@testable import NavWatchReports
 @testable import NavWatchCLI
 @testable import NavWatchCrawler
 import Testing

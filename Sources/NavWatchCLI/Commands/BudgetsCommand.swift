@@ -1,4 +1,5 @@
 import ArgumentParser
+import NavWatchReports
 import Foundation
 import NavWatchCrawler
 
@@ -15,9 +16,7 @@ package struct BudgetsCommand: AsyncParsableCommand {
             one that sets a limit wins. Exits 0 whatever it finds; navwatch crawl --fail-on budgets fails a build.
             """)
 
-    package enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
-        case text, markdown, junit, json, github
-    }
+    package typealias Format = BudgetListing.Format
 
     @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
     package var db = "navwatch-crawl.db"
@@ -55,3 +54,5 @@ extension BudgetFile {
         do { return try BudgetFile(contentsOf: path) } catch { throw InputError(error.description) }
     }
 }
+
+extension BudgetListing.Format: ExpressibleByArgument {}

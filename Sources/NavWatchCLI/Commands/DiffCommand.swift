@@ -1,4 +1,5 @@
 import ArgumentParser
+import NavWatchReports
 import Foundation
 import NavWatchCrawler
 
@@ -16,9 +17,7 @@ package struct DiffCommand: AsyncParsableCommand {
             and one measure varies from run to run. Exits 0 whatever changed, unless --fail-on-regressions.
             """)
 
-    package enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
-        case text, markdown, jsonl, junit, html, github
-    }
+    package typealias Format = DiffListing.Format
 
     @Argument(help: "The old crawl database: a SQLite file or a postgres:// address.")
     package var old: String
@@ -118,3 +117,4 @@ package struct DiffCommand: AsyncParsableCommand {
     }
 }
 
+extension DiffListing.Format: ExpressibleByArgument {}

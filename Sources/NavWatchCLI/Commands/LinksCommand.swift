@@ -1,4 +1,5 @@
 import ArgumentParser
+import NavWatchReports
 import Foundation
 import NavWatchCrawler
 
@@ -15,9 +16,7 @@ package struct LinksCommand: AsyncParsableCommand {
             --check-external. Pages that only a sitemap leads to are listed as orphans.
             """)
 
-    package enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
-        case text, jsonl, csv, markdown, junit, github
-    }
+    package typealias Format = LinkListing.Format
 
     @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
     package var db = "navwatch-crawl.db"
@@ -41,3 +40,5 @@ package struct LinksCommand: AsyncParsableCommand {
         try ExportCommand.write(LinkListing(result, brokenOnly: broken, policy: policy).render(format), to: out)
     }
 }
+
+extension LinkListing.Format: ExpressibleByArgument {}

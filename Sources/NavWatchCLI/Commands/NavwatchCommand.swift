@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NavWatchReports
 import Glibc
 import NavWatch
 import NavWatchCrawler

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NavWatchReports
 import NavWatchCrawler
 
 /// `navwatch report`: one self-contained HTML file about a crawl.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NavWatchReports
 import NavWatchCrawler
 
 /// `navwatch status`: how far the crawl in a database has got, per worker.

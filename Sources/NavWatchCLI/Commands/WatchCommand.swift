@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NavWatchReports
 import LoopbackServer
 import NavWatch
 import NavWatchGuard

@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchReports
 
 /// Writes `WatchEvent`s to standard output: JSON Lines, or aligned columns
 /// for people (coloured when standard output is a terminal).

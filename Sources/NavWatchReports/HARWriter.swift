@@ -29,7 +29,7 @@ import NavWatchCrawler
 /// go to the output as each report comes, pages to a temporary file copied
 /// in at the end, so memory holds one report whatever the crawl's size.
 /// Every page and entry is one line of JSON with sorted keys.
-final class HARWriter {
+public final class HARWriter {
     private let output: TextOutput
     private let pages: TextOutput
     private let pagesPath: String
@@ -38,8 +38,16 @@ final class HARWriter {
     private var pageCount = 0
     private var entryCount = 0
 
+    /// Starts a document in the file at `path`, created or replaced (`-`:
+    /// standard output). Add the reports, then `finish()`.
+    ///
+    /// - Throws: `OutputError` when the file cannot be made.
+    public convenience init(path: String) throws(OutputError) {
+        try self.init(output: TextOutput(path: path))
+    }
+
     /// Starts a document on `output`.
-    init(output: TextOutput) throws(InputError) {
+    package init(output: TextOutput) throws(OutputError) {
         self.output = output
         pagesPath = FileManager.default.temporaryDirectory.appendingPathComponent("navwatch-har-\(UUID().uuidString)").path
         pages = try TextOutput(path: pagesPath)
@@ -51,8 +59,10 @@ final class HARWriter {
         try? FileManager.default.removeItem(atPath: pagesPath)
     }
 
-    /// Adds the page of `report` (when it was loaded) and an entry per request.
-    func add(_ report: PageLoadReport) {
+    /// Adds the page of `report` (when it was loaded) and an entry per
+    /// request. A report read without its requests (`storedReports()`'s
+    /// default) gets one entry, its document's.
+    public func add(_ report: PageLoadReport) {
         reports += 1
         guard report.wasLoaded else { return }
         let id = "page_\(reports)"
@@ -71,7 +81,10 @@ final class HARWriter {
     }
 
     /// Ends the document: the pages, the version, and the output's end.
-    func finish() throws(InputError) {
+    /// Call it once, after the last `add`.
+    ///
+    /// - Throws: `OutputError` when the file cannot be written.
+    public func finish() throws(OutputError) {
         output.write("\n],\"pages\":[")
         try pages.finish()
         try output.append(contentsOf: pagesPath)
@@ -79,8 +92,10 @@ final class HARWriter {
         try output.finish()
     }
 
-    /// A HAR file of `reports` at `path`.
-    static func write(_ reports: [PageLoadReport], to path: String) throws(InputError) {
+    /// A HAR file of `reports` at `path`, created or replaced.
+    ///
+    /// - Throws: `OutputError` when the file cannot be written.
+    public static func write(_ reports: [PageLoadReport], to path: String) throws(OutputError) {
         let har = try HARWriter(output: TextOutput(path: path))
         for report in reports { har.add(report) }
         try har.finish()

@@ -6,21 +6,32 @@ import NavWatchCrawler
 /// names: the figures, the problems (the new ones against a baseline, with
 /// the known and fixed counts), errors first, with the pages that link to
 /// each broken target, and the budgets.
-struct StepSummary {
+package struct StepSummary {
     /// The variable GitHub Actions sets to the summary file's path.
-    static let variable = "GITHUB_STEP_SUMMARY"
+    package static let variable = "GITHUB_STEP_SUMMARY"
     /// Problems listed in a table at most.
-    static let listed = 20
+    package static let listed = 20
 
-    var summary: CrawlSummary
-    var links: LinkCheckResult
+    package var summary: CrawlSummary
+    package var links: LinkCheckResult
     /// Every problem of the crawl, or the new ones against a baseline.
-    var problems: [FoundProblem]
-    var baseline: (name: String, known: Int, fixed: [FoundProblem])?
-    var budgets: BudgetListing?
-    var db: String
+    package var problems: [FoundProblem]
+    package var baseline: (name: String, known: Int, fixed: [FoundProblem])?
+    package var budgets: BudgetListing?
+    package var db: String
 
-    var markdown: String {
+    /// The summary of a crawl of `db`: its figures, link check, problems and budgets.
+    package init(summary: CrawlSummary, links: LinkCheckResult, problems: [FoundProblem],
+                 baseline: (name: String, known: Int, fixed: [FoundProblem])? = nil, budgets: BudgetListing?, db: String) {
+        self.summary = summary
+        self.links = links
+        self.problems = problems
+        self.baseline = baseline
+        self.budgets = budgets
+        self.db = db
+    }
+
+    package var markdown: String {
         let notOK = summary.loaded - (summary.outcomes[.ok] ?? 0)
         let median = summary.loadTime(percentile: 50).map { "\(Int($0)) ms" } ?? "–"
         let p95 = summary.loadTime(percentile: 95).map { "\(Int($0)) ms" } ?? "–"
@@ -64,7 +75,7 @@ struct StepSummary {
     }
 
     /// Appends the summary to the file `GITHUB_STEP_SUMMARY` names, when it names one.
-    func append() {
+    package func append() {
         guard let path = ProcessInfo.processInfo.environment[Self.variable], !path.isEmpty,
               let file = FileHandle(forWritingAtPath: path) ?? {
                   FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil

@@ -3,34 +3,34 @@ import Foundation
 /// A command's output as it is made: standard output, or a file created (or
 /// replaced) at the start, written in chunks of 64 KiB, so that a command
 /// writing a million reports holds one chunk, not the whole text.
-final class TextOutput {
+package final class TextOutput {
     private let handle: FileHandle
     private let path: String?
     private var buffer: [UInt8] = []
     private static let chunk = 1 << 16
 
     /// Standard output when `path` is nil or `-`, else the file at `path`.
-    init(path: String?) throws(InputError) {
+    package init(path: String?) throws(OutputError) {
         guard let path, path != "-" else {
             (handle, self.path) = (.standardOutput, nil)
             return
         }
         guard FileManager.default.createFile(atPath: path, contents: nil),
               let handle = FileHandle(forWritingAtPath: path) else {
-            throw InputError("cannot write \(path)")
+            throw OutputError("cannot write \(path)")
         }
         (self.handle, self.path) = (handle, path)
         buffer.reserveCapacity(Self.chunk)
     }
 
-    func write(_ text: String) {
+    package func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= Self.chunk { flush() }
     }
 
     /// Copies the whole file at `path` into the output, a chunk at a time.
-    func append(contentsOf path: String) throws(InputError) {
-        guard let source = FileHandle(forReadingAtPath: path) else { throw InputError("cannot read \(path)") }
+    package func append(contentsOf path: String) throws(OutputError) {
+        guard let source = FileHandle(forReadingAtPath: path) else { throw OutputError("cannot read \(path)") }
         defer { try? source.close() }
         flush()
         while let data = try? source.read(upToCount: Self.chunk), !data.isEmpty {
@@ -39,10 +39,10 @@ final class TextOutput {
     }
 
     /// Writes what is buffered and closes the file (standard output stays open).
-    func finish() throws(InputError) {
+    package func finish() throws(OutputError) {
         flush()
         guard let path else { return }
-        do { try handle.close() } catch { throw InputError("cannot write \(path)") }
+        do { try handle.close() } catch { throw OutputError("cannot write \(path)") }
     }
 
     private func flush() {

@@ -21,12 +21,12 @@ import NavWatchCrawler
 /// The report is written as it is made: the figures and tables come from a
 /// `ReportDigest` of every report, then each page's data is written in turn,
 /// so memory holds the digest and one page whatever the crawl's size.
-enum HTMLReport {
+package enum HTMLReport {
     /// Writes the report of every report in `store` to `output`, reading
     /// the store twice (the digest, then the pages' data), a batch at a time.
     /// Returns the number of reports.
     /// Returns the number of pages loaded.
-    static func write(from store: any CrawlStore, source: String, screenshots: String?, links: LinkCheckResult?,
+    package static func write(from store: any CrawlStore, source: String, screenshots: String?, links: LinkCheckResult?,
                       to output: TextOutput) async throws -> Int {
         var digest = ReportDigest()
         for try await report in store.storedReports(includingRequests: true) { digest.add(report) }
@@ -41,7 +41,7 @@ enum HTMLReport {
     }
 
     /// The report of `reports` (and of their links, when checked), in one string.
-    static func html(_ reports: [PageLoadReport], links: LinkCheckResult? = nil, source: String, screenshots: String?) -> String {
+    package static func html(_ reports: [PageLoadReport], links: LinkCheckResult? = nil, source: String, screenshots: String?) -> String {
         let digest = reports.reduce(into: ReportDigest()) { $0.add($1) }
         return head(digest, links: links, source: source)
             + reports.filter(\.wasLoaded).map { data($0, screenshots: screenshots) }.joined(separator: ",") + tail
@@ -150,7 +150,7 @@ enum HTMLReport {
     }
 
     /// Upper bounds of the load-time buckets, in milliseconds.
-    static let loadTimeBuckets: [Double] = [100, 250, 500, 1000, 2500, 5000, 10000]
+    package static let loadTimeBuckets: [Double] = [100, 250, 500, 1000, 2500, 5000, 10000]
 
     private static func loadTimeBars(_ counts: [Int]) -> [SVGChart.Bar] {
         var bars: [SVGChart.Bar] = []
@@ -249,7 +249,7 @@ enum HTMLReport {
     }
 
     /// How many targets a links table shows, and how many referrers each.
-    static let shownTargets = 200, shownReferrers = 10
+    package static let shownTargets = 200, shownReferrers = 10
 
     private static func targetTable(_ targets: [CheckedTarget], id: String) -> String {
         guard !targets.isEmpty else { return "<p>None.</p>" }
@@ -311,11 +311,11 @@ enum HTMLReport {
 
     // MARK: Formatting
 
-    static func msText(_ ms: Double) -> String {
+    package static func msText(_ ms: Double) -> String {
         ms >= 1000 ? String(format: "%.2f s", ms / 1000) : String(format: "%.0f ms", ms)
     }
 
-    static func bytesText(_ bytes: Int) -> String {
+    package static func bytesText(_ bytes: Int) -> String {
         let value = Double(bytes)
         if value >= 1_048_576 { return String(format: "%.1f MB", value / 1_048_576) }
         if value >= 1024 { return String(format: "%.1f kB", value / 1024) }
@@ -329,7 +329,7 @@ enum HTMLReport {
     }
 
     /// The report's style sheet (Resources/report.css).
-    static let style = String(decoding: PackageResources.report_css, as: UTF8.self)
+    package static let style = String(decoding: PackageResources.report_css, as: UTF8.self)
 
     /// Renders the table of all pages (search and paging) and a page's
     /// detail (Resources/report.js).

@@ -2,9 +2,9 @@ import Foundation
 
 /// Small SVG charts drawn as text: a report that needs no library and no
 /// network to show its pictures.
-enum SVGChart {
+package enum SVGChart {
     /// One bar of a chart.
-    struct Bar {
+    package struct Bar {
         var label: String
         var value: Double
         /// What the bar's end says (the value, formatted).
@@ -13,7 +13,7 @@ enum SVGChart {
     }
 
     /// Horizontal bars, one a row, scaled to the largest value.
-    static func horizontalBars(_ bars: [Bar], id: String, width: Int = 640) -> String {
+    package static func horizontalBars(_ bars: [Bar], id: String, width: Int = 640) -> String {
         let rowHeight = 24, labelWidth = 190, textWidth = 90
         let height = max(1, bars.count) * rowHeight + 8
         let largest = bars.map(\.value).max() ?? 0
@@ -30,7 +30,7 @@ enum SVGChart {
     }
 
     /// Vertical bars over labelled buckets (a histogram).
-    static func columns(_ bars: [Bar], id: String, width: Int = 640, height: Int = 220) -> String {
+    package static func columns(_ bars: [Bar], id: String, width: Int = 640, height: Int = 220) -> String {
         let bottom = height - 40, top = 20
         let largest = bars.map(\.value).max() ?? 0
         let slot = Double(width - 20) / Double(max(1, bars.count))
@@ -52,10 +52,10 @@ enum SVGChart {
 }
 
 /// Escaping for text placed in HTML.
-enum HTML {
+package enum HTML {
     /// `text` for HTML or XML text and attribute values; characters XML 1.0
     /// cannot hold at all (controls other than tab and line breaks) become U+FFFD.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.count)
         for scalar in text.unicodeScalars {

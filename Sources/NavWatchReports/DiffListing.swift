@@ -5,15 +5,25 @@ import NavWatchCrawler
 /// pull request, JSON Lines (one change a line), JUnit XML (one test case
 /// per change, a failure per regression) and an HTML page in the style of
 /// `navwatch report`, with the difference images of visual changes.
-struct DiffListing {
-    let diff: CrawlDiff
-    /// The crawls, as the listing names them (a path, a postgres:// address without its password).
-    let old: String
-    let new: String
-    /// Where the HTML page finds the difference images, relative to it; nil: no images.
-    var images: String? = nil
+package struct DiffListing {
+    /// The formats the listing is written in.
+    package enum Format: String, Sendable, CaseIterable {
+        case text, markdown, jsonl, junit, html, github
+    }
 
-    func render(_ format: DiffCommand.Format) -> String {
+    package let diff: CrawlDiff
+    /// The crawls, as the listing names them (a path, a postgres:// address without its password).
+    package let old: String
+    package let new: String
+    /// Where the HTML page finds the difference images, relative to it; nil: no images.
+    package var images: String? = nil
+
+    /// The listing of `diff` between the crawls named `old` and `new`.
+    package init(diff: CrawlDiff, old: String, new: String) {
+        (self.diff, self.old, self.new) = (diff, old, new)
+    }
+
+    package func render(_ format: Format) -> String {
         switch format {
         case .text: return TerminalText.inertLines(text)
         case .markdown: return markdown
@@ -30,7 +40,7 @@ struct DiffListing {
     }
 
     /// `title: "C" → "C, renamed"`, `new broken-link: 404 Not Found`.
-    static func line(_ change: CrawlDiff.Change) -> String {
+    package static func line(_ change: CrawlDiff.Change) -> String {
         let name = change.problem.map { "\(change.kind.rawValue) \($0.rawValue)" } ?? change.kind.rawValue
         switch (change.before, change.after) {
         case let (before?, after?): return "\(name): \(before) → \(after)"
@@ -50,7 +60,7 @@ struct DiffListing {
     }
 
     /// Per URL, its changes, a `!` before regressions, and the referrers of link problems.
-    var text: String {
+    package var text: String {
         var lines: [String] = []
         for group in byURL {
             lines.append(group.url)
@@ -63,7 +73,7 @@ struct DiffListing {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    var markdown: String {
+    package var markdown: String {
         var lines = ["## Changes since the last crawl", "", diff.summary + ".", ""]
         if !diff.changes.isEmpty {
             lines += ["| | page | change | before | after |", "|---|---|---|---|---|"]
@@ -80,7 +90,7 @@ struct DiffListing {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    var jsonl: String {
+    package var jsonl: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return diff.changes.map { change in
@@ -88,7 +98,7 @@ struct DiffListing {
         }.joined()
     }
 
-    var junit: String {
+    package var junit: String {
         let cases = diff.changes.count, failures = diff.regressions.count
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
@@ -112,7 +122,7 @@ struct DiffListing {
     }
 
     /// One self-contained page: the figures, then a table per page changed.
-    var html: String {
+    package var html: String {
         let regressions = diff.regressions.count
         let figures = [("changes", "changes", diff.changes.count), ("regressions", "regressions", regressions),
                        ("before", "pages before", diff.pagesBefore), ("after", "pages after", diff.pagesAfter)]

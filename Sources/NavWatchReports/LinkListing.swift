@@ -4,20 +4,25 @@ import NavWatchCrawler
 /// The link check of a crawl in the formats of `navwatch links`: a to-do
 /// list, JSON Lines, CSV, Markdown for a pull-request comment, JUnit XML for
 /// CI, GitHub workflow commands (an annotation per problem).
-struct LinkListing {
-    /// The targets to list (all of them, or the broken ones), ordered.
-    let targets: [CheckedTarget]
-    let orphans: [String]
-    /// The broken targets and orphans as problems, rated by the policy.
-    let problems: [FoundProblem]
+package struct LinkListing {
+    /// The formats the listing is written in.
+    package enum Format: String, Sendable, CaseIterable {
+        case text, jsonl, csv, markdown, junit, github
+    }
 
-    init(_ result: LinkCheckResult, brokenOnly: Bool, policy: LinkPolicy = .init()) {
+    /// The targets to list (all of them, or the broken ones), ordered.
+    package let targets: [CheckedTarget]
+    package let orphans: [String]
+    /// The broken targets and orphans as problems, rated by the policy.
+    package let problems: [FoundProblem]
+
+    package init(_ result: LinkCheckResult, brokenOnly: Bool, policy: LinkPolicy = .init()) {
         targets = brokenOnly ? result.broken : result.targets
         orphans = result.orphans
         problems = CrawlProblems(links: result, reports: [], policy: policy).found
     }
 
-    func render(_ format: LinksCommand.Format) -> String {
+    package func render(_ format: Format) -> String {
         switch format {
         case .text: return TerminalText.inertLines(text)
         case .jsonl: return jsonl
@@ -31,7 +36,7 @@ struct LinkListing {
     // MARK: Text
 
     /// Broken targets with every link to them; other targets on one line each.
-    var text: String {
+    package var text: String {
         var lines: [String] = []
         for target in targets {
             let mark = target.problem != nil ? "✘" : (target.report.map { !$0.wasLoaded } ?? true) ? "-" : "✔"
@@ -92,7 +97,7 @@ struct LinkListing {
     }
 
     /// One line per target (`"kind":"target"`), then one per orphan page (`"kind":"orphan"`).
-    var jsonl: String {
+    package var jsonl: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var lines: [String] = []
@@ -113,11 +118,11 @@ struct LinkListing {
 
     // MARK: CSV
 
-    static let csvColumns = ["target", "problem", "detail", "status", "external", "source", "text", "href", "element", "rel"]
+    package static let csvColumns = ["target", "problem", "detail", "status", "external", "source", "text", "href", "element", "rel"]
 
     /// One row per link (a target linked from three pages has three rows);
     /// orphan pages have the problem `orphan` and no source.
-    var csv: String {
+    package var csv: String {
         var rows = [Self.csvColumns.joined(separator: ",")]
         for target in targets {
             for link in target.referrers {
@@ -136,7 +141,7 @@ struct LinkListing {
     // MARK: Markdown
 
     /// A heading, then a table of targets with the pages that link to them.
-    var markdown: String {
+    package var markdown: String {
         var lines = ["### navwatch: " + summaryLine, ""]
         if !targets.isEmpty {
             lines += ["| | Target | Result | Linked from |", "|---|---|---|---|"]
@@ -159,7 +164,7 @@ struct LinkListing {
 
     /// One test case per target: a failure for a broken one (its message the
     /// problem, its text the pages that link to it), skipped for one not checked.
-    var junit: String {
+    package var junit: String {
         let failures = targets.filter { $0.problem != nil }.count
         let skipped = targets.filter { $0.problem == nil && !($0.report?.wasLoaded ?? false) }.count
         var lines = [

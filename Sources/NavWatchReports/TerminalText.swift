@@ -8,13 +8,13 @@
 /// summaries, `crawl`'s summary, `links`, `budgets`, `diff` and `status` as
 /// text, and the one-line errors. JSON, CSV, HTML, XML and Markdown outputs
 /// keep their own escaping.
-enum TerminalText {
+package enum TerminalText {
     /// `text` with what could drive a terminal escaped, the rest kept, so it
     /// stays recognisable: C0 controls as `\n`, `\r`, `\t` or `\u001b`; DEL
     /// and C1 controls as `\u007f` to `\u009f`; bidirectional embeddings,
     /// overrides and isolates (U+202A–U+202E, U+2066–U+2069) as `\u202e`.
     /// (A lone surrogate cannot reach here: a Swift string holds none.)
-    static func inert(_ text: String) -> String {
+    package static func inert(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isActive) else { return text }
         var shown = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -36,7 +36,7 @@ enum TerminalText {
 
     /// `text`, lines that navwatch wrote with strangers' strings in them,
     /// with each line made inert and the line breaks kept.
-    static func inertLines(_ text: String) -> String {
+    package static func inertLines(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0 != "\n" && isActive($0) }) else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { inert(String($0)) }
             .joined(separator: "\n")

@@ -4,7 +4,7 @@ import NavWatchCrawler
 /// What `HTMLReport` shows above its table of all pages, folded from the
 /// reports one at a time in the order stored: counters, chart buckets and
 /// the few pages each table lists. Its size does not grow with the crawl.
-struct ReportDigest {
+package struct ReportDigest {
     /// Outcomes, statuses, loaded pages and load-time percentiles.
     private(set) var summary = CrawlSummary()
     /// Requests and bytes of the loaded pages.
@@ -30,7 +30,7 @@ struct ReportDigest {
     /// Links not followed (skipped or blocked reports), by why: a skip reason, or `private-address`.
     private(set) var notFollowed: [String: Int] = [:]
 
-    mutating func add(_ report: PageLoadReport) {
+    package mutating func add(_ report: PageLoadReport) {
         summary.add(report)
         firstFetched = min(firstFetched ?? report.fetchedAt, report.fetchedAt)
         lastFetched = max(lastFetched ?? report.fetchedAt, report.fetchedAt)
@@ -59,7 +59,7 @@ struct ReportDigest {
     /// The `limit` reports of highest rank offered (ranks compared
     /// lexicographically), highest first; of equal ranks, the first offered.
     /// `offered` counts them all.
-    struct Leaders {
+    package struct Leaders {
         let limit: Int
         private(set) var offered = 0
         private var ranked: [(rank: [Double], report: PageLoadReport)] = []

@@ -4,9 +4,14 @@ import NavWatchCrawler
 /// Every budget breach of a crawl, by page, in the formats `navwatch
 /// budgets` writes: text, Markdown, JUnit XML (one test case per page and
 /// limit) and JSON.
-struct BudgetListing {
+package struct BudgetListing {
+    /// The formats the listing is written in.
+    package enum Format: String, Sendable, CaseIterable {
+        case text, markdown, junit, json, github
+    }
+
     /// One page the budgets apply to, with its limits and breaches.
-    struct Page {
+    package struct Page {
         var url: String
         var limits: [(metric: BudgetMetric, limit: Double, budget: Budget)]
         var breaches: [BudgetBreach]
@@ -14,11 +19,11 @@ struct BudgetListing {
         var unmeasured: [BudgetMetric]
     }
 
-    let pages: [Page]
+    package let pages: [Page]
     /// How much a breach matters (`[severity] budget` of the policy file).
-    let severity: LinkPolicy.Severity
+    package let severity: LinkPolicy.Severity
 
-    init(_ reports: [PageLoadReport], budgets: BudgetFile, policy: LinkPolicy = .init()) {
+    package init(_ reports: [PageLoadReport], budgets: BudgetFile, policy: LinkPolicy = .init()) {
         severity = policy.severity(of: .budget, cause: nil)
         pages = reports.filter(BudgetFile.applies).map { report in
             let limits = budgets.limits(for: report.url)
@@ -27,9 +32,9 @@ struct BudgetListing {
         }
     }
 
-    var breaches: [BudgetBreach] { pages.flatMap(\.breaches) }
+    package var breaches: [BudgetBreach] { pages.flatMap(\.breaches) }
 
-    func render(_ format: BudgetsCommand.Format) -> String {
+    package func render(_ format: Format) -> String {
         switch format {
         case .text: return TerminalText.inertLines(text)
         case .markdown: return markdown
@@ -41,7 +46,7 @@ struct BudgetListing {
     }
 
     /// "3 breaches on 2 of 40 pages".
-    var summary: String {
+    package var summary: String {
         let breaches = self.breaches
         let pagesOver = Set(breaches.map(\.url)).count
         return "\(breaches.count) budget breach\(breaches.count == 1 ? "" : "es") on \(pagesOver) of \(pages.count) page\(pages.count == 1 ? "" : "s")"
@@ -51,7 +56,7 @@ struct BudgetListing {
         breach.line + (breach.pattern.map { " (budget \($0))" } ?? "")
     }
 
-    var text: String {
+    package var text: String {
         var lines: [String] = []
         for page in pages where !page.breaches.isEmpty {
             lines.append(page.url)
@@ -61,7 +66,7 @@ struct BudgetListing {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    var markdown: String {
+    package var markdown: String {
         var lines = ["## Budgets", "", summary + ".", ""]
         let breaches = self.breaches
         if !breaches.isEmpty {
@@ -74,7 +79,7 @@ struct BudgetListing {
     }
 
     /// One test case per page and limit: a failure for a breach, skipped where the page has no measure.
-    var junit: String {
+    package var junit: String {
         let cases = pages.reduce(0) { $0 + $1.limits.count }
         let failures = breaches.count
         let skipped = pages.reduce(0) { $0 + $1.unmeasured.count }
@@ -102,7 +107,7 @@ struct BudgetListing {
     }
 
     /// `{"pages": N, "breaches": [{"url", "budget", "measured", "limit", "pattern"}]}`.
-    var json: String {
+    package var json: String {
         struct Document: Encodable {
             var pages: Int
             var breaches: [BudgetBreach]
