@@ -198,6 +198,14 @@ extension WebView {
         return fold!
     }
 
+    /// Returns a fold of `navigation`, which has not started: a navigation
+    /// the page starts, called from the delegate's
+    /// `didStartProvisionalNavigation` (the delegate gets each event before
+    /// the folds), so that the fold sees its start.
+    package func fold(_ navigation: Navigation, start: ContinuousClock.Instant = .now) -> RunningFold {
+        RunningFold(view: self, navigation: navigation, start: start)
+    }
+
     /// Returns a fold of the next navigation that starts in the view (one
     /// the page or an input starts), from its start; times are relative to
     /// `start`.

@@ -9,9 +9,12 @@ import WebKitThread
 /// resource, and passes each URL the guard refused to `onBlocked` once.
 ///
 /// Every navigation gets exactly one terminal line: `finished`, `failed` or
-/// `terminated`. Everything happens on the WebKit thread, in event order.
+/// `terminated`. It is the view's delegate: it gets each event the moment
+/// the view emits it, before the navigations' folds (`RunningFold`) do, so a
+/// fold it reads is as it was before the event. Everything happens on the
+/// WebKit thread, in event order.
 @WebKitActor
-final class WatchEventTranslator {
+final class WatchEventTranslator: NavigationDelegate {
     private let resources: Bool
     private let privateAddressGuard: PrivateAddressGuard?
     private let emit: (WatchEvent) -> Void
@@ -24,8 +27,13 @@ final class WatchEventTranslator {
 
     private var numbers: [UInt64: Int] = [:]
     private var startTimes: [UInt64: ContinuousClock.Instant] = [:]
-    /// Every navigation still running, and the one asked for last also after it ended.
-    private var loads: [UInt64: PageLoadState] = [:]
+    /// The fold of every navigation still running, and of the one asked for
+    /// last also after it ended: the watcher's for those it asked for, the
+    /// translator's own for those the page started.
+    private var loads: [UInt64: RunningFold] = [:]
+    /// The resources whose end (failure or finish) was printed: WebKit
+    /// reports `finished` after `failed` too, and one line per resource is printed.
+    private var endedResources: Set<UInt64> = []
     private var lastNumber = 0
     /// The navigation asked for last.
     private var current: Navigation?
@@ -42,32 +50,33 @@ final class WatchEventTranslator {
         self.onBlocked = onBlocked
     }
 
-    /// Numbers `navigation`, asked for at `start`, and makes it the current
-    /// one; returns its number. Call it before its events are handled.
-    func begin(_ navigation: Navigation, at start: ContinuousClock.Instant) -> Int {
-        if let previous = current, loads[previous.id]?.isEnded == true { loads[previous.id] = nil }
+    /// Numbers the navigation `fold` folds, asked for at `start`, and makes
+    /// it the current one; returns its number. Call it before its events
+    /// are handled.
+    func begin(_ fold: RunningFold, at start: ContinuousClock.Instant) -> Int {
+        if let previous = current, loads[previous.id]?.state.isEnded == true { loads[previous.id] = nil }
+        let navigation = fold.state.navigation
         current = navigation
         lastNumber += 1
         numbers[navigation.id] = lastNumber
         startTimes[navigation.id] = start
-        loads[navigation.id] = PageLoadState(navigation: navigation)
+        loads[navigation.id] = fold
         return lastNumber
     }
 
-    func handle(_ event: WebViewEvent) {
+    func webView(_ webView: WebView, didReceive event: WebViewEvent) {
         if case .navigation(.didStartProvisionalNavigation(let navigation)) = event, loads[navigation.id] == nil {
-            loads[navigation.id] = PageLoadState(navigation: navigation)  // the page started it
+            loads[navigation.id] = webView.fold(navigation)  // the page started it
         }
-        // WebKit reports `finished` after `failed` too: one line per resource.
-        var endedBefore = false
-        if case .resource(.finished(let id, _, _, _, _)) = event {
-            endedBefore = loads.values.contains { $0.request(id)?.isEnded == true }
-        }
-        let now = clock.now
-        for id in loads.keys { loads[id]!.apply(event, at: now - (startTimes[id] ?? now)) }
         switch event {
         case .navigation(let navigationEvent): handle(navigationEvent)
-        case .resource(let resourceEvent): if !endedBefore { handle(resourceEvent) }
+        case .resource(let resourceEvent):
+            switch resourceEvent {
+            case .finished(let id, _, _, _, _), .failed(let id, _, _):
+                if endedResources.insert(id).inserted { handle(resourceEvent) }
+            case .started, .redirected:
+                handle(resourceEvent)
+            }
         case .consoleMessage(let message):
             emit(WatchEvent(kind: .console, nav: message.navigation.map(number) ?? lastNumber,
                             url: message.url?.absoluteString ?? "", milliseconds: milliseconds(message.navigation),
@@ -115,7 +124,7 @@ final class WatchEventTranslator {
                             mime: response.mimeType))
 
         case .didFinish(let navigation):
-            let state = loads[navigation.id]
+            let state = loads[navigation.id]?.state
             let response = state?.response
             retire(navigation)
             emit(WatchEvent(kind: .finished, nav: number(navigation), url: (response?.url ?? navigation.url).absoluteString,
@@ -127,14 +136,14 @@ final class WatchEventTranslator {
             let provisional: Bool
             if case .didFailProvisionalNavigation = event { provisional = true } else { provisional = false }
             // A failure that follows the web process going away is the `terminated` line.
-            let terminated = loads[navigation.id]?.webProcessTermination != nil && error.kind == .webProcessCrashed
+            let terminated = loads[navigation.id]?.state.webProcessTermination != nil && error.kind == .webProcessCrashed
             retire(navigation)
             emit(WatchEvent(kind: terminated ? .terminated : .failed, nav: number(navigation),
                             url: error.failingURL?.absoluteString ?? navigation.url.absoluteString,
                             milliseconds: milliseconds(navigation), provisional: provisional, error: error))
 
         case .webContentProcessDidTerminate(let reason):
-            if loads.values.allSatisfy({ $0.isEnded || $0.stage == .requested }) {
+            if loads.values.allSatisfy({ $0.state.isEnded || $0.state.stage == .requested }) {
                 // No navigation fails of it (one not started yet is issued
                 // again in a new process): report it against the last one.
                 let error = NavigationError(kind: .webProcessCrashed, domain: NavigationError.navwatchDomain,

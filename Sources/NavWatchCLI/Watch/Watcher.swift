@@ -2,7 +2,6 @@ import Foundation
 import NavWatch
 import NavWatchCrawler
 import NavWatchGuard
-import NavWatchRx
 import WebKitThread
 
 /// How one requested URL went, for the summary line and the exit code.
@@ -104,15 +103,12 @@ package final class Watcher {
         let translator = WatchEventTranslator(view: view, resources: options.resources,
                                               privateAddressGuard: options.privateAddressGuard,
                                               emit: emit, onBlocked: onBlocked)
-        let events = view.rx.events  // subscribed before the first load
-        let consumer = Task { @WebKitActor in
-            for await event in events { translator.handle(event) }
-        }
+        view.navigationDelegate = translator  // held weakly: `translator` lives until the end of the run
         var summaries: [PageSummary] = []
         for url in urls where !interrupted {
             let start = clock.now
             let fold = try view.loadFolding(url, timeout: options.timeout, start: start)
-            let number = translator.begin(fold.state.navigation, at: start)
+            let number = translator.begin(fold, at: start)
             self.fold = fold
             await waitUntilDone(fold, start: start)
             var summary = PageSummary(requested: url, nav: number, state: fold.state)
@@ -133,8 +129,8 @@ package final class Watcher {
             _ = fold.stop()
             self.fold = nil
         }
-        view.close()  // ends a navigation still running as cancelled, then completes `events`
-        await consumer.value
+        view.close()  // ends a navigation still running as cancelled, printed at once
+        withExtendedLifetime(translator) {}
         self.view = nil
         return summaries
     }
