@@ -13,7 +13,7 @@ private func expectEvents(_ lines: [String], base: URL?, _ expected: [String],
     #expect(actual == expected, "actual: \(actual)", sourceLocation: sourceLocation)
 }
 
-/// The keys the `--json` schema allows (NavWatchCrawler.docc/CommandLine.md).
+/// The keys the `--json` schema allows (NavWatchCLI.docc/CommandLine.md).
 private let schemaKeys: Set<String> = ["event", "nav", "url", "t_ms", "status", "mime", "title", "provisional", "error",
                                        "level", "message", "line", "column"]
 

@@ -2,7 +2,7 @@ import Foundation
 import NavWatch
 
 /// One line of `navwatch` output: what happened, to which navigation, when.
-/// Its JSON form is the `--json` schema documented in NavWatchCrawler.docc/CommandLine.md.
+/// Its JSON form is the `--json` schema documented in NavWatchCLI.docc/CommandLine.md.
 package struct WatchEvent: Sendable, Equatable {
     package enum Kind: String, Sendable, CaseIterable {
         case started, redirected, committed, finished, failed, terminated

@@ -86,7 +86,7 @@ public struct CrawlConfiguration: Sendable {
     /// Which pages are rendered in a web view and which are read from their
     /// HTML: every page (`always`, the default), only those whose scripts
     /// could change their links (`auto`, the link checker's mode), or none
-    /// (`never`). NavWatchCrawler.docc/CheckingLinks.md says what a page read
+    /// (`never`). NavWatchCLI.docc/CheckingLinks.md says what a page read
     /// from HTML reports. A page read from HTML runs no `pageHandler` and
     /// has no screenshot.
     public var render: RenderMode = .always

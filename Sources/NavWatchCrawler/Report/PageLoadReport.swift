@@ -3,7 +3,7 @@ import NavWatch
 import NavWatchSupport
 
 /// What the crawler learnt about one URL it tried (or decided not to try).
-/// Encodes to JSON with snake_case keys; NavWatchCrawler.docc/Crawling.md lists the fields.
+/// Encodes to JSON with snake_case keys; NavWatchCLI.docc/Crawling.md lists the fields.
 public struct PageLoadReport: Codable, Sendable, Equatable {
     /// How the page (or the check of a link) ended.
     public enum Outcome: String, Codable, Sendable, CaseIterable {
@@ -458,7 +458,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// Whether the page was rendered in a web view (true) or read from its
     /// HTML (false); nil in a crawl that renders every page (`RenderMode.always`).
     public var rendered: Bool?
-    /// Why it was, or was not, rendered (NavWatchCrawler.docc/CheckingLinks.md).
+    /// Why it was, or was not, rendered (NavWatchCLI.docc/CheckingLinks.md).
     public var renderReason: RenderReason?
     /// Every request of the page: stored beside the report, not in its JSON line.
     public var requests: [RequestRecord] = []

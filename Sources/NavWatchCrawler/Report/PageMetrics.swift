@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a finished page's timing entries say beyond its `Timings`, measured
-/// only from entries the engine has (see "Metrics" in NavWatchCrawler.docc/AfterTheLoadEvent.md):
+/// only from entries the engine has (see "Metrics" in NavWatchCLI.docc/AfterTheLoadEvent.md):
 ///
 /// - `firstByteToLastResource`: from the document's first byte to the end
 ///   of the last resource that ended before the page's facts were read;
