@@ -116,9 +116,10 @@ struct HARTests {
             for path in [watched, finished, crawled] { try? FileManager.default.removeItem(atPath: path) }
             removeSQLiteDatabase(atPath: db)
         }
-        let watch = try await NavwatchProcess.run([url, "--har", watched])
+        // A settle time a busy machine's timers cannot outrun: the late requests start 100 ms after the load.
+        let watch = try await NavwatchProcess.run([url, "--har", watched, "--settle", "3000"])
         #expect(watch.status == 0)
-        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-depth", "0", url])
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-depth", "0", "--settle", "3000", url])
         #expect(crawl.status == 0)
         let export = try await NavwatchProcess.run(["export", "--db", db, "--format", "har", "--out", crawled])
         #expect(export.status == 0)

@@ -167,8 +167,9 @@ package final class Watcher {
 
     /// Makes the current page's report, with every request it made until
     /// it was done (`waitUntil`): with `.idle`, until its late window closed,
-    /// as a crawl's report has them; requests still on the network then are
-    /// pending.
+    /// as a crawl's report has them; with `.finish`, as the finish left them
+    /// (what the page does while its facts are read is after that point).
+    /// Requests still on the network then are pending.
     private func record(_ url: URL, _ fold: RunningFold, on view: WebView, start: ContinuousClock.Instant) async -> PageLoadReport {
         var facts: PageFacts?
         if case .finished? = fold.state.outcome {
@@ -178,7 +179,8 @@ package final class Watcher {
         var report = PageLoadReport(url: url.absoluteString, depth: 0, parent: nil, outcome: .failed)
         report.startedAt = Date().addingTimeInterval(-now.seconds)
         report.attempts = 1
-        report.record(fold.state, facts: facts, now: now)
+        let state = options.waitUntil == .idle ? fold.state : fold.state.atEnd ?? fold.state
+        report.record(state, facts: facts, now: now)
         return report
     }
 }
