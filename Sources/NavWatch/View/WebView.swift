@@ -84,8 +84,8 @@ public final class WebView {
     /// navigation action asked about before the latest one came from the
     /// document that load replaces.
     var loadsAsked: UInt64 = 0
-    /// The waits of running `click`, `press` and `submit` calls, by id.
-    /// The folds following this view's navigations (`RunningFold`), fed by `emit`.
+    /// The folds following this view's navigations (`RunningFold`), fed by
+    /// `emit`: those of loads, of inputs' navigations and of the page's own.
     var runningFolds: [ObjectIdentifier: RunningFoldEntry] = [:]
     /// How many shim callbacks are on the stack: WebKit must not be asked to
     /// load from inside its own signal handlers.
