@@ -296,7 +296,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
 
             public init(from decoder: any Decoder) throws {
                 let text = try decoder.singleValueContainer().decode(String.self)
-                // Reports stored before 0.2.0 wrote a warning's level as the console's `warn`.
+                // Reports stored by 0.1.0 wrote a warning's level as the console's `warn`.
                 guard let level = Level(rawValue: text == "warn" ? "warning" : text) else {
                     throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                             debugDescription: "not a console level: \(text)"))
