@@ -2,14 +2,14 @@ import NavWatchCrawler
 
 /// GitHub Actions workflow commands, one line each, which a workflow run
 /// shows as annotations: `::error title=broken-link::https://a.test/x: 404 Not Found (linked from ...)`.
-package enum GitHubAnnotations {
+enum GitHubAnnotations {
     /// One command; `title` and `message` escaped as the runner expects.
-    package static func line(_ severity: LinkPolicy.Severity, title: String, message: String) -> String {
+    static func line(_ severity: LinkPolicy.Severity, title: String, message: String) -> String {
         "::\(severity.rawValue) title=\(escapedProperty(title))::\(escapedData(message))"
     }
 
     /// One command per problem, at its severity.
-    package static func problems(_ problems: [FoundProblem]) -> String {
+    static func problems(_ problems: [FoundProblem]) -> String {
         problems.map { found in
             let referrers = found.referrers.isEmpty ? "" : " (linked from " + found.referrers.prefix(5).joined(separator: ", ")
                 + (found.referrers.count > 5 ? ", and \(found.referrers.count - 5) more" : "") + ")"

@@ -150,7 +150,7 @@ package enum HTMLReport {
     }
 
     /// Upper bounds of the load-time buckets, in milliseconds.
-    package static let loadTimeBuckets: [Double] = [100, 250, 500, 1000, 2500, 5000, 10000]
+    static let loadTimeBuckets: [Double] = [100, 250, 500, 1000, 2500, 5000, 10000]
 
     private static func loadTimeBars(_ counts: [Int]) -> [SVGChart.Bar] {
         var bars: [SVGChart.Bar] = []
@@ -249,7 +249,7 @@ package enum HTMLReport {
     }
 
     /// How many targets a links table shows, and how many referrers each.
-    package static let shownTargets = 200, shownReferrers = 10
+    static let shownTargets = 200, shownReferrers = 10
 
     private static func targetTable(_ targets: [CheckedTarget], id: String) -> String {
         guard !targets.isEmpty else { return "<p>None.</p>" }
@@ -311,11 +311,11 @@ package enum HTMLReport {
 
     // MARK: Formatting
 
-    package static func msText(_ ms: Double) -> String {
+    static func msText(_ ms: Double) -> String {
         ms >= 1000 ? String(format: "%.2f s", ms / 1000) : String(format: "%.0f ms", ms)
     }
 
-    package static func bytesText(_ bytes: Int) -> String {
+    static func bytesText(_ bytes: Int) -> String {
         let value = Double(bytes)
         if value >= 1_048_576 { return String(format: "%.1f MB", value / 1_048_576) }
         if value >= 1024 { return String(format: "%.1f kB", value / 1024) }

@@ -1,7 +1,7 @@
 /// Escaping for text placed in a Markdown table cell.
-package enum Markdown {
+enum Markdown {
     /// `text` for a table cell: a `|` or a line break would end the cell.
-    package static func cell(_ text: String) -> String {
+    static func cell(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
     }
 }

@@ -4,9 +4,9 @@ import NavWatchCrawler
 /// One metric over the loaded pages of a report: how its values spread
 /// (fixed buckets for a chart, a sketch for the median and 95th percentile)
 /// and the pages with the highest values. Its size does not grow with the crawl.
-package struct MetricDistribution {
+struct MetricDistribution {
     /// A metric `navwatch report` shows, and how to read it from a report.
-    package struct Metric: Sendable {
+    struct Metric: Sendable {
         var id: String
         var title: String
         /// `ms`, `bytes` or an empty string (a count).
@@ -18,7 +18,7 @@ package struct MetricDistribution {
         var value: @Sendable (PageLoadReport) -> Double?
     }
 
-    package static let metrics: [Metric] = {
+    static let metrics: [Metric] = {
         let times: [Double] = [100, 250, 500, 1000, 2500, 5000, 10000]
         return [
             Metric(id: "ttfb", title: "Time to first byte", unit: "ms", buckets: times) { $0.timings.ttfb },
@@ -44,26 +44,26 @@ package struct MetricDistribution {
         ]
     }()
 
-    package let metric: Metric
+    let metric: Metric
     private(set) var counts: [Int]
     private var sketch = Histogram<UInt64>(numberOfSignificantValueDigits: .two)
     private(set) var highest = ReportDigest.Leaders(limit: 5)
 
-    package init(_ metric: Metric) {
+    init(_ metric: Metric) {
         self.metric = metric
         counts = [Int](repeating: 0, count: metric.buckets.count + 1)
     }
 
     /// Pages that had a value.
-    package var measured: Int { highest.offered }
+    var measured: Int { highest.offered }
 
     /// The value `percentile` percent of the measured pages had at most (two significant digits).
-    package func value(percentile: Double) -> Double? {
+    func value(percentile: Double) -> Double? {
         sketch.totalCount == 0 ? nil : Double(sketch.valueAtPercentile(percentile))
     }
 
     /// Counts `report` (a loaded page without its requests) when it has a value.
-    package mutating func add(_ report: PageLoadReport) {
+    mutating func add(_ report: PageLoadReport) {
         guard let value = metric.value(report), value.isFinite, value >= 0 else { return }
         counts[metric.buckets.firstIndex { value < $0 } ?? metric.buckets.count] += 1
         _ = sketch.record(UInt64(value.rounded()))
@@ -71,7 +71,7 @@ package struct MetricDistribution {
     }
 
     /// `value` in the metric's unit, as the report prints it.
-    package func text(_ value: Double) -> String {
+    func text(_ value: Double) -> String {
         switch metric.unit {
         case "ms": return HTMLReport.msText(value)
         case "bytes": return HTMLReport.bytesText(Int(value))
@@ -80,7 +80,7 @@ package struct MetricDistribution {
     }
 
     /// The chart's bars: one per bucket.
-    package var bars: [SVGChart.Bar] {
+    var bars: [SVGChart.Bar] {
         var bars: [SVGChart.Bar] = []
         var lower = 0.0
         for (upper, count) in zip(metric.buckets + [.infinity], counts) {

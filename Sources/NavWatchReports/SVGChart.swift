@@ -2,9 +2,9 @@ import Foundation
 
 /// Small SVG charts drawn as text: a report that needs no library and no
 /// network to show its pictures.
-package enum SVGChart {
+enum SVGChart {
     /// One bar of a chart.
-    package struct Bar {
+    struct Bar {
         var label: String
         var value: Double
         /// What the bar's end says (the value, formatted).
@@ -13,7 +13,7 @@ package enum SVGChart {
     }
 
     /// Horizontal bars, one a row, scaled to the largest value.
-    package static func horizontalBars(_ bars: [Bar], id: String, width: Int = 640) -> String {
+    static func horizontalBars(_ bars: [Bar], id: String, width: Int = 640) -> String {
         let rowHeight = 24, labelWidth = 190, textWidth = 90
         let height = max(1, bars.count) * rowHeight + 8
         let largest = bars.map(\.value).max() ?? 0
@@ -30,7 +30,7 @@ package enum SVGChart {
     }
 
     /// Vertical bars over labelled buckets (a histogram).
-    package static func columns(_ bars: [Bar], id: String, width: Int = 640, height: Int = 220) -> String {
+    static func columns(_ bars: [Bar], id: String, width: Int = 640, height: Int = 220) -> String {
         let bottom = height - 40, top = 20
         let largest = bars.map(\.value).max() ?? 0
         let slot = Double(width - 20) / Double(max(1, bars.count))
@@ -52,10 +52,10 @@ package enum SVGChart {
 }
 
 /// Escaping for text placed in HTML.
-package enum HTML {
+enum HTML {
     /// `text` for HTML or XML text and attribute values; characters XML 1.0
     /// cannot hold at all (controls other than tab and line breaks) become U+FFFD.
-    package static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.count)
         for scalar in text.unicodeScalars {

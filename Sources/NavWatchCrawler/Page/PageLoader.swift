@@ -285,8 +285,7 @@ package final class PageLoader {
         report.record(live, facts: facts, now: now,
                       guardVerdict: privateAddressGuard?.verdict(for: lastURL, since: guardMark),
                       includingRequests: includingRequests)
-        guard let privateAddressGuard else { return }
-        guard includingRequests else { return }
+        guard let privateAddressGuard, includingRequests else { return }
         report.resources.blocked = report.requests.filter { request in
             guard request.url != lastURL.absoluteString, let url = URL(string: request.url),
                   case .blocked? = privateAddressGuard.verdict(for: url, since: guardMark) else { return false }
