@@ -109,6 +109,7 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
 
 /// An address that cannot be used, with a one-line message for the user (the password hidden).
 public struct PostgresAddressError: Error, CustomStringConvertible {
+    /// The message: one line, the password hidden.
     public let description: String
 
     init(_ description: String) {

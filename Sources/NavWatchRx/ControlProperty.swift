@@ -2,7 +2,9 @@
 /// `ControlProperty`): iterating it gives the current value, then every
 /// change (repeats skipped); binding a sequence to it sets the property.
 public struct ControlProperty<Value: Sendable & Equatable>: AsyncSequence, Sendable {
+    /// The property's values.
     public typealias Element = Value
+    /// A property never fails.
     public typealias Failure = Never
 
     /// The values: the current one first, then every change.
@@ -17,6 +19,7 @@ public struct ControlProperty<Value: Sendable & Equatable>: AsyncSequence, Senda
         self.binder = binder
     }
 
+    /// Iterates `values`: the current value first, then every change.
     public func makeAsyncIterator() -> Observable<Value>.Iterator {
         values.makeAsyncIterator()
     }

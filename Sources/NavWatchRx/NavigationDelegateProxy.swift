@@ -18,6 +18,7 @@ public final class NavigationDelegateProxy:
     let userAgent: PropertySubject<String?>
     let javaScriptEnabled: PropertySubject<Bool>
 
+    /// The proxy of `parentObject`, its properties' subjects holding their current values; every stream is completed at once when the view is already closed. Use `proxy(for:)`, which makes one per view.
     public required override init(parentObject: WebView) {
         title = PropertySubject(parentObject.title)
         url = PropertySubject(parentObject.url)
@@ -37,14 +38,17 @@ public final class NavigationDelegateProxy:
         if parentObject.isClosed { completeAll() }
     }
 
+    /// The view's `navigationDelegate`.
     public static func currentDelegate(for object: WebView) -> (any NavigationDelegate)? {
         object.navigationDelegate
     }
 
+    /// Sets the view's `navigationDelegate` (held weakly by the view).
     public static func setCurrentDelegate(_ delegate: (any NavigationDelegate)?, to object: WebView) {
         object.navigationDelegate = delegate
     }
 
+    /// The proxy itself, as the view's delegate.
     public var asDelegate: any NavigationDelegate { self }
 
     // MARK: Events: observed, then forwarded

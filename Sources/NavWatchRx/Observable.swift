@@ -14,6 +14,7 @@
 /// - Cancelling the iterating task, or dropping the observable without
 ///   iterating it, ends the subscription and removes it from its source.
 public struct Observable<Element: Sendable>: AsyncSequence, Sendable {
+    /// Observables never fail: failures are values.
     public typealias Failure = Never
 
     private let stream: AsyncStream<Element>
@@ -24,6 +25,7 @@ public struct Observable<Element: Sendable>: AsyncSequence, Sendable {
         self.stream = stream
     }
 
+    /// The iterator of this subscription; make one per observable.
     public func makeAsyncIterator() -> Iterator {
         Iterator(base: stream.makeAsyncIterator())
     }
@@ -34,10 +36,12 @@ public struct Observable<Element: Sendable>: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncStream<Element>.Iterator
 
+        /// The next event, waiting for it; nil once the source completed or the task was cancelled.
         public mutating func next() async -> Element? {
             await base.next()
         }
 
+        /// `next()`, run on `actor`: no hop off the caller's actor to wait.
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
             await base.next(isolation: actor)
         }

@@ -30,5 +30,6 @@ public struct Navigation: Sendable, Hashable, CustomStringConvertible {
         self.origin = origin
     }
 
+    /// `Navigation #id URL`.
     public var description: String { "Navigation #\(id) \(url.absoluteString)" }
 }

@@ -75,6 +75,7 @@ public protocol NavigationDelegate: AnyObject {
 }
 
 extension NavigationDelegate {
+    /// Calls the method below that matches `event`.
     public func webView(_ webView: WebView, didReceive event: WebViewEvent) {
         switch event {
         case .navigation(let navigationEvent):
@@ -100,28 +101,47 @@ extension NavigationDelegate {
         }
     }
 
+    /// Does nothing.
     public func webView(_ webView: WebView, didStartProvisionalNavigation navigation: Navigation) {}
+    /// Does nothing.
     public func webView(_ webView: WebView, didReceiveServerRedirectFor navigation: Navigation, to url: URL) {}
+    /// Does nothing.
     public func webView(_ webView: WebView, didCommit navigation: Navigation, response: NavigationResponse) {}
+    /// Does nothing.
     public func webView(_ webView: WebView, didFinish navigation: Navigation) {}
+    /// Does nothing.
     public func webView(_ webView: WebView, didFailProvisionalNavigation navigation: Navigation, withError error: NavigationError) {}
+    /// Does nothing.
     public func webView(_ webView: WebView, didFail navigation: Navigation, withError error: NavigationError) {}
+    /// Does nothing.
     public func webViewWebContentProcessDidTerminate(_ webView: WebView, reason: WebProcessTerminationReason) {}
+    /// Allows every navigation.
     public func webView(_ webView: WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
         .allow
     }
+    /// `NavigationResponsePolicy.default(for:)`: shows what WebKit can show, downloads attachments and the rest.
     public func webView(_ webView: WebView, decidePolicyFor response: NavigationResponse) async -> NavigationResponsePolicy {
         NavigationResponsePolicy.default(for: response)
     }
+    /// Does nothing.
     public func webView(_ webView: WebView, didSameDocumentNavigation navigation: SameDocumentNavigation) {}
+    /// Does nothing.
     public func webView(_ webView: WebView, didRequestNewWindow request: NewWindowRequest) {}
+    /// Accepts every dialog (OK, and a prompt's default text).
     public func webView(_ webView: WebView, runScriptDialog dialog: ScriptDialog) -> ScriptDialogResponse { .accept }
+    /// Does nothing.
     public func webView(_ webView: WebView, didAnswerScriptDialog dialog: ScriptDialog) {}
+    /// Does nothing.
     public func webView(_ webView: WebView, didBecomeDownload download: Download) {}
+    /// Does nothing.
     public func webView(_ webView: WebView, resource event: ResourceEvent) {}
+    /// Does nothing.
     public func webView(_ webView: WebView, didLog message: ConsoleMessage) {}
+    /// Does nothing.
     public func webView(_ webView: WebView, didThrow error: PageError) {}
+    /// Does nothing.
     public func webView(_ webView: WebView, didChange property: WebViewPropertyChange) {}
+    /// Does nothing.
     public func webViewDidClose(_ webView: WebView) {}
 }
 

@@ -53,6 +53,7 @@ public struct NavigationError: Error, Sendable, Hashable, CustomStringConvertibl
         self.failingURL = failingURL
     }
 
+    /// `kind: message (domain code)`, in one line.
     public var description: String {
         "\(kind.rawValue): \(message) (\(domain) \(code))"
     }

@@ -18,6 +18,7 @@ public enum InteractionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// predicate threw, the page went away).
     case script(JavaScriptError)
 
+    /// What went wrong, in one line naming the selector, key or wait.
     public var description: String {
         switch self {
         case .noMatch(let selector): return "no element matches \(selector)"

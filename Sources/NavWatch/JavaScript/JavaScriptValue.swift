@@ -40,6 +40,7 @@ public enum JavaScriptValue: Sendable, Hashable {
 }
 
 extension JavaScriptValue: Decodable {
+    /// Decodes any JSON value: null, a boolean, a number, a string, an array or an object.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
@@ -82,6 +83,7 @@ public enum JavaScriptError: Error, Sendable, Equatable, CustomStringConvertible
     /// Any other error WebKit reported.
     case other(domain: String, code: Int, message: String)
 
+    /// The error in one line, as a message for people.
     public var description: String {
         switch self {
         case .exception(let message, let line):

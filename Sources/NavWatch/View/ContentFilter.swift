@@ -20,6 +20,7 @@ public final class ContentFilter: Sendable, Hashable, CustomStringConvertible {
         /// `fetch`, `XMLHttpRequest`, WebSockets, beacons.
         case raw
 
+        /// Orders the types by name, for stable descriptions.
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
@@ -32,11 +33,14 @@ public final class ContentFilter: Sendable, Hashable, CustomStringConvertible {
         (self.blocked, self.handle) = (blocked, handle)
     }
 
+    /// `blocking` and the types blocked, sorted by name.
     public var description: String {
         "blocking " + blocked.sorted().map(\.rawValue).joined(separator: ", ")
     }
 
+    /// Two filters are equal when they block the same types.
     public static func == (lhs: ContentFilter, rhs: ContentFilter) -> Bool { lhs.blocked == rhs.blocked }
+    /// Hashes the types blocked, as `==` compares them.
     public func hash(into hasher: inout Hasher) { hasher.combine(blocked) }
 
     /// The filter that blocks every subresource of `types`, compiled on

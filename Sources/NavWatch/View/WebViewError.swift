@@ -9,6 +9,7 @@ public enum WebViewError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A screenshot could not be taken or written.
     case screenshotFailed(String)
 
+    /// What went wrong, in one line.
     public var description: String {
         switch self {
         case .closed: return "the web view is closed"

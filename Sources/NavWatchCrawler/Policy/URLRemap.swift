@@ -25,18 +25,23 @@ public struct URLRemap: Sendable, Codable, Equatable {
         case pattern, replacement
     }
 
+    /// Decodes `pattern` and `replacement`, and compiles the pattern.
+    ///
+    /// - Throws: `DecodingError`, or the pattern's error when it is no valid regular expression.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(pattern: try container.decode(String.self, forKey: .pattern),
                       replacement: try container.decode(String.self, forKey: .replacement))
     }
 
+    /// Encodes `pattern` and `replacement`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(pattern, forKey: .pattern)
         try container.encode(replacement, forKey: .replacement)
     }
 
+    /// Two remaps are equal when their pattern and replacement are.
     public static func == (lhs: URLRemap, rhs: URLRemap) -> Bool {
         lhs.pattern == rhs.pattern && lhs.replacement == rhs.replacement
     }

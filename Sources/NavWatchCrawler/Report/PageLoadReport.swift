@@ -167,8 +167,8 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
             case firstContentfulPaintUnavailable = "first_contentful_paint_unavailable"
         }
 
+        /// Encodes every timing, writing an unknown one as null rather than leaving it out.
         public func encode(to encoder: any Encoder) throws {
-            // Unknown timings are written as null, not left out.
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(redirect, forKey: .redirect)
             try container.encode(commit, forKey: .commit)
@@ -216,6 +216,8 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         /// No requests.
         public init() {}
 
+        /// Decodes the counts; reports stored before `blocked`, `from_cache`
+        /// and `by_type` were kept read them as 0 and empty.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             count = try container.decode(Int.self, forKey: .count)
@@ -294,6 +296,10 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
                 }
             }
 
+            /// Decodes `error` or `warning`, and the console's `warn` that
+            /// reports stored by 0.1.0 wrote for a warning.
+            ///
+            /// - Throws: `DecodingError` for any other text.
             public init(from decoder: any Decoder) throws {
                 let text = try decoder.singleValueContainer().decode(String.self)
                 // Reports stored by 0.1.0 wrote a warning's level as the console's `warn`.

@@ -97,6 +97,7 @@ public struct PageMetrics: Codable, Sendable, Equatable {
         }
     }
 
+    /// Encodes every metric, writing an unknown one as null rather than leaving it out.
     public func encode(to encoder: any Encoder) throws {
         // Unknown metrics are written as null, not left out.
         var container = encoder.container(keyedBy: CodingKeys.self)

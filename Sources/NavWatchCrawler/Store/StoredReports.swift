@@ -6,16 +6,19 @@
 /// transaction commits after a later report was read is not. An error
 /// reading a batch ends the iteration with it.
 public struct StoredReports: AsyncSequence, Sendable {
+    /// The reports, in the order stored.
     public typealias Element = PageLoadReport
 
     let store: any CrawlStore
     let includingRequests: Bool
     let batchSize: Int
 
+    /// An iterator from the first report stored.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(sequence: self)
     }
 
+    /// Reads the reports a batch at a time; use it from one task.
     public struct AsyncIterator: AsyncIteratorProtocol {
         private let sequence: StoredReports
         private var batch: [StoredReport] = []
@@ -28,6 +31,9 @@ public struct StoredReports: AsyncSequence, Sendable {
             self.sequence = sequence
         }
 
+        /// The next report stored, reading the next batch when this one is used up; nil after the last.
+        ///
+        /// - Throws: the store's error reading a batch; the iteration ends with it.
         public mutating func next() async throws -> PageLoadReport? {
             if next == batch.count {
                 guard !exhausted else { return nil }
