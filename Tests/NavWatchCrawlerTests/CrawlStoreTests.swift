@@ -177,12 +177,13 @@ struct CrawlStoreTests {
     func expiredLease(_ kind: StoreKind) async throws {
         try await kind.withStores(2) { stores in
             _ = try await stores[0].enqueue([entry("/")])
-            let first = try #require(leasedURL(try await stores[0].lease(request("dead", lease: 2))))
+            // A lease of 6 s: longer than any stall of a loaded machine between the two leases.
+            let first = try #require(leasedURL(try await stores[0].lease(request("dead", lease: 6))))
             guard case .wait = try await stores[1].lease(request("alive")) else {
                 Issue.record("a live lease was handed out again")
                 return
             }
-            try await Task.sleep(for: .milliseconds(2200))
+            try await Task.sleep(for: .milliseconds(6200))
             guard case .leased(let again) = try await stores[1].lease(request("alive")) else {
                 Issue.record("the expired lease did not come back")
                 return
@@ -236,17 +237,19 @@ struct CrawlStoreTests {
     func hostDelay(_ kind: StoreKind) async throws {
         try await kind.withStores(2) { stores in
             _ = try await stores[0].enqueue([entry("/1"), entry("/2"), entry("/1", host: "b.test")])
+            // A pause of 8 s: longer than any stall of a loaded machine between the leases.
             let firstLease = Date()
-            #expect(leasedURL(try await stores[0].lease(request("w0", hostDelay: 3))) == "http://a.test/1")
-            #expect(leasedURL(try await stores[1].lease(request("w1", hostDelay: 3))) == "http://b.test/1")
-            guard case .wait(let until?) = try await stores[1].lease(request("w1", hostDelay: 3)) else {
-                Issue.record("a.test was asked again within its pause")
+            #expect(leasedURL(try await stores[0].lease(request("w0", hostDelay: 8))) == "http://a.test/1")
+            #expect(leasedURL(try await stores[1].lease(request("w1", hostDelay: 8))) == "http://b.test/1")
+            let outcome = try await stores[1].lease(request("w1", hostDelay: 8))
+            guard case .wait(let until?) = outcome else {
+                Issue.record("a.test was asked again within its pause: \(outcome)")
                 return
             }
-            // The pause ends 3 s after a.test's lease, however long the leases took.
-            #expect(until.timeIntervalSince(firstLease) >= 2.95 && until.timeIntervalSinceNow <= 3)
+            // The pause ends 8 s after a.test's lease, however long the leases took.
+            #expect(until.timeIntervalSince(firstLease) >= 7.95 && until.timeIntervalSinceNow <= 8)
             try await Task.sleep(for: .seconds(until.timeIntervalSinceNow + 0.05))
-            #expect(leasedURL(try await stores[1].lease(request("w1", hostDelay: 3))) == "http://a.test/2")
+            #expect(leasedURL(try await stores[1].lease(request("w1", hostDelay: 8))) == "http://a.test/2")
         }
     }
 
@@ -270,34 +273,40 @@ struct CrawlStoreTests {
     @Test("a push back pauses its host for every worker; answers ease it; the statistics say so", arguments: StoreKind.allCases)
     func pushBack(_ kind: StoreKind) async throws {
         try await kind.withStores(2) { stores in
-            _ = try await stores[0].enqueue((1...6).map { entry("/\($0)") } + [entry("/1", host: "b.test")])
-            let first = try #require(try await stores[0].lease(request("w0")).leasedEntry)
+            // a.test pushes back with a Retry-After of 20 s: a pause no stall of a loaded machine outlasts
+            // between the push back and the next lease (the leases last 60 s, so the pause is what ends first).
+            _ = try await stores[0].enqueue((1...2).map { entry("/\($0)") } + [entry("/1", host: "b.test")])
+            _ = try #require(try await stores[0].lease(request("w0", lease: 60)).leasedEntry)
             let pushedAt = Date()
-            try await stores[0].pushBack(host: "a.test", retryAfter: nil, at: pushedAt)
-            // Paused for a second from the push back (the first), for the other worker too; b.test is not.
-            #expect(leasedURL(try await stores[1].lease(request("w1"))) == "http://b.test/1")
-            guard case .wait(let until?) = try await stores[1].lease(request("w1")) else {
-                Issue.record("a.test was asked again after it pushed back")
+            try await stores[0].pushBack(host: "a.test", retryAfter: 20, at: pushedAt)
+            // Paused for the other worker too; b.test is not.
+            #expect(leasedURL(try await stores[1].lease(request("w1", lease: 60))) == "http://b.test/1")
+            let outcome = try await stores[1].lease(request("w1", lease: 60))
+            guard case .wait(let until?) = outcome else {
+                Issue.record("a.test was asked again after it pushed back: \(outcome)")
                 return
             }
-            // A second from when the store took the push back (PostgreSQL's clock: between the two calls).
+            // 20 s from when the store took the push back (PostgreSQL's clock: between the two calls).
             let answeredAt = Date()
-            #expect(until.timeIntervalSince(pushedAt) >= 0.999 && until.timeIntervalSince(answeredAt) <= 1.001)
+            #expect(until.timeIntervalSince(pushedAt) >= 19.999 && until.timeIntervalSince(answeredAt) <= 20.001)
             #expect(try await stores[1].hostStatistics().map { "\($0.host) \($0.pacing.pushBacks) \($0.pacing.interval)" }
-                    == ["a.test 1 1.0"])
-            // Three answers halve the interval; its leases keep it between requests.
-            var done = [first]
+                    == ["a.test 1 20.0"])
+            // c.test pushes back without one: a second. After it its leases keep it a second apart; three answers halve it.
+            _ = try await stores[0].enqueue((1...3).map { entry("/\($0)", host: "c.test") })
+            var done = [try #require(try await stores[0].lease(request("w0")).leasedEntry)]
+            try await stores[0].pushBack(host: "c.test", retryAfter: nil, at: Date())
             for _ in 0..<2 {
-                try await Task.sleep(for: .seconds(max(0, until.timeIntervalSinceNow) + 1.05))
+                try await Task.sleep(for: .seconds(1.05))
                 done.append(try #require(try await stores[0].lease(request("w0")).leasedEntry))
             }
+            #expect(done.map(\.url) == ["http://c.test/1", "http://c.test/2", "http://c.test/3"])
             for page in done {
                 _ = try await stores[0].complete(page, worker: "w0", report: loaded(page), aliases: [], discovered: [], skipped: [],
                                                  links: [])
             }
-            let statistics = try #require(try await stores[1].hostStatistics().first)
-            #expect(statistics.requests == 3)
-            #expect(statistics.pacing.interval == 0.5 && statistics.pacing.widest == 1 && statistics.pacing.pushBacks == 1)
+            #expect(try await stores[1].hostStatistics().map {
+                "\($0.host) \($0.requests) \($0.pacing.pushBacks) \($0.pacing.interval) \($0.pacing.widest)"
+            } == ["a.test 0 1 20.0 20.0", "c.test 3 1 0.5 1.0"])
         }
     }
 
@@ -307,14 +316,16 @@ struct CrawlStoreTests {
             _ = try await stores[0].enqueue([entry("/")])
             var leased = try #require(try await stores[0].lease(request("w0")).leasedEntry)
             leased.attempts = 1
-            let notBefore = Date().addingTimeInterval(3)
+            // 8 s: longer than any stall of a loaded machine between the calls.
+            let notBefore = Date().addingTimeInterval(8)
             try await stores[0].retry(leased, notBefore: notBefore)
-            guard case .wait(let until?) = try await stores[0].lease(request("w0")) else {
-                Issue.record("the retry was handed out before its time")
+            let outcome = try await stores[0].lease(request("w0"))
+            guard case .wait(let until?) = outcome else {
+                Issue.record("the retry was handed out before its time: \(outcome)")
                 return
             }
             // Its time, however long the calls took.
-            #expect(until.timeIntervalSince(notBefore) >= -0.05 && until.timeIntervalSinceNow <= 3)
+            #expect(until.timeIntervalSince(notBefore) >= -0.05 && until.timeIntervalSinceNow <= 8)
             try await Task.sleep(for: .seconds(until.timeIntervalSinceNow + 0.1))
             let again = try #require(try await stores[0].lease(request("w0")).leasedEntry)
             #expect(again.attempts == 1)
