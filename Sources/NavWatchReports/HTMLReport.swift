@@ -199,39 +199,40 @@ package enum HTMLReport {
         "<section><h2>\(HTML.escape(title))</h2>\(body)</section>"
     }
 
+    /// A table with `id`, a column per header and a row per element of
+    /// `rows` (each cell already HTML); "None." when there is no row.
+    private static func table(id: String, headers: [String], rows: [[String]]) -> String {
+        guard !rows.isEmpty else { return "<p>None.</p>" }
+        let head = headers.map { "<th>\($0)</th>" }.joined()
+        let body = rows.map { "<tr>" + $0.map { "<td>\($0)</td>" }.joined() + "</tr>" }.joined()
+        return #"<table id="\#(id)"><thead><tr>\#(head)</tr></thead><tbody>\#(body)</tbody></table>"#
+    }
+
     private static func table(_ reports: [PageLoadReport], id: String) -> String {
-        guard !reports.isEmpty else { return "<p>None.</p>" }
-        var html = #"<table id="\#(id)"><thead><tr><th>URL</th><th>outcome</th><th>status</th><th>load</th><th>bytes</th></tr></thead><tbody>"#
-        for report in reports {
-            html += "<tr><td>\(link(report.url))</td><td>\(report.outcome.rawValue)\(report.error.map { " (\($0.kind.rawValue))" } ?? "")</td>"
-            html += "<td>\(report.status.map(String.init) ?? "–")</td><td>\(report.timings.finish.map(msText) ?? "–")</td>"
-            html += "<td>\(bytesText(report.resources.transferBytes))</td></tr>"
-        }
-        return html + "</tbody></table>"
+        table(id: id, headers: ["URL", "outcome", "status", "load", "bytes"], rows: reports.map { report in
+            [link(report.url), report.outcome.rawValue + (report.error.map { " (\($0.kind.rawValue))" } ?? ""),
+             report.status.map(String.init) ?? "–", report.timings.finish.map(msText) ?? "–",
+             bytesText(report.resources.transferBytes)]
+        })
     }
 
     /// Pages with page errors or console errors: the counts and the first page error.
     private static func errorTable(_ reports: [PageLoadReport]) -> String {
-        guard !reports.isEmpty else { return "<p>None.</p>" }
-        var html = #"<table id="errors"><thead><tr><th>URL</th><th>page errors</th><th>console errors</th><th>console warnings</th><th>first page error</th></tr></thead><tbody>"#
-        for report in reports {
+        table(id: "errors", headers: ["URL", "page errors", "console errors", "console warnings", "first page error"],
+              rows: reports.map { report in
             let first = report.pageErrors?.first.map { error in
                 HTML.escape(error.message) + (error.url.map { " <span class=\"hop\">\(HTML.escape($0))\(error.line.map { ":\($0)" } ?? "")</span>" } ?? "")
             } ?? "–"
-            html += "<tr><td>\(link(report.url))</td><td>\(report.pageErrorCount ?? 0)</td><td>\(report.console?.errors ?? 0)</td>"
-            html += "<td>\(report.console?.warnings ?? 0)</td><td>\(first)</td></tr>"
-        }
-        return html + "</tbody></table>"
+            return [link(report.url), "\(report.pageErrorCount ?? 0)", "\(report.console?.errors ?? 0)",
+                    "\(report.console?.warnings ?? 0)", first]
+        })
     }
 
     private static func redirectTable(_ reports: [PageLoadReport]) -> String {
-        guard !reports.isEmpty else { return "<p>None.</p>" }
-        var html = #"<table id="redirects"><thead><tr><th>chain</th><th>hops</th></tr></thead><tbody>"#
-        for report in reports {
+        table(id: "redirects", headers: ["chain", "hops"], rows: reports.map { report in
             let chain = report.redirects.map { "\(link($0.url)) <span class=\"hop\">\($0.status) →</span> " }.joined()
-            html += "<tr><td>\(chain)\(link(report.finalURL ?? report.url))</td><td>\(report.redirects.count)</td></tr>"
-        }
-        return html + "</tbody></table>"
+            return [chain + link(report.finalURL ?? report.url), "\(report.redirects.count)"]
+        })
     }
 
     /// Broken targets, missing fragments and orphan pages, each broken target
@@ -252,21 +253,17 @@ package enum HTMLReport {
     static let shownTargets = 200, shownReferrers = 10
 
     private static func targetTable(_ targets: [CheckedTarget], id: String) -> String {
-        guard !targets.isEmpty else { return "<p>None.</p>" }
-        var html = #"<table id="\#(id)"><thead><tr><th>target</th><th>what became of it</th><th>linked from (link text)</th></tr></thead><tbody>"#
-        for target in targets.prefix(shownTargets) {
+        let html = table(id: id, headers: ["target", "what became of it", "linked from (link text)"],
+                         rows: targets.prefix(shownTargets).map { target in
             let referrers = target.referrers.prefix(shownReferrers).map { referrer in
                 "<li>\(link(referrer.source)) <span class=\"hop\">“\(HTML.escape(referrer.text))”</span></li>"
             }.joined()
             let more = target.referrers.count > shownReferrers ? "<li>and \(target.referrers.count - shownReferrers) more</li>" : ""
-            html += "<tr><td>\(link(target.target))</td><td>\(HTML.escape(target.detail))\(target.isExternal ? " (external)" : "")</td>"
-            html += "<td><ul class=\"referrers\">\(referrers)\(more)</ul></td></tr>"
-        }
-        html += "</tbody></table>"
-        if targets.count > shownTargets {
-            html += "<p>The first \(shownTargets); <code>navwatch links --broken</code> lists them all.</p>"
-        }
-        return html
+            return [link(target.target), HTML.escape(target.detail) + (target.isExternal ? " (external)" : ""),
+                    "<ul class=\"referrers\">\(referrers)\(more)</ul>"]
+        })
+        guard targets.count > shownTargets else { return html }
+        return html + "<p>The first \(shownTargets); <code>navwatch links --broken</code> lists them all.</p>"
     }
 
     /// Links not followed, by why.
@@ -275,11 +272,11 @@ package enum HTMLReport {
         let why = ["scope": "outside the crawl's scope (--check-external checks them)", "max-depth": "deeper than --max-depth",
                    "max-pages": "beyond --max-pages", "robots": "disallowed by robots.txt", "non-http": "not http or https",
                    "private-address": "refused by the private-address guard"]
-        var html = #"<table id="not-followed"><thead><tr><th>why</th><th>links</th></tr></thead><tbody>"#
-        for (reason, count) in counts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
-            html += "<tr><td>\(HTML.escape(why[reason] ?? reason))</td><td>\(count)</td></tr>"
+        let rows = counts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).map { reason, count in
+            [HTML.escape(why[reason] ?? reason), "\(count)"]
         }
-        return html + "</tbody></table><p><code>navwatch export</code> lists each of them.</p>"
+        return table(id: "not-followed", headers: ["why", "links"], rows: rows)
+            + "<p><code>navwatch export</code> lists each of them.</p>"
     }
 
     private static func link(_ url: String) -> String {
