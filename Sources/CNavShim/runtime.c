@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,9 @@ void nw_xvfb_stop(int pid) {
 }
 
 int nw_runtime_init(char **out_error) {
+    // Named for `top -H`, `perf` and debuggers: it would otherwise keep the
+    // name of the thread that created it (often a Swift pool thread's).
+    pthread_setname_np(pthread_self(), "navwatch-webkit");
     g_setenv("WEBKIT_DISABLE_COMPOSITING_MODE", "1", FALSE);
     g_setenv("NO_AT_BRIDGE", "1", FALSE);
     // No accessibility bus runs here: an empty address keeps web processes

@@ -2,24 +2,25 @@ import Synchronization
 
 /// Fans events out to any number of `Observable` subscribers (a
 /// `PublishSubject`): a new subscriber sees the events sent after it
-/// subscribed. Safe to use from any thread.
+/// subscribed. Subscribe from any thread; send and complete from one thread at
+/// a time (the WebKit thread for every subject of a delegate proxy), since a
+/// subscriber's handler runs in `send`, outside the subject's lock.
 final class EventSubject<Element: Sendable>: Sendable {
     private let subscribers = Mutex(SubscriberList<Element>())
 
     /// Registers a subscriber now; it receives `transform(event)` for every
     /// later event for which `transform` returns a value.
     func subscribe<Output: Sendable>(_ transform: @escaping @Sendable (Element) -> Output?) -> Observable<Output> {
-        let (stream, continuation) = AsyncStream<Output>.makeStream(bufferingPolicy: .unbounded)
+        let sink = SubscriberSink<Output>()
         let id = subscribers.withLock {
-            $0.add(sink: { if let output = transform($0) { continuation.yield(output) } },
-                   finish: { continuation.finish() })
+            $0.add(sink: { if let output = transform($0) { sink.send(output) } }, finish: { sink.complete() })
         }
-        guard let id else {
-            continuation.finish()
-            return Observable(stream)
+        if let id {
+            sink.setUnregister { [weak self] in self?.subscribers.withLock { $0.remove(id) } }
+        } else {
+            sink.complete()
         }
-        continuation.onTermination = { [weak self] _ in self?.subscribers.withLock { $0.remove(id) } }
-        return Observable(stream)
+        return Observable(sink)
     }
 
     func subscribe() -> Observable<Element> {
@@ -28,9 +29,7 @@ final class EventSubject<Element: Sendable>: Sendable {
 
     /// Delivers `event` to every current subscriber, in subscription order.
     func send(_ event: Element) {
-        // Yielding only appends to each subscriber's buffer, so it is done
-        // under the lock: concurrent senders cannot reorder events.
-        subscribers.withLock { $0.send(event) }
+        for sink in subscribers.withLock({ $0.sinks }) { sink(event) }
     }
 
     /// Ends every subscription; later subscribers end at once.

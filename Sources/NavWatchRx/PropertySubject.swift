@@ -2,7 +2,8 @@ import Synchronization
 
 /// A value that changes over time (a `BehaviorRelay`): a new subscriber
 /// first receives the current value, then every change. Repeats are skipped.
-/// Safe to use from any thread.
+/// Subscribe and read from any thread; send and complete from one thread at a
+/// time (the WebKit thread), as `EventSubject`.
 final class PropertySubject<Value: Sendable & Equatable>: Sendable {
     private struct State {
         var value: Value
@@ -21,27 +22,29 @@ final class PropertySubject<Value: Sendable & Equatable>: Sendable {
 
     /// Registers a subscriber and gives it the current value at once.
     func subscribe() -> Observable<Value> {
-        let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
+        let sink = SubscriberSink<Value>()
         let id = state.withLock { state in
-            // Under the lock, so no change can come between the value and the registration.
-            continuation.yield(state.value)
-            return state.subscribers.add(sink: { continuation.yield($0) }, finish: { continuation.finish() })
+            // Under the lock, so no change can come between the value and the
+            // registration. The new sink only holds it: no handler runs here.
+            sink.send(state.value)
+            return state.subscribers.add(sink: { sink.send($0) }, finish: { sink.complete() })
         }
-        guard let id else {
-            continuation.finish()
-            return Observable(stream)
+        if let id {
+            sink.setUnregister { [weak self] in self?.state.withLock { $0.subscribers.remove(id) } }
+        } else {
+            sink.complete()
         }
-        continuation.onTermination = { [weak self] _ in self?.state.withLock { $0.subscribers.remove(id) } }
-        return Observable(stream)
+        return Observable(sink)
     }
 
     /// Stores `value` and sends it, unless it equals the current value.
     func send(_ value: Value) {
-        state.withLock { state in
-            guard state.value != value else { return }
+        let sinks = state.withLock { state -> [@Sendable (Value) -> Void] in
+            guard state.value != value else { return [] }
             state.value = value
-            state.subscribers.send(value)
+            return state.subscribers.sinks
         }
+        for sink in sinks { sink(value) }
     }
 
     func complete() {

@@ -18,9 +18,10 @@ struct SubscriberList<Element: Sendable> {
         subscribers.removeAll { $0.id == id }
     }
 
-    /// Sends `element` to every subscriber, in subscription order.
-    func send(_ element: Element) {
-        for subscriber in subscribers { subscriber.sink(element) }
+    /// Every subscriber's sink, in subscription order: the subject calls them
+    /// outside its lock, so that a subscriber's handler may subscribe or dispose.
+    var sinks: [@Sendable (Element) -> Void] {
+        subscribers.map(\.sink)
     }
 
     /// Marks the list completed, empties it, and returns the finishers to call

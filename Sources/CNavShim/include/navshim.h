@@ -39,7 +39,8 @@ void nw_xvfb_stop(int pid);
 
 /// Sets WebKit's environment knobs and calls gtk_init_check. Returns 1 on
 /// success; on failure returns 0 and stores a message (transfer full) in
-/// `out_error`. The calling thread becomes the WebKit thread.
+/// `out_error`. The calling thread becomes the WebKit thread, named
+/// `navwatch-webkit`.
 int nw_runtime_init(char *_Nullable *_Nonnull out_error);
 
 /// Runs the default GLib main loop on the WebKit thread. Never returns.
