@@ -11,7 +11,7 @@ extension WebView {
     /// cyclic objects throw `unserializableResult`. Cancelling the awaiting
     /// task cancels the evaluation.
     public func evaluateJavaScript(_ script: String) async throws(JavaScriptError) -> JavaScriptValue {
-        let json = try await evaluateForJSON(script)
+        let json = try await evaluateForJSON(script, kind: .script)
         guard let json else { return .undefined }
         do {
             return try JavaScriptValue(json: json)
@@ -22,7 +22,7 @@ extension WebView {
 
     /// Evaluates `script` and decodes its `JSON.stringify`-ed value as `T`.
     public func evaluateJavaScript<T: Decodable>(_ script: String, as type: T.Type) async throws(JavaScriptError) -> T {
-        guard let json = try await evaluateForJSON(script) else {
+        guard let json = try await evaluateForJSON(script, kind: .script) else {
             throw .decodingFailed(path: "(root)", message: "the script returned undefined")
         }
         do {
@@ -52,7 +52,13 @@ extension WebView {
         }
     }
 
-    func evaluateForJSON(_ script: String, kind: ScriptEvaluation.Kind = .script) async throws(JavaScriptError) -> String? {
+    /// Evaluates `script` and returns its value's JSON text as WebKit made
+    /// it (nil for undefined), for a caller that decodes it elsewhere.
+    package func evaluateForJSON(_ script: String) async throws(JavaScriptError) -> String? {
+        try await evaluateForJSON(script, kind: .script)
+    }
+
+    func evaluateForJSON(_ script: String, kind: ScriptEvaluation.Kind) async throws(JavaScriptError) -> String? {
         guard let shim else { throw .viewClosed }
         let evaluation = ScriptEvaluation()
         let outcome: Result<String?, JavaScriptError> = await withTaskCancellationHandler {

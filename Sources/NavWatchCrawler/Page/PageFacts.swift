@@ -164,10 +164,21 @@ package struct PageFacts: Decodable, Sendable {
     }
 
     /// Reads the facts of the page `view` shows; nil when the page cannot run
-    /// the script (it went away, or is not a document).
+    /// the script (it went away, or is not a document). The script runs on
+    /// the WebKit thread; its answer is decoded off it.
     @WebKitActor
     package static func read(from view: WebView) async -> PageFacts? {
-        guard case .string(let json)? = try? await view.evaluateJavaScript(script) else { return nil }
+        guard case let answer?? = try? await view.evaluateForJSON(script) else { return nil }
+        return await decode(answer)
+    }
+
+    /// The facts in the script's answer: the JSON text of the string the
+    /// script returned, which holds the facts' JSON. Decoded on the global
+    /// executor: on a large page, a few milliseconds the WebKit thread would
+    /// otherwise spend away from every view's events.
+    @concurrent
+    private nonisolated static func decode(_ answer: String) async -> PageFacts? {
+        guard let json = try? JSONDecoder().decode(String.self, from: Data(answer.utf8)) else { return nil }
         return try? JSONDecoder().decode(PageFacts.self, from: Data(json.utf8))
     }
 
