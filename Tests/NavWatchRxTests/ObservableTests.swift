@@ -8,19 +8,6 @@ import WebKitThread
 
 private let server = Task { try await LoopbackServer.start(route: FixtureSite.route) }
 
-private func describe(_ event: NavigationEvent, base: URL) -> String {
-    let short = { (url: URL) in url.absoluteString.replacingOccurrences(of: base.absoluteString, with: "") }
-    switch event {
-    case .didStartProvisionalNavigation(let n): return "start \(short(n.url))"
-    case .didReceiveServerRedirect(_, let url): return "redirect \(short(url))"
-    case .didCommit(_, let response): return "commit \(response.statusCode)"
-    case .didFinish: return "finish"
-    case .didFailProvisionalNavigation(_, let e): return "fail-provisional \(e.kind.rawValue)"
-    case .didFail(_, let e): return "fail \(e.kind.rawValue)"
-    default: return "other"
-    }
-}
-
 /// The events up to and including the first terminal one, within the event deadline.
 private func untilTerminal(_ events: Observable<NavigationEvent>) async throws -> [NavigationEvent] {
     try await EventLog(events).until("a terminal event", \.isTerminal)

@@ -32,17 +32,6 @@ private final class Record {
     var disposable: Disposable?
 }
 
-private func describe(_ event: NavigationEvent, base: URL) -> String {
-    let short = { (url: URL) in url.absoluteString.replacingOccurrences(of: base.absoluteString, with: "") }
-    switch event {
-    case .didStartProvisionalNavigation(let n): return "start \(short(n.url))"
-    case .didReceiveServerRedirect(_, let url): return "redirect \(short(url))"
-    case .didCommit(_, let response): return "commit \(response.statusCode)"
-    case .didFinish: return "finish"
-    default: return "other"
-    }
-}
-
 @Suite("Subscribing with closures on the WebKit thread")
 @WebKitActor
 struct SubscribeTests {
