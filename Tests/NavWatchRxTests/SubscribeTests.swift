@@ -105,6 +105,20 @@ struct SubscribeTests {
         #expect(record.finishes.isEmpty)
     }
 
+    @Test("a subscription completes once when its view is deinitialised without close()")
+    func completionOnDeinit() async throws {
+        var view: WebView? = try WebView()
+        let record = Record()
+        view!.rx.navigationEvents.subscribe(onNext: { _ in record.events.append("event") },
+                                            onCompleted: { record.completions += 1 })
+        view = nil
+        try await withDeadline("the subscription to complete") {
+            while await record.completions == 0 { await Task.yield() }
+        }
+        #expect(record.completions == 1)
+        #expect(record.events.isEmpty)
+    }
+
     @Test("an observable used once ends at once when used again")
     func usedOnce() async throws {
         let view = try WebView()
