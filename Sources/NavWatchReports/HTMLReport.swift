@@ -302,7 +302,8 @@ package enum HTMLReport {
             [request.type.rawValue, request.startMs, request.timeMs, request.status ?? 0, request.transferBytes ?? 0,
              request.url]
         }
-        let json = (try? JSONSerialization.data(withJSONObject: page)) ?? Data("{}".utf8)
+        // Sorted keys: the same reports make the same bytes.
+        let json = (try? JSONSerialization.data(withJSONObject: page, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: json, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 

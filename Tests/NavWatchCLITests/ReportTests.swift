@@ -81,6 +81,17 @@ struct ReportTests {
         #expect(try await evaluateAsync(width, in: view) == 1280)
     }
 
+    @Test("the script's data for a page has its keys sorted, so the same crawl makes the same bytes")
+    func sortedData() {
+        var report = PageLoadReport(url: "http://h/a", depth: 1, parent: nil, outcome: .ok)
+        report.status = 200
+        report.title = "A"
+        report.timings.finish = 12
+        report.resources.transferBytes = 5
+        let html = HTMLReport.html([report], source: "s", screenshots: nil)
+        #expect(html.contains(#"{"b":5,"f":12,"n":0,"o":"ok","s":200,"t":"A","u":"http:\/\/h\/a","w":[]}"#))
+    }
+
     @Test("10,000 pages: one page of 50 rows at a time, paging and search over all of them")
     func tenThousandPages() async throws {
         let directory = try temporaryDirectory()
