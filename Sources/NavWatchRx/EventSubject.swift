@@ -3,8 +3,9 @@ import Synchronization
 /// Fans events out to any number of `Observable` subscribers (a
 /// `PublishSubject`): a new subscriber sees the events sent after it
 /// subscribed. Subscribe from any thread; send and complete from one thread at
-/// a time (the WebKit thread for every subject of a delegate proxy), since a
-/// subscriber's handler runs in `send`, outside the subject's lock.
+/// a time (the WebKit thread for every subject of a delegate proxy): a
+/// subscriber's handler runs in `send`, outside the subject's lock, and what
+/// it makes the subject send waits its turn.
 final class EventSubject<Element: Sendable>: Sendable {
     private let subscribers = Mutex(SubscriberList<Element>())
 
@@ -27,14 +28,25 @@ final class EventSubject<Element: Sendable>: Sendable {
         subscribe { $0 }
     }
 
-    /// Delivers `event` to every current subscriber, in subscription order.
+    /// Delivers `event` to every current subscriber, in subscription order;
+    /// an event sent by a subscriber's handler follows once this one has
+    /// reached every subscriber.
     func send(_ event: Element) {
-        for sink in subscribers.withLock({ $0.sinks }) { sink(event) }
+        deliver(.element(event))
     }
 
-    /// Ends every subscription; later subscribers end at once.
+    /// Ends every subscription, after the events already sent; later
+    /// subscribers end at once.
     func complete() {
-        for finish in subscribers.withLock({ $0.complete() }) { finish() }
+        deliver(.completion)
+    }
+
+    private func deliver(_ delivery: SubscriberList<Element>.Delivery) {
+        var round = subscribers.withLock { $0.begin(delivery) }
+        while let current = round {
+            current.run()
+            round = subscribers.withLock { $0.next() }
+        }
     }
 
     var subscriberCount: Int {

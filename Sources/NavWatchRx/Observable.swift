@@ -85,6 +85,8 @@ public struct Observable<Element: Sendable>: AsyncSequence, Sendable {
     /// `dispose()` is called, not until the returned value is dropped: a
     /// closure that captures the view keeps it alive until it closes.
     /// Disposing on the WebKit actor means no call of either closure follows.
+    /// An observable iterated or subscribed to before calls `onCompleted` at
+    /// once and returns a `Disposable` that does nothing.
     @WebKitActor
     @discardableResult
     public func subscribe(
@@ -94,11 +96,15 @@ public struct Observable<Element: Sendable>: AsyncSequence, Sendable {
         switch source {
         case .subject(let registration):
             let sink = registration.sink
-            sink.subscribe(onNext: onNext, onCompleted: onCompleted)
+            guard sink.subscribe(onNext: onNext, onCompleted: onCompleted) else { return Disposable {} }
             return Disposable { sink.end() }
         case .stream(let stream):
             let task = Task { @WebKitActor in
-                for await element in stream { onNext(element) }
+                for await element in stream {
+                    // Disposed of on the WebKit actor while this task waited to run.
+                    if Task.isCancelled { return }
+                    onNext(element)
+                }
                 if !Task.isCancelled { onCompleted() }
             }
             return Disposable { task.cancel() }

@@ -8,6 +8,17 @@ final class PropertySubject<Value: Sendable & Equatable>: Sendable {
     private struct State {
         var value: Value
         var subscribers = SubscriberList<Value>()
+
+        /// `round`, or the next one after it, that does not repeat the
+        /// current value, which it becomes; nil when none is left.
+        mutating func accepted(_ round: SubscriberList<Value>.Round?) -> SubscriberList<Value>.Round? {
+            var round = round
+            while case .element(let value, _)? = round, value == self.value {
+                round = subscribers.next()
+            }
+            if case .element(let value, _)? = round { self.value = value }
+            return round
+        }
     }
 
     private let state: Mutex<State>
@@ -37,18 +48,24 @@ final class PropertySubject<Value: Sendable & Equatable>: Sendable {
         return Observable(sink)
     }
 
-    /// Stores `value` and sends it, unless it equals the current value.
+    /// Stores `value` and sends it, unless it equals the current value; a
+    /// value sent by a subscriber's handler is stored and sent once this one
+    /// has reached every subscriber.
     func send(_ value: Value) {
-        let sinks = state.withLock { state -> [@Sendable (Value) -> Void] in
-            guard state.value != value else { return [] }
-            state.value = value
-            return state.subscribers.sinks
-        }
-        for sink in sinks { sink(value) }
+        deliver(.element(value))
     }
 
+    /// Ends every subscription, after the values already sent.
     func complete() {
-        for finish in state.withLock({ $0.subscribers.complete() }) { finish() }
+        deliver(.completion)
+    }
+
+    private func deliver(_ delivery: SubscriberList<Value>.Delivery) {
+        var round = state.withLock { $0.accepted($0.subscribers.begin(delivery)) }
+        while let current = round {
+            current.run()
+            round = state.withLock { $0.accepted($0.subscribers.next()) }
+        }
     }
 
     var subscriberCount: Int {

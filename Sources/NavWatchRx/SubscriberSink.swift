@@ -15,9 +15,10 @@ import WebKitThread
 /// thread at a time, so that a handler may subscribe or dispose.
 final class SubscriberSink<Element: Sendable>: Sendable {
     private enum State {
-        /// Neither iterated nor subscribed to: the events so far, and whether
-        /// the subject completed.
-        case pending([Element], completed: Bool)
+        /// Neither iterated nor subscribed to, or being subscribed to
+        /// (`claimed`: its held events are being handed over): the events
+        /// so far, and whether the subject completed.
+        case pending([Element], completed: Bool, claimed: Bool)
         case stream(AsyncStream<Element>.Continuation)
         case handler(onNext: @WebKitActor (Element) -> Void, onCompleted: @WebKitActor () -> Void)
         /// Completed, disposed, cancelled or abandoned.
@@ -25,7 +26,7 @@ final class SubscriberSink<Element: Sendable>: Sendable {
     }
 
     private struct Box {
-        var state = State.pending([], completed: false)
+        var state = State.pending([], completed: false, claimed: false)
         /// Removes the sink from its subject; nil once called or completed.
         var unregister: (@Sendable () -> Void)?
     }
@@ -58,10 +59,10 @@ final class SubscriberSink<Element: Sendable>: Sendable {
     func send(_ element: Element) {
         let onNext: (@WebKitActor (Element) -> Void)? = box.withLock { box in
             switch box.state {
-            case .pending(var events, let completed):
+            case .pending(var events, let completed, let claimed):
                 box.state = .ended  // so that `events` is not copied on append
                 events.append(element)
-                box.state = .pending(events, completed: completed)
+                box.state = .pending(events, completed: completed, claimed: claimed)
                 return nil
             case .stream(let continuation):
                 continuation.yield(element)
@@ -81,8 +82,8 @@ final class SubscriberSink<Element: Sendable>: Sendable {
         let ending: Ending = box.withLock { box in
             box.unregister = nil
             switch box.state {
-            case .pending(let events, _):
-                box.state = .pending(events, completed: true)
+            case .pending(let events, _, let claimed):
+                box.state = .pending(events, completed: true, claimed: claimed)
                 return .none
             case .stream(let continuation):
                 box.state = .ended
@@ -115,7 +116,7 @@ final class SubscriberSink<Element: Sendable>: Sendable {
     /// Ends the sink if nobody iterated or subscribed to its observable.
     func abandonIfPending() {
         let pending = box.withLock { box in
-            if case .pending = box.state { return true }
+            if case .pending(_, _, claimed: false) = box.state { return true }
             return false
         }
         if pending { end() }
@@ -126,7 +127,7 @@ final class SubscriberSink<Element: Sendable>: Sendable {
     func makeStream() -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .unbounded)
         let live = box.withLock { box in
-            guard case .pending(let events, let completed) = box.state else { return false }
+            guard case .pending(let events, let completed, claimed: false) = box.state else { return false }
             for event in events { continuation.yield(event) }
             if completed { box.state = .ended; return false }
             box.state = .stream(continuation)
@@ -142,17 +143,27 @@ final class SubscriberSink<Element: Sendable>: Sendable {
     }
 
     /// Calls `onNext` with the held events, then with every later one as it
-    /// is sent, and `onCompleted` once the subject completes; calls
-    /// `onCompleted` at once when the sink was used or ended before.
+    /// is sent, and `onCompleted` once the subject completes. Returns false,
+    /// after calling `onCompleted` at once, when the sink was used or ended
+    /// before.
     @WebKitActor
-    func subscribe(onNext: @escaping @WebKitActor (Element) -> Void, onCompleted: @escaping @WebKitActor () -> Void) {
+    func subscribe(onNext: @escaping @WebKitActor (Element) -> Void, onCompleted: @escaping @WebKitActor () -> Void) -> Bool {
+        let claimed = box.withLock { box in
+            guard case .pending(let events, let completed, claimed: false) = box.state else { return false }
+            box.state = .pending(events, completed: completed, claimed: true)
+            return true
+        }
+        guard claimed else {
+            onCompleted()
+            return false
+        }
         // The held events go first, a batch at a time, while the sink stays
-        // pending: an event sent from inside `onNext` is held behind them.
+        // claimed: an event sent from inside `onNext` is held behind them.
         while true {
             let step: Step = box.withLock { box in
-                guard case .pending(let events, let completed) = box.state else { return .unusable }
+                guard case .pending(let events, let completed, claimed: true) = box.state else { return .unusable }
                 if !events.isEmpty {
-                    box.state = .pending([], completed: completed)
+                    box.state = .pending([], completed: completed, claimed: true)
                     return .deliver(events)
                 }
                 if completed {
@@ -166,10 +177,13 @@ final class SubscriberSink<Element: Sendable>: Sendable {
             case .deliver(let events):
                 for event in events { onNext(event) }
             case .subscribed:
-                return
-            case .completed, .unusable:
+                return true
+            case .completed:
                 onCompleted()
-                return
+                return true
+            case .unusable:
+                // Ended (`end()`) while its held events were handed over.
+                return true
             }
         }
     }

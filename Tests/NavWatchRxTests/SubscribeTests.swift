@@ -138,6 +138,79 @@ struct SubscribeTests {
         _ = consume live
     }
 
+    @Test("what a closure makes the view emit reaches every subscriber after the event it ran for")
+    func reentrantEmission() async throws {
+        let server = try await server.value
+        let view = try WebView()
+        defer { view.close() }
+        let record = Record()
+        let stopper = Record()
+        view.rx.navigationEvents.subscribe(onNext: { event in
+            stopper.events.append(describe(event, base: server.baseURL))
+            if case .didCommit = event { view.stop() }  // emits the navigation's failure at once
+        })
+        view.rx.navigationEvents.subscribe(onNext: { record.events.append(describe($0, base: server.baseURL)) })
+        let load = try await view.rx.pageLoad(server.url("/page"))
+        guard case .failed(_, let error, _) = load else { Issue.record("the load was not stopped: \(load)"); return }
+        #expect(error.kind == .cancelled)
+        #expect(stopper.events == ["start /page", "commit 200", "fail cancelled"])
+        #expect(record.events == ["start /page", "commit 200", "fail cancelled"])
+    }
+
+    @Test("a closure that closes the view: the others still get the event it ran for, then the rest, then completion")
+    func closeFromClosure() async throws {
+        let server = try await server.value
+        let view = try WebView()
+        let record = Record()
+        let done = AsyncStream<Void>.makeStream()
+        view.rx.navigationEvents.subscribe(onNext: { event in
+            if case .didCommit = event { view.close() }
+        })
+        view.rx.navigationEvents.subscribe(onNext: { record.events.append(describe($0, base: server.baseURL)) },
+                                           onCompleted: { record.completions += 1; done.continuation.finish() })
+        try view.load(server.url("/page"))
+        try await withDeadline("the subscription to complete") { for await _ in done.stream {} }
+        #expect(record.events == ["start /page", "commit 200", "fail cancelled"])
+        #expect(record.completions == 1)
+    }
+
+    @Test("disposing of a second use leaves the first subscription running")
+    func secondUseDispose() async throws {
+        let server = try await server.value
+        let view = try WebView()
+        defer { view.close() }
+        let record = Record()
+        let events = view.rx.navigationEvents
+        events.subscribe(onNext: { record.events.append(describe($0, base: server.baseURL)) })
+        events.subscribe(onNext: { _ in }, onCompleted: { record.completions += 1 }).dispose()
+        #expect(record.completions == 1)
+        _ = try await view.rx.pageLoad(server.url("/page"))
+        #expect(record.events == ["start /page", "commit 200", "finish"])
+    }
+
+    @Test("an observable of a stream of your own: each element a hop later, none after dispose, completion at its end")
+    func streamBacked() async throws {
+        let record = Record()
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let disposable = Observable(stream).subscribe(onNext: { record.events.append("\($0)") },
+                                                       onCompleted: { record.completions += 1 })
+        continuation.yield(1)
+        continuation.yield(2)
+        try await withDeadline("two elements") { while await record.events.count < 2 { await Task.yield() } }
+        disposable.dispose()
+        continuation.yield(3)
+        continuation.finish()
+        let (second, secondContinuation) = AsyncStream<Int>.makeStream()
+        Observable(second).subscribe(onNext: { record.events.append("second \($0)") },
+                                     onCompleted: { record.otherCompletions += 1 })
+        secondContinuation.yield(4)
+        secondContinuation.finish()
+        try await withDeadline("the second stream to end") { while await record.otherCompletions == 0 { await Task.yield() } }
+        #expect(record.events == ["1", "2", "second 4"])
+        #expect(record.completions == 0)
+        #expect(record.otherCompletions == 1)
+    }
+
     @Test("a closure may dispose of its own subscription and subscribe again while it runs")
     func reentrant() async throws {
         let server = try await server.value
