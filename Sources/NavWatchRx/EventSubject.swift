@@ -16,12 +16,7 @@ final class EventSubject<Element: Sendable>: Sendable {
         let id = subscribers.withLock {
             $0.add(sink: { if let output = transform($0) { sink.send(output) } }, finish: { sink.complete() })
         }
-        if let id {
-            sink.setUnregister { [weak self] in self?.subscribers.withLock { $0.remove(id) } }
-        } else {
-            sink.complete()
-        }
-        return Observable(sink)
+        return sink.observable(id: id) { [weak self] id in self?.subscribers.withLock { $0.remove(id) } }
     }
 
     func subscribe() -> Observable<Element> {
@@ -42,11 +37,7 @@ final class EventSubject<Element: Sendable>: Sendable {
     }
 
     private func deliver(_ delivery: SubscriberList<Element>.Delivery) {
-        var round = subscribers.withLock { $0.begin(delivery) }
-        while let current = round {
-            current.run()
-            round = subscribers.withLock { $0.next() }
-        }
+        SubscriberList.carryOut(subscribers.withLock { $0.begin(delivery) }) { subscribers.withLock { $0.next() } }
     }
 
     var subscriberCount: Int {

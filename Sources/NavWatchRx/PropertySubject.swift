@@ -40,12 +40,7 @@ final class PropertySubject<Value: Sendable & Equatable>: Sendable {
             sink.send(state.value)
             return state.subscribers.add(sink: { sink.send($0) }, finish: { sink.complete() })
         }
-        if let id {
-            sink.setUnregister { [weak self] in self?.state.withLock { $0.subscribers.remove(id) } }
-        } else {
-            sink.complete()
-        }
-        return Observable(sink)
+        return sink.observable(id: id) { [weak self] id in self?.state.withLock { $0.subscribers.remove(id) } }
     }
 
     /// Stores `value` and sends it, unless it equals the current value; a
@@ -61,10 +56,8 @@ final class PropertySubject<Value: Sendable & Equatable>: Sendable {
     }
 
     private func deliver(_ delivery: SubscriberList<Value>.Delivery) {
-        var round = state.withLock { $0.accepted($0.subscribers.begin(delivery)) }
-        while let current = round {
-            current.run()
-            round = state.withLock { $0.accepted($0.subscribers.next()) }
+        SubscriberList.carryOut(state.withLock { $0.accepted($0.subscribers.begin(delivery)) }) {
+            state.withLock { $0.accepted($0.subscribers.next()) }
         }
     }
 

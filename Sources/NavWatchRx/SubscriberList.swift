@@ -67,6 +67,17 @@ struct SubscriberList<Element: Sendable> {
         return round(for: queue.removeFirst())
     }
 
+    /// Runs `first` (what `begin` returned), then each round `next` gives
+    /// (what `next()` returns, read under the subject's lock), until none
+    /// is left. The rounds run outside the lock.
+    static func carryOut(_ first: Round?, next: () -> Round?) {
+        var round = first
+        while let current = round {
+            current.run()
+            round = next()
+        }
+    }
+
     private mutating func round(for delivery: Delivery) -> Round {
         switch delivery {
         case .element(let element):

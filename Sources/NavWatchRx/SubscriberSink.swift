@@ -43,9 +43,21 @@ final class SubscriberSink<Element: Sendable>: Sendable {
         case deliver([Element]), subscribed, completed, unusable
     }
 
+    /// The observable this sink backs, once its subject added it as `id`
+    /// (nil: the subject had completed, so the observable ends at once);
+    /// `remove` takes it off the subject when it ends early.
+    func observable(id: Int?, remove: @escaping @Sendable (Int) -> Void) -> Observable<Element> {
+        if let id {
+            setUnregister { remove(id) }
+        } else {
+            complete()
+        }
+        return Observable(self)
+    }
+
     /// Sets what removes the sink from its subject, or calls it at once when
     /// the sink has already ended.
-    func setUnregister(_ unregister: @escaping @Sendable () -> Void) {
+    private func setUnregister(_ unregister: @escaping @Sendable () -> Void) {
         let ended = box.withLock { box in
             if case .ended = box.state { return true }
             box.unregister = unregister
