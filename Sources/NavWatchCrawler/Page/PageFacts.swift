@@ -168,18 +168,26 @@ package struct PageFacts: Decodable, Sendable {
     /// the WebKit thread; its answer is decoded off it.
     @WebKitActor
     package static func read(from view: WebView) async -> PageFacts? {
+        await read(script, from: view)
+    }
+
+    /// Runs `script`, which returns the JSON text of a `T`, in the page
+    /// `view` shows, and decodes its answer off the WebKit thread; nil when
+    /// the page cannot run it or the answer is not a `T`.
+    @WebKitActor
+    fileprivate static func read<T: Decodable & Sendable>(_ script: String, from view: WebView) async -> T? {
         guard case let answer?? = try? await view.evaluateForJSON(script) else { return nil }
         return await decode(answer)
     }
 
-    /// The facts in the script's answer: the JSON text of the string the
-    /// script returned, which holds the facts' JSON. Decoded on the global
+    /// The value in a script's answer: the JSON text of the string the
+    /// script returned, which holds the value's JSON. Decoded on the global
     /// executor: on a large page, a few milliseconds the WebKit thread would
     /// otherwise spend away from every view's events.
     @concurrent
-    private nonisolated static func decode(_ answer: String) async -> PageFacts? {
+    private nonisolated static func decode<T: Decodable & Sendable>(_ answer: String) async -> T? {
         guard let json = try? JSONDecoder().decode(String.self, from: Data(answer.utf8)) else { return nil }
-        return try? JSONDecoder().decode(PageFacts.self, from: Data(json.utf8))
+        return try? JSONDecoder().decode(T.self, from: Data(json.utf8))
     }
 
     /// A page's first contentful paint, read again after its finish.
@@ -199,9 +207,8 @@ package struct PageFacts: Decodable, Sendable {
         /// The paint entries of the page `view` shows; nil when the page cannot run the script.
         @WebKitActor
         package static func read(from view: WebView) async -> Paint? {
-            let script = "JSON.stringify([(\(PageFacts.firstContentfulPaintEntry) || {startTime: null}).startTime])"
-            guard case .string(let json)? = try? await view.evaluateJavaScript(script) else { return nil }
-            return try? JSONDecoder().decode(Paint.self, from: Data(json.utf8))
+            await PageFacts.read("JSON.stringify([(\(PageFacts.firstContentfulPaintEntry) || {startTime: null}).startTime])",
+                                 from: view)
         }
     }
 
