@@ -116,6 +116,12 @@ static void on_view_notify_uri(WebKitWebView *web_view, GParamSpec *pspec, gpoin
     nw_emit(user_data, &event);
 }
 
+static void on_history_changed(WebKitBackForwardList *list, WebKitBackForwardListItem *item_added,
+                               gpointer items_removed, gpointer user_data) {
+    nw_event event = {.kind = NW_EVENT_HISTORY_CHANGED, .history_item_added = item_added != NULL};
+    nw_emit(user_data, &event);
+}
+
 static void on_view_notify_title(WebKitWebView *web_view, GParamSpec *pspec, gpointer user_data) {
     nw_event event = {.kind = NW_EVENT_TITLE_CHANGED, .title = webkit_web_view_get_title(web_view)};
     nw_emit(user_data, &event);
@@ -340,12 +346,16 @@ nw_view *nw_view_new(nw_context *context, nw_view *related, const nw_settings *s
     CONNECT("script-dialog", on_view_script_dialog);
     CONNECT("create", on_view_create);
     CONNECT("user-message-received", on_view_user_message);
+    g_signal_connect(webkit_web_view_get_back_forward_list(view->web_view), "changed",
+                     G_CALLBACK(on_history_changed), view);
+    nw_live_handlers++;
     return view;
 }
 
 void nw_view_destroy(nw_view *view) {
     if (!view) return;
     nw_live_handlers -= g_signal_handlers_disconnect_by_data(view->web_view, view);
+    nw_live_handlers -= g_signal_handlers_disconnect_by_data(webkit_web_view_get_back_forward_list(view->web_view), view);
     if (view->content_manager) {
         nw_live_handlers -= g_signal_handlers_disconnect_by_data(view->content_manager, view);
         if (view->message_handler) {

@@ -15,7 +15,7 @@ private func expectEvents(_ lines: [String], base: URL?, _ expected: [String],
 
 /// The keys the `--json` schema allows (NavWatchCLI.docc/CommandLine.md).
 private let schemaKeys: Set<String> = ["event", "nav", "url", "t_ms", "status", "mime", "title", "provisional", "error",
-                                       "level", "message", "line", "column"]
+                                       "level", "message", "line", "column", "kind"]
 
 /// Parses JSON Lines output into one compact string per event:
 /// `event #nav url [status] [mime] [title] [provisional] [error kind]`,
@@ -30,6 +30,7 @@ private func summarise(_ lines: [String], base: URL?) throws -> [String] {
         var url = object["url"] as? String ?? "?"
         if let base { url = url.replacingOccurrences(of: base.absoluteString, with: "") }
         parts.append(url)
+        if let kind = object["kind"] { parts.append("\(kind)") }
         if let status = object["status"] { parts.append("\(status)") }
         if let mime = object["mime"] { parts.append("\(mime)") }
         if let title = object["title"] { parts.append("\"\(title)\"") }
@@ -170,7 +171,7 @@ struct NavwatchEndToEndTests {
         let push = try await NavwatchProcess.run(["--json", "--wait-until", "idle", server.url("/push").absoluteString])
         try expectEvents(push.stdout, base: server.baseURL, [
             "started #1 /push", "committed #1 /push 200 text/html", "finished #1 /push 200 text/html \"Push\"",
-            "same-document #1 /pushed", "same-document #1 /pushed#frag"])
+            "same-document #1 /pushed push", "same-document #1 /pushed#frag fragment"])
         let window = try await NavwatchProcess.run(["--json", server.url("/window").absoluteString])
         try expectEvents(window.stdout, base: server.baseURL, [
             "started #1 /window", "committed #1 /window 200 text/html", "new-window #1 /page",

@@ -36,6 +36,25 @@ struct ObservableTests {
         }
     }
 
+    @Test("rx.sameDocumentNavigation: push, replace, pop and fragment navigations, each once, in order, with the URL and kind; none for the load")
+    func sameDocumentKinds() async throws {
+        let server = try await server.value
+        let view = try WebView()
+        defer { view.close() }
+        let log = EventLog(view.rx.sameDocumentNavigation)
+        let load = try await view.rx.pageLoad(server.url("/history"))
+        var seen: [String] = []
+        for _ in 0..<8 {
+            guard let change = try await log.next("a same-document navigation") else { break }
+            #expect(change.navigation == load.navigation)
+            seen.append("\(change.kind) \(change.url.absoluteString.replacingOccurrences(of: server.baseURL.absoluteString, with: ""))")
+        }
+        #expect(seen == ["replace /h/start", "push /h/one", "replace /h/two", "fragment /h/two#frag",
+                         "pop /h/two", "pop /h/start", "pop /h/two", "fragment /h/two#r"])
+        view.close()
+        #expect(try await log.rest().isEmpty)
+    }
+
     @Test("nothing is lost between obtaining an observable and iterating it")
     func noLostEvents() async throws {
         let server = try await server.value

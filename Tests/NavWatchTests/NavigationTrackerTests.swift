@@ -26,7 +26,7 @@ struct NavigationTrackerTests {
             case .didFailProvisionalNavigation(_, let e): return id + "fail-provisional \(e.kind.rawValue)"
             case .didFail(_, let e): return id + "fail \(e.kind.rawValue)"
             case .webContentProcessDidTerminate: return "terminated"
-            case .sameDocumentNavigation(let s): return "same-document \(s.url.absoluteString)"
+            case .sameDocumentNavigation(let s): return "same-document \(s.kind) \(s.url.absoluteString)"
             default: return "other"
             }
         }
@@ -165,11 +165,39 @@ struct NavigationTrackerTests {
         events += tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.committed(uri: "http://h/page", response: Self.response))
         events += tracker.handle(.finished)
+        events += tracker.handle(.historyChanged(itemAdded: true))
         events += tracker.handle(.uriChanged("http://h/pushed"))
         events += tracker.handle(.uriChanged("http://h/pushed"))
+        events += tracker.handle(.historyChanged(itemAdded: true)) + tracker.handle(.popState)
         events += tracker.handle(.uriChanged("http://h/pushed#a"))
         #expect(names(events) == ["#1 start", "#1 commit", "#1 finish",
-                                  "same-document http://h/pushed", "same-document http://h/pushed#a"])
+                                  "same-document push http://h/pushed", "same-document fragment http://h/pushed#a"])
+    }
+
+    @Test("a same-document navigation's kind comes from the history change and popstate since the last URI change")
+    func sameDocumentKinds() {
+        var tracker = Self.tracker()
+        _ = tracker.request(url: Self.page, origin: .load)
+        var events = tracker.handle(.navigationAsked) + tracker.handle(.started)
+        events += tracker.handle(.historyChanged(itemAdded: true))  // the load's own entry
+        events += tracker.handle(.committed(uri: "http://h/page", response: Self.response))
+        events += tracker.handle(.uriChanged("http://h/page"))
+        events += tracker.handle(.finished)
+        events += tracker.handle(.uriChanged("http://h/replaced"))
+        events += tracker.handle(.historyChanged(itemAdded: true))
+        events += tracker.handle(.uriChanged("http://h/pushed"))
+        events += tracker.handle(.historyChanged(itemAdded: true)) + tracker.handle(.popState)
+        events += tracker.handle(.uriChanged("http://h/pushed#a"))
+        events += tracker.handle(.historyChanged(itemAdded: false)) + tracker.handle(.popState)
+        events += tracker.handle(.uriChanged("http://h/pushed"))
+        events += tracker.handle(.historyChanged(itemAdded: false))  // a pop the page cannot see
+        events += tracker.handle(.uriChanged("http://h/replaced"))
+        events += tracker.handle(.popState)
+        events += tracker.handle(.uriChanged("http://h/replaced#r"))
+        #expect(names(events) == ["#1 start", "#1 commit", "#1 finish",
+                                  "same-document replace http://h/replaced", "same-document push http://h/pushed",
+                                  "same-document fragment http://h/pushed#a", "same-document pop http://h/pushed",
+                                  "same-document pop http://h/replaced", "same-document fragment http://h/replaced#r"])
     }
 
     @Test("the URI going back to the shown page after a provisional load ends is not a same-document navigation")
@@ -187,7 +215,7 @@ struct NavigationTrackerTests {
         events += tracker.handle(.uriChanged("http://h/page#later"))
         events += tracker.handle(.uriChanged("http://h/page"))  // and a real navigation back to it
         #expect(names(events) == ["#1 start", "#1 commit", "#1 finish", "#2 start", "#2 fail-provisional timeout",
-                                  "same-document http://h/page#later", "same-document http://h/page"])
+                                  "same-document replace http://h/page#later", "same-document replace http://h/page"])
     }
 
     @Test("an explicit failure (timeout, stop, close) ends only the navigation it names, once")

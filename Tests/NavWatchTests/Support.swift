@@ -94,7 +94,7 @@ final class Recorder: NavigationDelegate {
         actionPolicy
     }
     func webView(_ webView: WebView, didSameDocumentNavigation navigation: SameDocumentNavigation) {
-        record("same-document \(short(navigation.url))")
+        record("same-document \(navigation.kind) \(short(navigation.url))")
     }
     func webView(_ webView: WebView, didRequestNewWindow request: NewWindowRequest) {
         record("new-window \(short(request.url))")

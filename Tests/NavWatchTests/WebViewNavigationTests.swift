@@ -212,7 +212,18 @@ struct WebViewNavigationTests {
         let server = try await TestSite.http.value
         let result = try await lines(loading: "/push", on: server) { $0.count >= 5 }
         #expect(result == ["#1 start /push", "#1 commit 200 text/html", "#1 finish",
-                           "same-document /pushed", "same-document /pushed#frag"])
+                           "same-document push /pushed", "same-document fragment /pushed#frag"])
+    }
+
+    @Test("each same-document navigation is reported once, in order, with its kind: push, replace, pop, fragment")
+    func sameDocumentKinds() async throws {
+        let server = try await TestSite.http.value
+        let result = try await lines(loading: "/history", on: server) { $0.count >= 11 }
+        #expect(result == ["#1 start /history", "#1 commit 200 text/html", "#1 finish",
+                           "same-document replace /h/start", "same-document push /h/one",
+                           "same-document replace /h/two", "same-document fragment /h/two#frag",
+                           "same-document pop /h/two", "same-document pop /h/start", "same-document pop /h/two",
+                           "same-document fragment /h/two#r"])
     }
 
     @Test("window.open is reported as a new-window request and opens nothing")

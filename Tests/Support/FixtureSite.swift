@@ -51,6 +51,30 @@ package enum FixtureSite {
                 }, 50));
                 </script></body></html>
                 """)
+        case "/history":  // after its load: one same-document navigation of each kind, each after the last one's URL change
+            return .html("""
+                <html><head><title>History</title></head><body><a id="a" href="#frag">frag</a><script>
+                const steps = [
+                  () => history.replaceState({}, '', '/h/start'),
+                  () => history.pushState({}, '', '/h/one'),
+                  () => history.replaceState({}, '', '/h/two'),
+                  () => document.getElementById('a').click(),
+                  () => history.back(),
+                  () => history.back(),
+                  () => history.forward(),
+                  () => location.replace('#r'),
+                ];
+                const next = () => {
+                  const step = steps.shift();
+                  if (!step) return;
+                  const before = location.href;
+                  step();
+                  const wait = () => location.href === before ? setTimeout(wait, 10) : setTimeout(next, 30);
+                  wait();
+                };
+                window.addEventListener('load', () => setTimeout(next, 30));
+                </script></body></html>
+                """)
         case "/late-error":  // throws 200 ms after its load event
             return .html("""
                 <html><head><title>Late</title></head><body><script>

@@ -100,6 +100,7 @@ typedef enum {
     NW_EVENT_LOAD_FAILED_TLS,     // `uri`: failing URI
     NW_EVENT_WEB_PROCESS_TERMINATED, // `termination_reason`: WebKitWebProcessTerminationReason
     NW_EVENT_URI_CHANGED,         // `uri`
+    NW_EVENT_HISTORY_CHANGED,     // the back-forward list changed: `history_item_added`
     NW_EVENT_TITLE_CHANGED,       // `title` (nullable)
     NW_EVENT_PROGRESS_CHANGED,    // `progress`
     NW_EVENT_LOADING_CHANGED,     // `is_loading`
@@ -146,6 +147,7 @@ typedef struct {
     int console_source;               // WebKitConsoleMessageSource
     int console_level;                // WebKitConsoleMessageLevel
     unsigned line;
+    int history_item_added;           // 1 when the change added an item, 0 when the current item only moved
     const char *_Nonnull const *_Nullable request_header_names;   // `request_header_count` entries
     const char *_Nonnull const *_Nullable request_header_values;
     size_t request_header_count;

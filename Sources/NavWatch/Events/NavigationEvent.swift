@@ -63,12 +63,32 @@ public enum WebProcessTerminationReason: Int, Sendable, Hashable {
 }
 
 /// The URL changed inside the current document, with no load cycle:
-/// `history.pushState`, `replaceState`, or a fragment change.
+/// `history.pushState`, `replaceState`, a fragment change, or going back or
+/// forward between entries of the same document.
 public struct SameDocumentNavigation: Sendable, Hashable {
+    /// How the document's URL changed. The cases are those of Apple's
+    /// `WKSameDocumentNavigationType`.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// `history.pushState`: a new history entry (Apple's `sessionStatePush`).
+        case push
+        /// `history.replaceState`: the current entry's URL changed, no new
+        /// entry (Apple's `sessionStateReplace`).
+        case replace
+        /// `history.back()`, `forward()`, `go(n)` or the view's own back and
+        /// forward, between entries of this document (Apple's `sessionStatePop`).
+        case pop
+        /// A fragment navigation: a link to `#name`, `location.hash = …` or
+        /// `location.replace("#…")` (Apple's `anchorNavigation`). The page
+        /// saw `popstate` and, when only the fragment changed, `hashchange`.
+        case fragment
+    }
+
     /// The navigation whose document changed its URL, if one is known.
     public let navigation: Navigation?
     /// The document's new URL.
     public let url: URL
+    /// How it changed.
+    public let kind: Kind
 }
 
 /// The page asked for a new window (`target=_blank`, `window.open`). No

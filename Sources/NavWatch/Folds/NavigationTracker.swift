@@ -14,6 +14,10 @@ package enum LoadSignal: Sendable, Equatable {
     case failedWithTLSErrors
     case webProcessTerminated(WebProcessTerminationReason)
     case uriChanged(String?)
+    /// The back-forward list changed: an item was added, or only the current item moved.
+    case historyChanged(itemAdded: Bool)
+    /// The document fired `popstate` (navwatch's document script reports it).
+    case popState
 }
 
 /// Attributes WebKit's main-frame load signals to navigations and turns them
@@ -43,6 +47,11 @@ package enum LoadSignal: Sendable, Equatable {
 ///   unless it returns to the URL the shown document had: that is WebKit
 ///   putting the URI back after a provisional load ended (stopped, timed out
 ///   or failed).
+/// - Its kind comes from what arrived since the last URI change or load
+///   signal: the back-forward list adding an item (push, or fragment when
+///   `popstate` fired too), the current item moving (pop), `popstate` alone
+///   (a fragment replacing the current entry, `location.replace("#…")`), or
+///   nothing (replace).
 package struct NavigationTracker {
     package enum Stage: Sendable, Equatable {
         case requested, provisional, committed
@@ -65,6 +74,11 @@ package struct NavigationTracker {
     /// The URL of the shown document: its commit's, then its same-document navigations'.
     private var documentURL: URL?
     private var lastAllowedActionURL: URL?
+    /// The back-forward list's change since the last URI change or load signal: true
+    /// for an added item, false for the current item moving.
+    private var historyChange: Bool?
+    /// Whether `popstate` fired since the last URI change or load signal.
+    private var sawPopState = false
     private let makeID: @Sendable () -> UInt64
 
     package init(makeID: @escaping @Sendable () -> UInt64) {
@@ -118,6 +132,22 @@ package struct NavigationTracker {
 
     private mutating func attribute(_ signal: LoadSignal) -> [NavigationEvent] {
         switch signal {
+        case .started, .committed, .finished, .failed:
+            // A load's own history change is not a same-document navigation's.
+            historyChange = nil
+            sawPopState = false
+        default:
+            break
+        }
+        switch signal {
+        case .historyChanged(let itemAdded):
+            historyChange = itemAdded
+            return []
+
+        case .popState:
+            sawPopState = true
+            return []
+
         case .navigationAsked:
             if active?.stage == .requested { active?.actionAsked = true }
             return []
@@ -194,13 +224,26 @@ package struct NavigationTracker {
             return events
 
         case .uriChanged(let uri):
+            let kind = sameDocumentKind
+            historyChange = nil
+            sawPopState = false
             guard let uri, !uri.isEmpty, let url = URL(string: uri) else { return [] }
             let previous = currentURL
             currentURL = url
             let cycleOpen = active.map { $0.stage != .committed } ?? false
             guard !cycleOpen, url != previous, url != documentURL, uri != "about:blank" else { return [] }
             documentURL = url
-            return [.sameDocumentNavigation(SameDocumentNavigation(navigation: active?.navigation ?? document, url: url))]
+            return [.sameDocumentNavigation(SameDocumentNavigation(
+                navigation: active?.navigation ?? document, url: url, kind: kind))]
+        }
+    }
+
+    /// The kind of a same-document navigation whose URI change arrives now.
+    private var sameDocumentKind: SameDocumentNavigation.Kind {
+        switch historyChange {
+        case true?: return sawPopState ? .fragment : .push
+        case false?: return .pop
+        case nil: return sawPopState ? .fragment : .replace
         }
     }
 

@@ -11,6 +11,8 @@ import Foundation
 /// - It reports the page's uncaught errors and unhandled rejections: its
 ///   listeners run before any of the page's, whatever `window.onerror`
 ///   returns, and ignore error events the page dispatches itself (untrusted).
+/// - It reports `popstate`, which tells a fragment navigation from a
+///   `pushState` (both add a history entry; only the first fires it).
 /// - It lets Resource Timing keep every request of the page (browsers keep 250
 ///   by default).
 ///
@@ -29,6 +31,7 @@ enum DocumentScript {
             catch { return null; }
           };
           performance.setResourceTimingBufferSize(100000);
+          addEventListener('popstate', () => post({ event: 'popstate' }), true);
           addEventListener('load', () => {
             post({ event: 'load', title: document.title });
           }, { capture: true, once: true });
@@ -54,6 +57,8 @@ enum DocumentScript {
         /// The `load` event fired; the document's title then.
         case load(title: String?)
         case pageError(kind: PageError.Kind, message: String, url: URL?, line: Int?, column: Int?, stack: String?)
+        /// The document fired `popstate`.
+        case popState
     }
 
     private struct Posted: Decodable {
@@ -73,6 +78,8 @@ enum DocumentScript {
         switch posted.event {
         case "load":
             return .load(title: posted.title)
+        case "popstate":
+            return .popState
         case "page-error":
             guard let kind = posted.kind.flatMap(PageError.Kind.init(rawValue:)) else { return nil }
             // The engine says 0 and "" for what it does not know.

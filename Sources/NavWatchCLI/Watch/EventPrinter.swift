@@ -45,6 +45,7 @@ package struct EventPrinter: Sendable {
             + paint(name, colour(for: event)) + " " + TerminalText.inert(event.url)
             + (event.line.map { ":\($0)" } ?? "") + (event.column.map { ":\($0)" } ?? "")
         var extras: [String] = []
+        if let kind = event.sameDocumentKind { extras.append(kind.rawValue) }
         if let level = event.level { extras.append(level) }
         if let message = event.message { extras.append(Self.quoted(message)) }
         if let status = event.status { extras.append(String(status)) }

@@ -35,12 +35,15 @@ package struct WatchEvent: Sendable, Equatable {
     /// Where in `url` a console message or page error came from, 1-based.
     package var line: Int?
     package var column: Int?
+    /// How a same-document navigation changed the URL: `push`, `replace`, `pop` or `fragment`.
+    package var sameDocumentKind: SameDocumentNavigation.Kind?
     /// Text for people only (a dialog's message); not part of the JSON.
     package var note: String?
 
     package init(kind: Kind, nav: Int, url: String, milliseconds: Double, status: Int? = nil, mime: String? = nil,
                 title: String? = nil, provisional: Bool? = nil, error: NavigationError? = nil, level: String? = nil,
-                message: String? = nil, line: Int? = nil, column: Int? = nil, note: String? = nil) {
+                message: String? = nil, line: Int? = nil, column: Int? = nil,
+                sameDocumentKind: SameDocumentNavigation.Kind? = nil, note: String? = nil) {
         self.kind = kind
         self.nav = nav
         self.url = url
@@ -54,6 +57,7 @@ package struct WatchEvent: Sendable, Equatable {
         self.message = message
         self.line = line
         self.column = column
+        self.sameDocumentKind = sameDocumentKind
         self.note = note
     }
 
@@ -65,6 +69,7 @@ package struct WatchEvent: Sendable, Equatable {
             ("url", url.isEmpty && kind.isPageMessage ? "null" : JSON.string(url)),
             ("t_ms", JSON.number(milliseconds)),
         ]
+        if let sameDocumentKind { fields.append(("kind", JSON.string(sameDocumentKind.rawValue))) }
         if let status { fields.append(("status", String(status))) }
         if let mime { fields.append(("mime", JSON.string(mime))) }
         if let title { fields.append(("title", JSON.string(title))) }

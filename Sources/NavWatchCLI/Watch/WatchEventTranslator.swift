@@ -155,7 +155,8 @@ final class WatchEventTranslator: NavigationDelegate {
 
         case .sameDocumentNavigation(let change):
             emit(WatchEvent(kind: .sameDocument, nav: change.navigation.map(number) ?? lastNumber,
-                            url: change.url.absoluteString, milliseconds: milliseconds(change.navigation)))
+                            url: change.url.absoluteString, milliseconds: milliseconds(change.navigation),
+                            sameDocumentKind: change.kind))
 
         case .newWindowRequest(let request):
             emit(WatchEvent(kind: .newWindow, nav: lastNumber, url: request.url?.absoluteString ?? "",
