@@ -113,6 +113,7 @@ public final class PostgresCrawlStore: CrawlStore {
             ("navwatch_reports", "requests", "text"),
             ("navwatch_reports", "kind", "text NOT NULL DEFAULT 'page'"),
             ("navwatch_reports", "anchors", "text"),
+            ("navwatch_reports", "text_fragments", "text"),
             ("navwatch_frontier", "kind", "text NOT NULL DEFAULT 'page'"),
             ("navwatch_frontier", "alias_of", "text"),
             ("navwatch_hosts", "backoff", "float8 NOT NULL DEFAULT 0"),
@@ -345,15 +346,42 @@ public final class PostgresCrawlStore: CrawlStore {
                 graph.aliases[url] = aliasOf
             }
             let anchors = try await connection.query("""
-                SELECT url, anchors FROM navwatch_reports WHERE url IN (
+                SELECT url, anchors, text_fragments FROM navwatch_reports WHERE url IN (
                     SELECT COALESCE(f.alias_of, l.target) FROM navwatch_links l
                     LEFT JOIN navwatch_frontier f ON f.url = l.target WHERE l.fragment IS NOT NULL)
                 """, logger: self.logger).collect()
             for row in anchors {
-                let (url, text) = try row.decode((String, String?).self)
+                let (url, text, textFragments) = try row.decode((String, String?, String?).self)
                 graph.anchors[url] = PageLoadReport.anchors(fromText: text)
+                let found = TextFragmentTarget.found(fromText: textFragments)
+                if !found.isEmpty { graph.textFragments[url] = found }
             }
             return graph
+        }
+    }
+
+    package func textFragmentTargets() async throws -> [String: TextFragmentTarget] {
+        try await session.transaction { connection in
+            var targets: [String: TextFragmentTarget] = [:]
+            let rows = try await connection.query("""
+                SELECT r.url, l.fragment, r.text_fragments FROM navwatch_links l
+                LEFT JOIN navwatch_frontier f ON f.url = l.target
+                JOIN navwatch_reports r ON r.url = COALESCE(f.alias_of, l.target)
+                WHERE l.fragment LIKE '%:~:%' AND r.outcome = 'ok' AND r.kind = 'page'
+                """, logger: self.logger).collect()
+            for row in rows {
+                let (url, fragment, found) = try row.decode((String, String, String?).self)
+                targets[url, default: TextFragmentTarget()].add(fragment: fragment, foundText: found)
+            }
+            return targets
+        }
+    }
+
+    package func recordTextFragments(_ found: [String: Bool], for url: String) async throws {
+        try await session.transaction { connection in
+            try await connection.query("""
+                UPDATE navwatch_reports SET text_fragments = \(TextFragmentTarget.text(found)) WHERE url = \(url)
+                """, logger: self.logger)
         }
     }
 

@@ -60,7 +60,8 @@ package enum HTMLReport {
         ]
         if let links {
             figures += [("broken", "broken links", "\(links.brokenInScope.count + links.brokenExternal.count)"),
-                        ("fragments", "missing fragments", "\(links.missingFragments.count)")]
+                        ("fragments", "missing fragments", "\(links.missingFragments.count)"),
+                        ("text-fragments", "missing text fragments", "\(links.missingTextFragments.count)")]
         }
         figures += [
             ("requests", "requests", "\(digest.requests)"),
@@ -235,13 +236,15 @@ package enum HTMLReport {
         })
     }
 
-    /// Broken targets, missing fragments and orphan pages, each broken target
+    /// Broken targets, missing fragments and text fragments, and orphan pages, each broken target
     /// with the pages that link to it and the links' text.
     private static func linkSections(_ links: LinkCheckResult) -> String {
         let broken = links.brokenInScope + links.brokenExternal
         var html = section("Broken links (\(broken.count))", targetTable(broken, id: "broken-links"))
         html += section("Missing fragments (\(links.missingFragments.count))",
                         targetTable(links.missingFragments, id: "missing-fragments"))
+        html += section("Missing text fragments (\(links.missingTextFragments.count))",
+                        targetTable(links.missingTextFragments, id: "missing-text-fragments"))
         let orphans = links.orphans.prefix(shownTargets).map { "<li>\(link($0))</li>" }.joined()
         html += section("Pages only the sitemap leads to (\(links.orphans.count))",
                         links.orphans.isEmpty ? "<p>None.</p>" : "<ul id=\"orphans\">\(orphans)</ul>"

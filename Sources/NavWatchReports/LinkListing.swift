@@ -71,7 +71,11 @@ package struct LinkListing {
     }
 
     private func problemText(_ target: CheckedTarget) -> String {
-        target.problem == .missingFragment ? "missing fragment: \(target.detail)" : target.detail
+        switch target.problem {
+        case .missingFragment?: return "missing fragment: \(target.detail)"
+        case .missingTextFragment?: return "missing text fragment: \(target.detail)"
+        default: return target.detail
+        }
     }
 
     // MARK: JSON Lines

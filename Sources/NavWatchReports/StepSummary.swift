@@ -37,10 +37,12 @@ package struct StepSummary {
         let p95 = summary.loadTime(percentile: 95).map { "\(Int($0)) ms" } ?? "–"
         var lines = [
             "## navwatch crawl", "",
-            "| pages loaded | ok | not ok | links not followed | broken links | missing fragments | median load | 95th percentile |",
-            "|---|---|---|---|---|---|---|---|",
+            "| pages loaded | ok | not ok | links not followed | broken links | missing fragments | missing text fragments "
+                + "| median load | 95th percentile |",
+            "|---|---|---|---|---|---|---|---|---|",
             "| \(summary.loaded) | \(summary.outcomes[.ok] ?? 0) | \(notOK) | \(summary.notLoaded) | "
-                + "\(links.brokenInScope.count + links.brokenExternal.count) | \(links.missingFragments.count) | \(median) | \(p95) |",
+                + "\(links.brokenInScope.count + links.brokenExternal.count) | \(links.missingFragments.count) | "
+                + "\(links.missingTextFragments.count) | \(median) | \(p95) |",
             "",
         ]
         let errors = problems.filter { $0.severity == .error }.count, warnings = problems.count - errors

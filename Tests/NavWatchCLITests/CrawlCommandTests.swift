@@ -110,7 +110,8 @@ struct CrawlCommandTests {
         (["export", "--db", "/nonexistent/crawl.db"], "navwatch: no crawl database at /nonexistent/crawl.db"),
         (["links", "--db", "/nonexistent/crawl.db"], "navwatch: no crawl database at /nonexistent/crawl.db"),
         (["crawl", "--fail-on", "broken,nonsense", "example.org"],
-         "navwatch: The value 'broken,nonsense' is invalid for '--fail-on <list>'. Please provide one of 'broken', 'external', 'fragments', 'orphans' or 'budgets'."),
+         "navwatch: The value 'broken,nonsense' is invalid for '--fail-on <list>': give one or more of 'broken', 'external', "
+             + "'fragments', 'text-fragments', 'orphans', 'budgets', separated by commas."),
         (["crawl", "--render", "sometimes", "example.org"],
          "navwatch: The value 'sometimes' is invalid for '--render <mode>'. Please provide one of 'always', 'auto' or 'never'."),
         (["crawl", "--fast", "--render", "never", "example.org"],

@@ -17,7 +17,7 @@ struct LinksCommandTests {
                                                    "--sitemap", "auto", "--fail-on", "broken", site.base + "/"])
         #expect(crawl.status == 1)
         let summary = crawl.stderr.split(separator: "\n").map(String.init)
-        #expect(summary.contains("  links: 15 to 11 targets; broken: 3, external 1, missing fragments 1; orphan pages 1"))
+        #expect(summary.contains("  links: 15 to 11 targets; broken: 3, external 1, missing fragments 1, missing text fragments 0; orphan pages 1"))
         #expect(summary.contains("  see: navwatch links --db \(db) --broken"))
         #expect(summary.last == "navwatch: failing (--fail-on broken)")
 

@@ -362,6 +362,38 @@ struct CrawlStoreTests {
         }
     }
 
+    @Test("text fragments of links to loaded pages, by the page's report (redirects followed), and what their match found",
+          arguments: StoreKind.allCases)
+    func textFragments(_ kind: StoreKind) async throws {
+        try await kind.withStores { stores in
+            let store = stores[0]
+            _ = try await store.enqueue([entry("/")])
+            let home = try #require(try await store.lease(request("w0")).leasedEntry)
+            let links = [
+                PageLink(source: home.url, target: "http://a.test/old", href: "old#:~:text=a&text=b%2C",
+                         fragment: ":~:text=a&text=b%2C", text: "Two"),
+                PageLink(source: home.url, target: "http://a.test/", href: "#usage:~:text=pre-,c", fragment: "usage:~:text=pre-,c",
+                         text: "Here"),
+                PageLink(source: home.url, target: "http://a.test/", href: "#usage", fragment: "usage", text: "Id"),
+                PageLink(source: home.url, target: "http://a.test/gone", href: "gone#:~:text=d", fragment: ":~:text=d", text: "Gone"),
+            ]
+            _ = try await store.complete(home, worker: "w0", report: loaded(home), aliases: ["http://a.test/old"],
+                                         discovered: [entry("/gone", depth: 1)], skipped: [], links: links)
+            let gone = try #require(try await store.lease(request("w0")).leasedEntry)
+            var failed = loaded(gone)
+            failed.outcome = .httpError
+            _ = try await store.complete(gone, worker: "w0", report: failed, aliases: [], discovered: [], skipped: [], links: [])
+            var target = TextFragmentTarget()
+            target.values = ["a", "b%2C", "pre-,c"]
+            #expect(try await store.textFragmentTargets() == ["http://a.test/": target])
+            try await store.recordTextFragments(["a": true, "b%2C": false], for: "http://a.test/")
+            target.found = ["a": true, "b%2C": false]
+            #expect(try await store.textFragmentTargets() == ["http://a.test/": target])
+            #expect(target.unmatched == ["pre-,c"])
+            #expect(try await store.linkGraph().textFragments == ["http://a.test/": ["a": true, "b%2C": false]])
+        }
+    }
+
     @Test("the first start's settings win", arguments: StoreKind.allCases)
     func settings(_ kind: StoreKind) async throws {
         try await kind.withStores(2) { (stores: [any CrawlStore]) async throws in

@@ -135,8 +135,8 @@ package struct CrawlCommand: AsyncParsableCommand {
     package var sitemap: String?
 
     @Option(name: .customLong("fail-on"), help: ArgumentHelp(
-        "Exit 1 after the crawl when it found any of these (comma-separated): broken, external, fragments, orphans, budgets.",
-        valueName: "list"))
+        "Exit 1 after the crawl when it found any of these (comma-separated): broken, external, fragments, text-fragments, orphans, budgets.",
+        valueName: "list"), transform: FailOn.init(argument:))
     package var failOn: FailOn?
 
     @Option(name: .long, help: ArgumentHelp("Check every page against the limits of this budget file (TOML; see navwatch budgets --help).",

@@ -2,7 +2,7 @@ import ArgumentParser
 import NavWatchCrawler
 
 /// `--fail-on`: which findings of the link check fail a crawl.
-package struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible {
+package struct FailOn: Sendable, CustomStringConvertible {
     package enum Finding: String, CaseIterable, Sendable {
         /// Broken links inside the scope.
         case broken
@@ -10,6 +10,8 @@ package struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible 
         case external
         /// Links to a fragment that their page does not have.
         case fragments
+        /// Links to a text fragment (`#:~:text=…`) that their rendered page has no match for.
+        case textFragments = "text-fragments"
         /// Pages only the sitemap leads to.
         case orphans
         /// Pages over a limit of the `--budgets` file.
@@ -18,14 +20,20 @@ package struct FailOn: ExpressibleByArgument, Sendable, CustomStringConvertible 
 
     let findings: [Finding]
 
-    package init?(argument: String) {
+    /// The findings of `argument`, a comma-separated list.
+    ///
+    /// - Throws: `ValidationError` naming the findings there are (on one
+    ///   line: ArgumentParser lists six or more allowed values on lines of their own).
+    package init(argument: String) throws {
         let parts = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let findings = parts.compactMap(Finding.init(rawValue:))
-        guard !parts.isEmpty, findings.count == parts.count else { return nil }
+        guard !parts.isEmpty, findings.count == parts.count else {
+            throw ValidationError("give one or more of "
+                + Finding.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ", separated by commas.")
+        }
         self.findings = findings
     }
 
-    package static var allValueStrings: [String] { Finding.allCases.map(\.rawValue) }
     package var description: String { findings.map(\.rawValue).joined(separator: ",") }
 
     /// Whether any of `problems` is of a kind of the findings.
@@ -42,6 +50,7 @@ extension FailOn.Finding {
         case .broken: return .brokenLink
         case .external: return .brokenExternal
         case .fragments: return .missingFragment
+        case .textFragments: return .missingTextFragment
         case .orphans: return .orphan
         case .budgets: return .budget
         }

@@ -88,6 +88,7 @@ struct LinkSummaryText {
         let links = result.targets.reduce(0) { $0 + $1.referrers.count }
         var line = "  links: \(links) to \(result.targets.count) targets; broken: \(result.brokenInScope.count)"
         line += ", external \(result.brokenExternal.count), missing fragments \(result.missingFragments.count)"
+            + ", missing text fragments \(result.missingTextFragments.count)"
         line += "; orphan pages \(result.orphans.count)"
         var lines = [line]
         if !result.broken.isEmpty || !result.orphans.isEmpty {

@@ -178,6 +178,9 @@ public actor Crawler {
         if configuration.maxPages != nil {
             try await storeInOrder { [store] in try await store.skipQueued(reason: .maxPages) }
         }
+        if configuration.render != .never {
+            try await TextFragmentPass.run(store: store, configuration: configuration.webView, timeout: configuration.timeout)
+        }
         return summary
     }
 

@@ -13,6 +13,8 @@ package struct CrawlProblem: Hashable, Sendable, Codable {
         case brokenExternal = "broken-external"
         /// A link to a fragment its page does not have.
         case missingFragment = "missing-fragment"
+        /// A link to a text fragment (`#:~:text=…`) its rendered page has no match for.
+        case missingTextFragment = "missing-text-fragment"
         /// A page only the sitemap leads to.
         case orphan
         /// An uncaught error or unhandled rejection of a page.
@@ -69,6 +71,7 @@ package struct CrawlProblems: Sendable, Equatable {
         var found: [FoundProblem] = []
         for target in links.broken {
             let kind: CrawlProblem.Kind = target.problem == .missingFragment ? .missingFragment
+                : target.problem == .missingTextFragment ? .missingTextFragment
                 : target.isExternal ? .brokenExternal : .brokenLink
             var referrers: [String] = []
             for link in target.referrers where referrers.last != link.source { referrers.append(link.source) }

@@ -8,11 +8,16 @@ package struct LinkGraph: Sendable, Equatable {
     package var aliases: [String: String]
     /// The ids and names of the pages that fragment links point at, by report URL.
     package var anchors: [String: Set<String>]
+    /// Whether each text directive (`text=` value) of links to a page
+    /// matched the rendered page, by report URL; a value not there was not matched yet.
+    package var textFragments: [String: [String: Bool]]
 
-    package init(links: [PageLink] = [], aliases: [String: String] = [:], anchors: [String: Set<String>] = [:]) {
+    package init(links: [PageLink] = [], aliases: [String: String] = [:], anchors: [String: Set<String>] = [:],
+                 textFragments: [String: [String: Bool]] = [:]) {
         self.links = links
         self.aliases = aliases
         self.anchors = anchors
+        self.textFragments = textFragments
     }
 }
 
@@ -31,6 +36,12 @@ package struct CheckedTarget: Sendable, Equatable {
         case download
         /// The page loaded but has no element with the fragment's id or name.
         case missingFragment = "missing-fragment"
+        /// The page loaded but its rendered text has no match for the
+        /// fragment's text directive (`#:~:text=…`), or the directive is not valid.
+        case missingTextFragment = "missing-text-fragment"
+
+        /// Whether it is about the fragment of a page that loaded, not the page.
+        package var isFragmentProblem: Bool { self == .missingFragment || self == .missingTextFragment }
     }
 
     /// The URL, with `#fragment` for a missing fragment.
@@ -58,11 +69,13 @@ package struct LinkCheckResult: Sendable, Equatable {
 
     package var broken: [CheckedTarget] { targets.filter { $0.problem != nil } }
     /// Broken targets inside the crawl's scope (missing fragments aside).
-    package var brokenInScope: [CheckedTarget] { broken.filter { $0.problem != .missingFragment && !$0.isExternal } }
+    package var brokenInScope: [CheckedTarget] { broken.filter { $0.problem?.isFragmentProblem == false && !$0.isExternal } }
     /// Broken targets outside the scope, checked with plain HTTP.
-    package var brokenExternal: [CheckedTarget] { broken.filter { $0.problem != .missingFragment && $0.isExternal } }
+    package var brokenExternal: [CheckedTarget] { broken.filter { $0.problem?.isFragmentProblem == false && $0.isExternal } }
     /// Links to a fragment their page does not have.
     package var missingFragments: [CheckedTarget] { broken.filter { $0.problem == .missingFragment } }
+    /// Links to a text fragment their page's rendered text has no match for.
+    package var missingTextFragments: [CheckedTarget] { broken.filter { $0.problem == .missingTextFragment } }
 
     /// Folds a crawl's link graph and reports into one entry per target.
     ///
@@ -77,7 +90,11 @@ package struct LinkCheckResult: Sendable, Equatable {
     /// - A fragment is checked when its page loaded in a web view with a
     ///   status below 400: missing when no element has that id and no `<a>`
     ///   that name. Fragments that are not element names are not checked:
-    ///   `top` (the top of any page), routes (`#/...`, `#!...`), text fragments (`#:~:`).
+    ///   `top` (the top of any page), routes (`#/...`, `#!...`).
+    /// - A text fragment (`#:~:text=…`, after an element id or not) is
+    ///   missing when a match against the rendered page found no text for one
+    ///   of its directives, or one is not valid; one not matched yet (the
+    ///   crawl stopped before its end) is not checked.
     /// - `policy` may accept other statuses for some URLs (a 403 from a site
     ///   that refuses robots, say), or refuse some below 400.
     package init(graph: LinkGraph, reports: [PageLoadReport], policy: LinkPolicy = .init()) {
@@ -91,7 +108,8 @@ package struct LinkCheckResult: Sendable, Equatable {
             let checksFragments = report.map { $0.outcome == .ok && $0.checkedWith == nil
                 && Self.problem(of: $0, policy: policy, expectingPage: { false }) == nil } ?? false
             let fate = TargetFate(report: report, detail: report.map(Self.detail) ?? "not checked: the crawl did not get to it",
-                                  anchors: checksFragments ? graph.anchors[reportURL] ?? graph.anchors[target] ?? [] : nil)
+                                  anchors: checksFragments ? graph.anchors[reportURL] ?? graph.anchors[target] ?? [] : nil,
+                                  textFragments: graph.textFragments[reportURL] ?? graph.textFragments[target] ?? [:])
             fates[target] = fate
             return fate
         }
@@ -102,19 +120,17 @@ package struct LinkCheckResult: Sendable, Equatable {
             let fate = fate(of: link.target)
             var key = link.target
             var problem = fate.report.flatMap { Self.problem(of: $0, policy: policy, expectingPage: { Self.expectsPage(link) }) }
-            var missing: String?
-            if problem == nil, let anchors = fate.anchors, let fragment = link.fragment, Self.isCheckable(fragment),
-               !anchors.contains(fragment) {
+            var detail = fate.detail
+            if problem == nil, let anchors = fate.anchors, let fragment = link.fragment,
+               let missing = Self.fragmentProblem(fragment, anchors: anchors, textFragments: fate.textFragments) {
                 key = link.target + "#" + fragment
-                problem = .missingFragment
-                missing = fragment
+                (problem, detail) = missing
             }
             if let index = groupIndex[key] {
                 groups[index].links.append(link)
             } else {
                 groupIndex[key] = groups.count
-                groups.append((key, fate.report, problem, missing.map { "no element with id or name \"\($0)\"" } ?? fate.detail,
-                               [link]))
+                groups.append((key, fate.report, problem, detail, [link]))
             }
         }
         targets = groups.map { group in
@@ -133,6 +149,25 @@ package struct LinkCheckResult: Sendable, Equatable {
         var report: PageLoadReport?
         var detail: String
         var anchors: Set<String>?
+        var textFragments: [String: Bool]
+    }
+
+    /// What is missing of `fragment` on a page with `anchors` whose text
+    /// directives matched as `textFragments` says: the problem and its detail.
+    private static func fragmentProblem(_ fragment: String, anchors: Set<String>,
+                                        textFragments: [String: Bool]) -> (CheckedTarget.Problem, String)? {
+        let (element, values) = TextDirective.split(fragment: fragment) ?? (fragment, [])
+        if let element, Self.isCheckable(element) {
+            let name = element.utf8.contains(UInt8(ascii: "%")) ? element.removingPercentEncoding ?? element : element
+            if !anchors.contains(name) { return (.missingFragment, "no element with id or name \"\(name)\"") }
+        }
+        for value in values {
+            guard let directive = TextDirective(value: value) else {
+                return (.missingTextFragment, "\"text=\(value)\" is not a valid text directive")
+            }
+            if textFragments[value] == false { return (.missingTextFragment, "no text matching \(directive) on the rendered page") }
+        }
+        return nil
     }
 
     /// `links` by page, then text, then href, each link once.
@@ -196,6 +231,5 @@ package struct LinkCheckResult: Sendable, Equatable {
 
     private static func isCheckable(_ fragment: String) -> Bool {
         !fragment.isEmpty && fragment.lowercased() != "top" && !fragment.hasPrefix("/") && !fragment.hasPrefix("!")
-            && !fragment.hasPrefix(":~:")
     }
 }

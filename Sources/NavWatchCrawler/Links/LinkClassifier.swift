@@ -67,8 +67,11 @@ struct LinkClassifier: Sendable {
             let withoutFragment = String(link.url[..<(hash ?? link.url.endIndex)])
             guard let target = target(of: withoutFragment), let key = target.key else { continue }
             let fragment = hash.map { link.url[link.url.index(after: $0)...] }.flatMap { fragment -> String? in
-                // Most fragments have no escapes: only those go through Foundation.
-                fragment.utf8.contains(UInt8(ascii: "%")) ? fragment.removingPercentEncoding : String(fragment)
+                // Most fragments have no escapes: only those go through Foundation. A
+                // text fragment keeps its escapes: they tell a comma or dash of the text
+                // from the directive's own (`TextDirective`).
+                fragment.utf8.contains(UInt8(ascii: "%")) && !fragment.contains(":~:")
+                    ? fragment.removingPercentEncoding : String(fragment)
             }
             let pageLink = PageLink(source: shownAt, target: key, href: link.href,
                                     fragment: fragment.flatMap { $0.isEmpty ? nil : $0 },

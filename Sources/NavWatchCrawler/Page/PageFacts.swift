@@ -175,7 +175,7 @@ package struct PageFacts: Decodable, Sendable {
     /// `view` shows, and decodes its answer off the WebKit thread; nil when
     /// the page cannot run it or the answer is not a `T`.
     @WebKitActor
-    fileprivate static func read<T: Decodable & Sendable>(_ script: String, from view: WebView) async -> T? {
+    static func read<T: Decodable & Sendable>(_ script: String, from view: WebView) async -> T? {
         guard case let answer?? = try? await view.evaluateForJSON(script) else { return nil }
         return await decode(answer)
     }

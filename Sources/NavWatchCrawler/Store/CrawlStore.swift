@@ -83,6 +83,15 @@ package protocol CrawlStore: Sendable {
     /// that fragment links point at.
     func linkGraph() async throws -> LinkGraph
 
+    /// The `text=` values (as written) of the text fragments of links to
+    /// pages that loaded, by the URL of the page's report, with what a match
+    /// against the page found of them so far.
+    func textFragmentTargets() async throws -> [String: TextFragmentTarget]
+
+    /// Records what a match of the text directives to the page `url` found
+    /// (every value matched so far, not only the new ones).
+    func recordTextFragments(_ found: [String: Bool], for url: String) async throws
+
     func counts() async throws -> CrawlCounts
 
     /// Releases the store's connection; the store cannot be used afterwards.
@@ -256,5 +265,39 @@ extension CrawlStore {
         var reports: [PageLoadReport] = []
         for try await report in storedReports(includingRequests: includingRequests) { reports.append(report) }
         return reports
+    }
+}
+
+/// The text fragments of links to one page, and what matching them against
+/// the page found.
+package struct TextFragmentTarget: Sendable, Equatable {
+    /// Every `text=` value of a link to the page, as written in the link.
+    package var values: Set<String> = []
+    /// Whether each value matched, for the values matched so far.
+    package var found: [String: Bool] = [:]
+
+    package init() {}
+
+    /// The values not matched yet.
+    package var unmatched: Set<String> { values.filter { found[$0] == nil } }
+
+    /// `found` for the store's column: one `1 value` or `0 value` per line; nil when empty.
+    package static func text(_ found: [String: Bool]) -> String? {
+        found.isEmpty ? nil : found.keys.sorted().map { (found[$0]! ? "1 " : "0 ") + $0 }.joined(separator: "\n")
+    }
+
+    /// What the store's column says was found.
+    package static func found(fromText text: String?) -> [String: Bool] {
+        var found: [String: Bool] = [:]
+        for line in text?.split(separator: "\n") ?? [] where line.count > 2 {
+            found[String(line.dropFirst(2))] = line.first == "1"
+        }
+        return found
+    }
+
+    /// Adds one stored row: a link's fragment to the page and the page's column.
+    package mutating func add(fragment: String, foundText: String?) {
+        values.formUnion(TextDirective.split(fragment: fragment)?.values ?? [])
+        if found.isEmpty { found = Self.found(fromText: foundText) }
     }
 }

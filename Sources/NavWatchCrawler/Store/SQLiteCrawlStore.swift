@@ -114,6 +114,9 @@ public final class SQLiteCrawlStore: CrawlStore {
                 ALTER TABLE hosts ADD COLUMN lease_gap REAL NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v8: text fragments matched against pages") { db in
+            try db.execute(sql: "ALTER TABLE reports ADD COLUMN text_fragments TEXT")
+        }
         return migrator
     }
 
@@ -277,13 +280,38 @@ public final class SQLiteCrawlStore: CrawlStore {
                 graph.aliases[row["url"]] = row["alias_of"]
             }
             for row in try Row.fetchAll(db, sql: """
-                SELECT url, anchors FROM reports WHERE url IN (
+                SELECT url, anchors, text_fragments FROM reports WHERE url IN (
                     SELECT COALESCE(frontier.alias_of, links.target) FROM links
                     LEFT JOIN frontier ON frontier.url = links.target WHERE links.fragment IS NOT NULL)
                 """) {
                 graph.anchors[row["url"]] = PageLoadReport.anchors(fromText: row["anchors"])
+                let found = TextFragmentTarget.found(fromText: row["text_fragments"])
+                if !found.isEmpty { graph.textFragments[row["url"]] = found }
             }
             return graph
+        }
+    }
+
+    package func textFragmentTargets() async throws -> [String: TextFragmentTarget] {
+        try await read { db in
+            var targets: [String: TextFragmentTarget] = [:]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT reports.url, links.fragment, reports.text_fragments FROM links
+                LEFT JOIN frontier ON frontier.url = links.target
+                JOIN reports ON reports.url = COALESCE(frontier.alias_of, links.target)
+                WHERE links.fragment LIKE '%:~:%' AND reports.outcome = 'ok' AND reports.kind = 'page'
+                """)
+            while let row = try rows.next() {
+                targets[row[0], default: TextFragmentTarget()].add(fragment: row[1], foundText: row[2])
+            }
+            return targets
+        }
+    }
+
+    package func recordTextFragments(_ found: [String: Bool], for url: String) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE reports SET text_fragments = ? WHERE url = ?",
+                           arguments: [TextFragmentTarget.text(found), url])
         }
     }
 
