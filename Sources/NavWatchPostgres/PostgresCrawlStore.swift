@@ -114,6 +114,7 @@ public final class PostgresCrawlStore: CrawlStore {
             ("navwatch_reports", "kind", "text NOT NULL DEFAULT 'page'"),
             ("navwatch_reports", "anchors", "text"),
             ("navwatch_reports", "text_fragments", "text"),
+            ("navwatch_links", "route", "text"),
             ("navwatch_frontier", "kind", "text NOT NULL DEFAULT 'page'"),
             ("navwatch_frontier", "alias_of", "text"),
             ("navwatch_hosts", "backoff", "float8 NOT NULL DEFAULT 0"),
@@ -225,12 +226,13 @@ public final class PostgresCrawlStore: CrawlStore {
                 if !links.isEmpty {
                     // One statement for all of a page's links; an empty fragment or rel is none.
                     let fragments = links.map { $0.fragment ?? "" }, rels = links.map { $0.rel ?? "" }
+                    let routes = links.map { $0.routeText ?? "" }
                     try await connection.query("""
-                        INSERT INTO navwatch_links (source, target, href, fragment, text, rel, element)
-                        SELECT s, t, h, NULLIF(f, ''), x, NULLIF(r, ''), e FROM unnest(
+                        INSERT INTO navwatch_links (source, target, href, fragment, text, rel, element, route)
+                        SELECT s, t, h, NULLIF(f, ''), x, NULLIF(r, ''), e, NULLIF(o, '') FROM unnest(
                             \(links.map(\.source))::text[], \(links.map(\.target))::text[], \(links.map(\.href))::text[],
                             \(fragments)::text[], \(links.map(\.text))::text[], \(rels)::text[],
-                            \(links.map(\.element))::text[]) AS l(s, t, h, f, x, r, e)
+                            \(links.map(\.element))::text[], \(routes)::text[]) AS l(s, t, h, f, x, r, e, o)
                         """, logger: self.logger)
                 }
             }
@@ -330,13 +332,14 @@ public final class PostgresCrawlStore: CrawlStore {
         try await session.transaction { connection in
             var graph = LinkGraph()
             let links = try await connection.query("""
-                SELECT source, target, href, fragment, text, rel, element FROM navwatch_links ORDER BY seq
+                SELECT source, target, href, fragment, text, rel, element, route FROM navwatch_links ORDER BY seq
                 """, logger: self.logger).collect()
             graph.links = try links.map { row in
-                let (source, target, href, fragment, text, rel, element) =
-                    try row.decode((String, String, String, String?, String, String?, String).self)
+                let (source, target, href, fragment, text, rel, element, routeText) =
+                    try row.decode((String, String, String, String?, String, String?, String, String?).self)
+                let route = PageLink.route(fromText: routeText)
                 return PageLink(source: source, target: target, href: href, fragment: fragment, text: text, rel: rel,
-                                element: element)
+                                element: element, reached: route.reached, routeTitle: route.title)
             }
             let aliases = try await connection.query("""
                 SELECT url, alias_of FROM navwatch_frontier WHERE alias_of IS NOT NULL

@@ -111,7 +111,7 @@ struct CrawlCommandTests {
         (["links", "--db", "/nonexistent/crawl.db"], "navwatch: no crawl database at /nonexistent/crawl.db"),
         (["crawl", "--fail-on", "broken,nonsense", "example.org"],
          "navwatch: The value 'broken,nonsense' is invalid for '--fail-on <list>': give one or more of 'broken', 'external', "
-             + "'fragments', 'text-fragments', 'orphans', 'budgets', separated by commas."),
+             + "'fragments', 'text-fragments', 'routes', 'orphans', 'budgets', separated by commas."),
         (["crawl", "--render", "sometimes", "example.org"],
          "navwatch: The value 'sometimes' is invalid for '--render <mode>'. Please provide one of 'always', 'auto' or 'never'."),
         (["crawl", "--fast", "--render", "never", "example.org"],

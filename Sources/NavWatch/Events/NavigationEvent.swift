@@ -68,7 +68,7 @@ public enum WebProcessTerminationReason: Int, Sendable, Hashable {
 public struct SameDocumentNavigation: Sendable, Hashable {
     /// How the document's URL changed. The cases are those of Apple's
     /// `WKSameDocumentNavigationType`.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// `history.pushState`: a new history entry (Apple's `sessionStatePush`).
         case push
         /// `history.replaceState`: the current entry's URL changed, no new

@@ -113,6 +113,13 @@ package struct CrawlCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Save a PNG of each finished page's viewport in this directory (created if missing).")
     package var screenshots: String?
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Crawl the routes of single-page apps: click up to 20 buttons and other clickable elements per page (each once per crawl).",
+        discussion: "A route a click reaches in the page (pushState, a hash route) is loaded directly too: one that fails "
+            + "or shows another title then is a problem (route-not-loadable, route-differs). A click never loads another "
+            + "page, submits a form or starts a download; where it would lead is recorded as a link."))
+    package var routes = false
+
     @Flag(name: .customLong("check-external"),
           help: "Check links that leave the scope with a plain HTTP request (HEAD, then GET) instead of skipping them.")
     package var checkExternal = false
@@ -135,7 +142,7 @@ package struct CrawlCommand: AsyncParsableCommand {
     package var sitemap: String?
 
     @Option(name: .customLong("fail-on"), help: ArgumentHelp(
-        "Exit 1 after the crawl when it found any of these (comma-separated): broken, external, fragments, text-fragments, orphans, budgets.",
+        "Exit 1 after the crawl when it found any of these (comma-separated): broken, external, fragments, text-fragments, routes, orphans, budgets.",
         valueName: "list"), transform: FailOn.init(argument:))
     package var failOn: FailOn?
 
@@ -295,6 +302,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.screenshotDirectory = screenshotDirectory
         configuration.leaseDuration = .milliseconds(Int64(lease * 1000))
         configuration.checkExternal = checkExternal
+        configuration.routeClicks = routes ? CrawlConfiguration.defaultRouteClicks : nil
         configuration.render = render?.value ?? (fast ? .auto : .always)
         if let readConcurrency { configuration.readConcurrency = readConcurrency }
         configuration.allowPrivateAddresses = allowPrivate

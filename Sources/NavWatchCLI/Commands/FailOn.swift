@@ -12,6 +12,8 @@ package struct FailOn: Sendable, CustomStringConvertible {
         case fragments
         /// Links to a text fragment (`#:~:text=…`) that their rendered page has no match for.
         case textFragments = "text-fragments"
+        /// Routes reached in a page that are broken, or show another page, when loaded directly (`--routes`).
+        case routes
         /// Pages only the sitemap leads to.
         case orphans
         /// Pages over a limit of the `--budgets` file.
@@ -38,21 +40,22 @@ package struct FailOn: Sendable, CustomStringConvertible {
 
     /// Whether any of `problems` is of a kind of the findings.
     func isMet(by problems: [FoundProblem]) -> Bool {
-        let kinds = Set(findings.map(\.problem))
+        let kinds = Set(findings.flatMap(\.problems))
         return problems.contains { kinds.contains($0.problem.kind) }
     }
 }
 
 extension FailOn.Finding {
-    /// The kind of problem the finding names.
-    var problem: CrawlProblem.Kind {
+    /// The kinds of problem the finding names.
+    var problems: [CrawlProblem.Kind] {
         switch self {
-        case .broken: return .brokenLink
-        case .external: return .brokenExternal
-        case .fragments: return .missingFragment
-        case .textFragments: return .missingTextFragment
-        case .orphans: return .orphan
-        case .budgets: return .budget
+        case .broken: return [.brokenLink]
+        case .external: return [.brokenExternal]
+        case .fragments: return [.missingFragment]
+        case .textFragments: return [.missingTextFragment]
+        case .routes: return [.routeNotLoadable, .routeDiffers]
+        case .orphans: return [.orphan]
+        case .budgets: return [.budget]
         }
     }
 }

@@ -90,6 +90,19 @@ public struct CrawlConfiguration: Sendable {
     /// from HTML reports. A page read from HTML runs no `pageHandler` and
     /// has no screenshot.
     public var render: RenderMode = .always
+    /// The routes of single-page apps: when set, the clickable elements of
+    /// each page rendered in a view (buttons, elements with click handlers
+    /// or a hand pointer, `role=link`/`menuitem`, links to hash routes) are
+    /// clicked, at most this many per page and each the first time the crawl
+    /// meets it (`RouteExplorer`), and where they lead becomes part of the
+    /// link graph: a route a click reached in the page (its URL, `#/…`
+    /// included, with how it was reached and its title there), which the
+    /// crawl then loads directly; a page a click would load (never loaded
+    /// from the click: no form is submitted, no download starts). Nil (the
+    /// default): nothing is clicked. A run's own choice, not stored with the crawl.
+    public var routeClicks: Int?
+    /// `routeClicks` when routes are asked for without a number (`navwatch crawl --routes`).
+    public static let defaultRouteClicks = 20
     /// Pages fetched and read from their HTML at once, with `render` `auto` or
     /// `never` (`concurrency` is the number of views that render).
     public var readConcurrency = 8

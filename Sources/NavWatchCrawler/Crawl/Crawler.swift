@@ -78,6 +78,12 @@ public actor Crawler {
     /// Pages waiting to be rendered, per view, before read workers wait for room (and memory stays flat).
     static let renderQueuedPerView = 32
 
+    /// The clicks made on the crawl's pages, with `routeClicks`: each is made once.
+    private let routeMemory = RouteMemory()
+    /// How this run first reached each route it found in a page, by route
+    /// URL, until the route's own report is stored (`PageLoadReport.route`).
+    private var routesReached: [String: PageLoadReport.RouteInfo] = [:]
+
     /// For tests: called on the WebKit thread once a page's load was asked for.
     private var onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
 
@@ -243,6 +249,7 @@ public actor Crawler {
                                       privateAddressGuard: privateAddressGuard, pageHandler: configuration.pageHandler,
                                       handlerTimeout: configuration.pageHandlerTimeout,
                                       views: PageLoader.views(concurrency: configuration.concurrency),
+                                      routes: configuration.routeClicks.map { (routeMemory, $0) },
                                       onLoadStarted: onLoadStarted)
         try await Task { @WebKitActor in _ = try await loader.prepare() }.value
         return loader
@@ -490,6 +497,7 @@ public actor Crawler {
         }
         var report = result.report
         report.links = result.links.count
+        report.route = routesReached.removeValue(forKey: entry.url)
         let (worker, aliases) = (configuration.worker, result.aliases)
         try await storeInOrder { [store, entry, report] in
             try await store.complete(entry, worker: worker, report: report, aliases: aliases,
@@ -516,6 +524,9 @@ public actor Crawler {
                 skipped.append(report)
                 return true
             }
+        }
+        for link in links where link.reached != nil && routesReached[link.target] == nil && offered.contains(link.target) {
+            routesReached[link.target] = PageLoadReport.RouteInfo(link)
         }
         let sorted = SortedLinks(discovered: discovered, skipped: skipped, links: links)
         waitingLinks[entry.url] = sorted

@@ -15,6 +15,10 @@ package struct CrawlProblem: Hashable, Sendable, Codable {
         case missingFragment = "missing-fragment"
         /// A link to a text fragment (`#:~:text=…`) its rendered page has no match for.
         case missingTextFragment = "missing-text-fragment"
+        /// A route reached in the page that is broken when loaded directly.
+        case routeNotLoadable = "route-not-loadable"
+        /// A route reached in the page that shows another title when loaded directly.
+        case routeDiffers = "route-differs"
         /// A page only the sitemap leads to.
         case orphan
         /// An uncaught error or unhandled rejection of a page.
@@ -72,6 +76,8 @@ package struct CrawlProblems: Sendable, Equatable {
         for target in links.broken {
             let kind: CrawlProblem.Kind = target.problem == .missingFragment ? .missingFragment
                 : target.problem == .missingTextFragment ? .missingTextFragment
+                : target.problem == .routeNotLoadable ? .routeNotLoadable
+                : target.problem == .routeDiffers ? .routeDiffers
                 : target.isExternal ? .brokenExternal : .brokenLink
             var referrers: [String] = []
             for link in target.referrers where referrers.last != link.source { referrers.append(link.source) }

@@ -39,6 +39,12 @@ package struct CheckedTarget: Sendable, Equatable {
         /// The page loaded but its rendered text has no match for the
         /// fragment's text directive (`#:~:text=…`), or the directive is not valid.
         case missingTextFragment = "missing-text-fragment"
+        /// A route a click reached in the page (`--routes`) that fails or
+        /// answers 400 or more when loaded directly, as a shared URL would be.
+        case routeNotLoadable = "route-not-loadable"
+        /// A route a click reached in the page whose title is another when it
+        /// is loaded directly: the server shows another page at its URL.
+        case routeDiffers = "route-differs"
 
         /// Whether it is about the fragment of a page that loaded, not the page.
         package var isFragmentProblem: Bool { self == .missingFragment || self == .missingTextFragment }
@@ -95,6 +101,9 @@ package struct LinkCheckResult: Sendable, Equatable {
     ///   missing when a match against the rendered page found no text for one
     ///   of its directives, or one is not valid; one not matched yet (the
     ///   crawl stopped before its end) is not checked.
+    /// - A route a click reached in the page is `route-not-loadable` when its
+    ///   direct load is broken as above, `route-differs` when that load's
+    ///   title is not the one the page showed.
     /// - `policy` may accept other statuses for some URLs (a 403 from a site
     ///   that refuses robots, say), or refuse some below 400.
     package init(graph: LinkGraph, reports: [PageLoadReport], policy: LinkPolicy = .init()) {
@@ -121,6 +130,10 @@ package struct LinkCheckResult: Sendable, Equatable {
             var key = link.target
             var problem = fate.report.flatMap { Self.problem(of: $0, policy: policy, expectingPage: { Self.expectsPage(link) }) }
             var detail = fate.detail
+            if link.reached != nil, let report = fate.report,
+               let routeProblem = Self.routeProblem(report, problem: problem, detail: detail, titleInPage: link.routeTitle) {
+                (problem, detail) = routeProblem
+            }
             if problem == nil, let anchors = fate.anchors, let fragment = link.fragment,
                let missing = Self.fragmentProblem(fragment, anchors: anchors, textFragments: fate.textFragments) {
                 key = link.target + "#" + fragment
@@ -150,6 +163,21 @@ package struct LinkCheckResult: Sendable, Equatable {
         var detail: String
         var anchors: Set<String>?
         var textFragments: [String: Bool]
+    }
+
+    /// What is wrong with a route a click reached in the page, whose direct
+    /// load gave `report` (with `problem` and `detail` as a link's target).
+    private static func routeProblem(_ report: PageLoadReport, problem: CheckedTarget.Problem?, detail: String,
+                                     titleInPage: String?) -> (CheckedTarget.Problem, String)? {
+        switch problem {
+        case .httpError?, .failed?, .timeout?, .crashed?, .download?:
+            return (.routeNotLoadable, "works in the page; loaded directly: \(detail)")
+        case nil where report.outcome == .ok:
+            guard let titleInPage, let title = report.title, title != titleInPage else { return nil }
+            return (.routeDiffers, "\"\(titleInPage)\" in the page, \"\(title)\" loaded directly")
+        default:
+            return nil
+        }
     }
 
     /// What is missing of `fragment` on a page with `anchors` whose text

@@ -65,7 +65,7 @@ struct LinkClassifier: Sendable {
         for link in links {
             let hash = link.url.utf8.firstIndex(of: UInt8(ascii: "#"))  // by byte: no grapheme breaking
             let withoutFragment = String(link.url[..<(hash ?? link.url.endIndex)])
-            guard let target = target(of: withoutFragment), let key = target.key else { continue }
+            guard let target = target(of: withoutFragment), var key = target.key else { continue }
             let fragment = hash.map { link.url[link.url.index(after: $0)...] }.flatMap { fragment -> String? in
                 // Most fragments have no escapes: only those go through Foundation. A
                 // text fragment keeps its escapes: they tell a comma or dash of the text
@@ -73,9 +73,15 @@ struct LinkClassifier: Sendable {
                 fragment.utf8.contains(UInt8(ascii: "%")) && !fragment.contains(":~:")
                     ? fragment.removingPercentEncoding : String(fragment)
             }
-            let pageLink = PageLink(source: shownAt, target: key, href: link.href,
-                                    fragment: fragment.flatMap { $0.isEmpty ? nil : $0 },
-                                    text: link.text, rel: link.rel.isEmpty ? nil : link.rel, element: link.element)
+            var fragmentPart = fragment.flatMap { $0.isEmpty ? nil : $0 }
+            if link.reached == .fragment, let route = fragmentPart {
+                // A hash route is a page of its own: its fragment is part of its URL.
+                key += "#" + route
+                fragmentPart = nil
+            }
+            let pageLink = PageLink(source: shownAt, target: key, href: link.href, fragment: fragmentPart,
+                                    text: link.text, rel: link.rel.isEmpty ? nil : link.rel, element: link.element,
+                                    reached: link.reached, routeTitle: link.routeTitle)
             if inGraph.insert(pageLink).inserted { graph.append(pageLink) }
             guard seen.insert(key).inserted, key != entry.url else { continue }
             let child = FrontierEntry(url: key, depth: entry.depth + 1, parent: entry.url)

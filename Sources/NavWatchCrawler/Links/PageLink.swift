@@ -1,4 +1,5 @@
 import Foundation
+import NavWatch
 
 /// One link on a crawled page: where it is, where it points and how it reads.
 /// The crawl keeps every link of every page it loaded (the link graph), so
@@ -17,11 +18,16 @@ package struct PageLink: Codable, Sendable, Hashable {
     package var text: String
     /// The `rel` attribute (`nofollow`, ...); nil when absent.
     package var rel: String?
-    /// `a`, `area`, `iframe` or `frame`.
+    /// `a`, `area`, `iframe` or `frame`; the element clicked for where a click leads.
     package var element: String
+    /// For a route a click reached in the page (`--routes`): how the URL changed.
+    package var reached: SameDocumentNavigation.Kind?
+    /// For a route a click reached in the page: the document's title there.
+    package var routeTitle: String?
 
     package init(source: String, target: String, href: String, fragment: String? = nil, text: String,
-                rel: String? = nil, element: String = "a") {
+                rel: String? = nil, element: String = "a", reached: SameDocumentNavigation.Kind? = nil,
+                routeTitle: String? = nil) {
         self.source = source
         self.target = target
         self.href = href
@@ -29,5 +35,20 @@ package struct PageLink: Codable, Sendable, Hashable {
         self.text = text
         self.rel = rel
         self.element = element
+        self.reached = reached
+        self.routeTitle = routeTitle
+    }
+
+    /// `reached` and `routeTitle` for the store's `route` column: the kind, then a
+    /// newline and the title when there is one; nil for a link that is no route.
+    package var routeText: String? {
+        reached.map { $0.rawValue + (routeTitle.map { "\n" + $0 } ?? "") }
+    }
+
+    /// The route of the store's `route` column.
+    package static func route(fromText text: String?) -> (reached: SameDocumentNavigation.Kind?, title: String?) {
+        guard let text else { return (nil, nil) }
+        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        return (SameDocumentNavigation.Kind(rawValue: String(parts[0])), parts.count > 1 ? String(parts[1]) : nil)
     }
 }

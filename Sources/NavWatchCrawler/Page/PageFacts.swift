@@ -74,8 +74,13 @@ package struct PageFacts: Decodable, Sendable {
         package var text: String
         package var rel: String
         /// `a`, `area`, `iframe` or `frame`; `handler` for a URL a page
-        /// handler enqueued (`CrawledPage.enqueue`).
+        /// handler enqueued (`CrawledPage.enqueue`); the element clicked
+        /// for where a click leads (`RouteExplorer`).
         package var element: String
+        /// For a route a click reached in the page: how its URL changed.
+        package var reached: SameDocumentNavigation.Kind?
+        /// For a route a click reached in the page: the document's title there.
+        package var routeTitle: String?
 
         /// The element of a URL a page handler enqueued.
         package static let enqueuedElement = "handler"

@@ -101,6 +101,8 @@ package final class PageLoader {
     /// Runs on each finished page before the view moves on, for `handlerTimeout` at most.
     private let pageHandler: PageHandler?
     private let handlerTimeout: Duration
+    /// Clicks each finished page's clickable elements (`CrawlConfiguration.routeClicks`).
+    private let routeExplorer: RouteExplorer?
     /// The guard `configuration.networkProxy` points at, asked what became
     /// of the requests it refused or could not carry out.
     private let privateAddressGuard: PrivateAddressGuard?
@@ -108,8 +110,9 @@ package final class PageLoader {
     package init(configuration: WebViewConfiguration, recycleAfter: Int, settle: Duration = LateWindow.defaultSettle,
                  screenshotDirectory: URL? = nil, privateAddressGuard: PrivateAddressGuard? = nil,
                  pageHandler: PageHandler? = nil, handlerTimeout: Duration = CrawlConfiguration.defaultHandlerTimeout,
-                 views: Int = PageLoader.views(concurrency: 1),
+                 views: Int = PageLoader.views(concurrency: 1), routes: (memory: RouteMemory, clicks: Int)? = nil,
                  onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)? = nil) {
+        routeExplorer = routes.map { RouteExplorer(memory: $0.memory, limit: $0.clicks) }
         self.configuration = configuration
         viewLimit = max(1, views)
         self.recycleAfter = max(1, recycleAfter)
@@ -229,6 +232,10 @@ package final class PageLoader {
                                                timeout: handlerTimeout)
             (result.report.data, result.report.handlerError, enqueued) = (run.data, run.error, run.enqueued)
         }
+        var routeLinks: [PageFacts.Link] = []
+        if finished, let routeExplorer, let page = URL(string: entry.url) {
+            routeLinks = await routeExplorer.explore(view, page: page, timeout: timeout)
+        }
         if finished {
             let window = LateWindow(fold: fold, start: start, settle: settle)
             slot.window = window
@@ -261,6 +268,7 @@ package final class PageLoader {
         result.links = result.report.wasLoaded ? facts?.links ?? [] : []
         result.links += enqueued.map { PageFacts.Link(url: $0.absoluteString, href: $0.absoluteString, text: "", rel: "",
                                                       element: PageFacts.Link.enqueuedElement) }
+        result.links += routeLinks
         let state = fold.state.reportedState
         result.crashed = state.webProcessTermination != nil || result.report.outcome == .crashed
         if let retryAfter = state.response?.value(forHeader: "Retry-After") {

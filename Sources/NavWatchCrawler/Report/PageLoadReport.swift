@@ -466,6 +466,11 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     public var rendered: Bool?
     /// Why it was, or was not, rendered (NavWatchCLI.docc/CheckingLinks.md).
     public var renderReason: RenderReason?
+    /// For a route of a single-page app that a click reached in another page
+    /// (`CrawlConfiguration.routeClicks`): how; the report itself is of its
+    /// direct load. Nil for other pages, and for a route first reached in an
+    /// earlier run of a resumed crawl.
+    public var route: RouteInfo?
     /// Every request of the page: stored beside the report, not in its JSON line.
     public var requests: [RequestRecord] = []
     /// Every element id and `<a name>` of the page, for fragment checks:
@@ -491,6 +496,33 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case handlerError = "handler_error"
         case rendered
         case renderReason = "render_reason"
+        case route
+    }
+
+    /// How a click reached a route in a page (`route` in the report).
+    public struct RouteInfo: Codable, Sendable, Equatable {
+        /// How the URL changed in the page: `push`, `replace` or `fragment`.
+        public var reached: SameDocumentNavigation.Kind
+        /// The page the click was on.
+        public var from: String
+        /// The element clicked (`button`, `li`, `a`, ...) and its text.
+        public var element: String
+        public var text: String
+        /// The document's title in the page after the click; nil when it had none.
+        public var titleInPage: String?
+
+        enum CodingKeys: String, CodingKey {
+            case reached, from, element, text
+            case titleInPage = "title_in_page"
+        }
+
+        init(_ link: PageLink) {
+            reached = link.reached ?? .push
+            from = link.source
+            element = link.element
+            text = link.text
+            titleInPage = link.routeTitle
+        }
     }
 
     /// A report of `url`, found at `depth` on `parent`, with `outcome` and nothing else known.

@@ -117,6 +117,9 @@ public final class SQLiteCrawlStore: CrawlStore {
         migrator.registerMigration("v8: text fragments matched against pages") { db in
             try db.execute(sql: "ALTER TABLE reports ADD COLUMN text_fragments TEXT")
         }
+        migrator.registerMigration("v9: routes reached by clicks") { db in
+            try db.execute(sql: "ALTER TABLE links ADD COLUMN route TEXT")
+        }
         return migrator
     }
 
@@ -179,11 +182,11 @@ public final class SQLiteCrawlStore: CrawlStore {
             if try Self.store(report, kind: entry.kind, worker: worker, in: db) {
                 stored.append(report)
                 let insertLink = try db.cachedStatement(sql: """
-                    INSERT INTO links (source, target, href, fragment, text, rel, element) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO links (source, target, href, fragment, text, rel, element, route) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """)
                 for link in links {
                     try insertLink.execute(arguments: [link.source, link.target, link.href, link.fragment, link.text,
-                                                       link.rel, link.element])
+                                                       link.rel, link.element, link.routeText])
                 }
             }
             try Self.execute(Self.frontier.complete(entry.url, attempts: report.attempts, worker: worker), in: db)
@@ -270,11 +273,12 @@ public final class SQLiteCrawlStore: CrawlStore {
         try await read { db in
             var graph = LinkGraph()
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT source, target, href, fragment, text, rel, element FROM links ORDER BY seq
+                SELECT source, target, href, fragment, text, rel, element, route FROM links ORDER BY seq
                 """)
             while let row = try rows.next() {  // by column index: a name is looked up anew in every row
+                let route = PageLink.route(fromText: row[7])
                 graph.links.append(PageLink(source: row[0], target: row[1], href: row[2], fragment: row[3], text: row[4],
-                                            rel: row[5], element: row[6]))
+                                            rel: row[5], element: row[6], reached: route.reached, routeTitle: route.title))
             }
             for row in try Row.fetchAll(db, sql: "SELECT url, alias_of FROM frontier WHERE alias_of IS NOT NULL") {
                 graph.aliases[row["url"]] = row["alias_of"]

@@ -1,0 +1,244 @@
+import Foundation
+import NavWatch
+import Synchronization
+import WebKitThread
+
+/// Finds where a finished page's clickable elements lead, for crawls with
+/// routes (`CrawlConfiguration.routeClicks`): the routes of a single-page app
+/// that a button, an element with a click handler or a hash link reaches
+/// by a same-document navigation, and the pages a click would load.
+///
+/// The rules:
+/// - Candidates, in document order: `button`, elements whose role is
+///   `button`, `link`, `menuitem` or `tab`, elements with an `onclick`
+///   attribute, elements whose pointer is a hand (`cursor: pointer`, but not
+///   inside another such element), and links to a fragment of the page that
+///   no element has (`#/users`, `#!/settings`). Never: links to other pages
+///   (the crawl follows those), a form's submit or reset buttons and inputs,
+///   disabled or hidden elements.
+/// - Each candidate is clicked once per crawl: one with the same element,
+///   text and target (`RouteMemory`) was clicked already on an earlier page.
+///   At most `limit` are clicked per page.
+/// - A click never loads another document: every navigation a click asks
+///   for is refused (so no form is submitted and no download starts), and
+///   its URL is recorded as where the element leads, unless its method is
+///   not GET. A window it asks for is recorded likewise.
+/// - A click whose same-document navigation changes the URL has reached a
+///   route when it pushed or replaced the URL, or changed only the fragment
+///   and, with it, the document's title or text. The route's title is read
+///   at once, after the page's own handling of the click; then the view
+///   goes back in its history (or, after a replace, loads the page again)
+///   before the next click.
+@WebKitActor
+final class RouteExplorer {
+    private let memory: RouteMemory
+    private let limit: Int
+
+    init(memory: RouteMemory, limit: Int) {
+        self.memory = memory
+        self.limit = limit
+    }
+
+    /// Where the clickable elements of the page `view` shows (which finished
+    /// loading `page`) lead, as links with the element and its text; route
+    /// links have `reached` and `routeTitle`. The view shows `page` again
+    /// afterwards, or a later state of it.
+    func explore(_ view: WebView, page: URL, timeout: Duration) async -> [PageFacts.Link] {
+        var found: [PageFacts.Link] = []
+        var candidates = await Self.candidates(in: view) ?? []
+        var index = 0, clicks = 0
+        let gate = Gate()
+        let previousDelegate = view.navigationDelegate
+        view.navigationDelegate = gate
+        defer { view.navigationDelegate = previousDelegate }
+        while index < candidates.count, clicks < limit {
+            let candidate = candidates[index]
+            index += 1
+            guard memory.insert(candidate.signature(origin: page)) else { continue }
+            clicks += 1
+            let before = view.url, state = await Self.state(of: view)
+            gate.begin(document: before)
+            _ = try? await view.click("[\(Self.marker)=\"\(candidate.index)\"]", timeout: .seconds(5))
+            let outcome = gate.end()
+            for url in outcome.leadsTo where url.scheme == "http" || url.scheme == "https" {
+                found.append(PageFacts.Link(url: url.absoluteString, href: url.absoluteString, text: candidate.text, rel: "",
+                                            element: candidate.element))
+            }
+            guard let change = outcome.sameDocument.last, change.url != before else { continue }
+            let after = await Self.state(of: view)
+            if change.kind != .fragment || after?.content != state?.content {
+                var link = PageFacts.Link(url: change.url.absoluteString, href: candidate.href ?? change.url.absoluteString,
+                                          text: candidate.text, rel: "", element: candidate.element)
+                link.reached = change.kind
+                link.routeTitle = after?.title.isEmpty == false ? after?.title : nil
+                found.append(link)
+            }
+            // The next click starts from the page as it was: back where the
+            // click added a history entry, else loaded again.
+            gate.allowAll = true
+            defer { gate.allowAll = false }
+            let wentBack = change.kind != .replace ? await Self.goBack(view, to: before) : false
+            if !wentBack {
+                guard let fold = try? view.loadFolding(page, timeout: timeout) else { break }
+                await fold.wait(until: { $0.isEnded })
+                guard case .finished? = fold.state.outcome else { break }
+            }
+            // Marked anew: the page may have drawn its elements again.
+            candidates = await Self.candidates(in: view) ?? []
+        }
+        return found
+    }
+
+    /// Goes back in `view`'s history; whether the view then shows `url` within a second.
+    private static func goBack(_ view: WebView, to url: URL?) async -> Bool {
+        guard (try? await view.evaluateJavaScript("history.back()")) != nil else { return false }
+        let deadline = ContinuousClock.now + .seconds(1)
+        while view.url != url {
+            guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(10))) != nil else { return false }
+        }
+        return true
+    }
+
+    /// A clickable element the candidates script marked.
+    struct Candidate: Decodable, Sendable {
+        var index: Int
+        var element: String
+        var text: String
+        /// A hash link's `href`, as written.
+        var href: String?
+        /// What the element runs or points at: its `onclick` or `href` attribute.
+        var action: String
+
+        /// What makes two candidates the same click, on pages of one origin.
+        func signature(origin page: URL) -> String {
+            [page.scheme ?? "", page.host ?? "", String(page.port ?? 0), element, text, action].joined(separator: "\u{1F}")
+        }
+    }
+
+    /// The attribute the candidates script marks each candidate with.
+    private static let marker = "data-navwatch-route"
+
+    /// Marks the page's candidates and describes them; nil when the page cannot run the script.
+    private static func candidates(in view: WebView) async -> [Candidate]? {
+        await PageFacts.read(candidatesScript, from: view)
+    }
+
+    /// A document's title, and its title and text hashed: what a hash route changes.
+    private struct State: Decodable, Sendable {
+        var title: String
+        var content: String
+    }
+
+    private static func state(of view: WebView) async -> State? {
+        await PageFacts.read("""
+            JSON.stringify((() => {
+              const text = document.title + '\\u0000' + (document.body ? document.body.innerText : '');
+              let hash = 5381;
+              for (let i = 0; i < text.length; i++) hash = (hash * 33 + text.charCodeAt(i)) >>> 0;
+              return {title: document.title, content: text.length + ':' + hash};
+            })())
+            """, from: view)
+    }
+
+    private static let candidatesScript = """
+        JSON.stringify((() => {
+          const marker = '\(marker)';
+          const roles = new Set(['button', 'link', 'menuitem', 'tab']);
+          const here = location.origin + location.pathname + location.search;
+          const ids = new Set(Array.from(document.querySelectorAll('[id]'), e => e.id));
+          const text = e => (e.innerText || e.getAttribute('aria-label') || e.getAttribute('title') || '')
+            .replace(/\\s+/g, ' ').trim().slice(0, 200);
+          const pointer = e => getComputedStyle(e).cursor === 'pointer';
+          const submits = e => {
+            const type = (e.getAttribute('type') || '').toLowerCase();
+            if (e.localName === 'input') return true;
+            return e.localName === 'button' && type !== 'button' && (e.form !== null || type === 'submit' || type === 'reset');
+          };
+          const candidates = [];
+          for (const e of document.body ? document.body.querySelectorAll('*') : []) {
+            e.removeAttribute(marker);
+            const tag = e.localName;
+            let href = null;
+            if (tag === 'a' || tag === 'area') {
+              if (!e.hasAttribute('href')) continue;
+              const url = new URL(e.href, location.href);
+              // The crawl follows links to other documents.
+              if (url.origin + url.pathname + url.search !== here || !url.hash) continue;
+              let fragment = url.hash.slice(1);
+              try { fragment = decodeURIComponent(fragment); } catch (_) {}
+              if (fragment === '' || ids.has(fragment) || document.getElementsByName(fragment).length) continue;
+              href = e.getAttribute('href');
+            } else if (e.closest('a[href]') || ['input', 'select', 'textarea', 'label', 'option'].includes(tag)) {
+              continue;
+            } else if (!(tag === 'button' || roles.has(e.getAttribute('role')) || e.hasAttribute('onclick')
+                         || pointer(e) && !(e.parentElement && pointer(e.parentElement)))) {
+              continue;
+            }
+            if (submits(e) || e.disabled || e.getAttribute('aria-disabled') === 'true') continue;
+            if (!e.getClientRects().length || getComputedStyle(e).visibility !== 'visible') continue;
+            e.setAttribute(marker, String(candidates.length));
+            candidates.push({index: candidates.length, element: tag, text: text(e), href,
+                             action: e.getAttribute('onclick') || e.getAttribute('href') || ''});
+          }
+          return candidates;
+        })())
+        """
+
+    /// The explorer's delegate while it clicks: refuses every navigation
+    /// that would load another document and records where it led.
+    private final class Gate: NavigationDelegate {
+        struct Outcome {
+            var leadsTo: [URL] = []
+            var sameDocument: [SameDocumentNavigation] = []
+        }
+
+        /// While true (reloading the page), every navigation is allowed.
+        var allowAll = false
+        private var document: URL?
+        private var outcome = Outcome()
+
+        func begin(document: URL?) {
+            self.document = document
+            outcome = Outcome()
+        }
+
+        func end() -> Outcome {
+            document = nil
+            return outcome
+        }
+
+        func webView(_ webView: WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
+            if allowAll { return .allow }
+            // A fragment navigation stays in the document: let it happen.
+            if action.url.fragment != nil, let document, Self.withoutFragment(action.url) == Self.withoutFragment(document) {
+                return .allow
+            }
+            if (action.httpMethod ?? "GET").uppercased() == "GET" { outcome.leadsTo.append(action.url) }
+            return .cancel
+        }
+
+        func webView(_ webView: WebView, didSameDocumentNavigation navigation: SameDocumentNavigation) {
+            outcome.sameDocument.append(navigation)
+        }
+
+        func webView(_ webView: WebView, didRequestNewWindow request: NewWindowRequest) {
+            if !allowAll, let url = request.url { outcome.leadsTo.append(url) }
+        }
+
+        private static func withoutFragment(_ url: URL) -> String {
+            url.absoluteString.split(separator: "#", maxSplits: 1).first.map(String.init) ?? url.absoluteString
+        }
+    }
+}
+
+/// The clicks a crawl made, by `RouteExplorer.Candidate.signature`: each is made once per crawl.
+package final class RouteMemory: Sendable {
+    private let clicked = Mutex<Set<String>>([])
+
+    package init() {}
+
+    /// Whether `signature` is new (and now remembered).
+    func insert(_ signature: String) -> Bool {
+        clicked.withLock { $0.insert(signature).inserted }
+    }
+}
