@@ -120,7 +120,8 @@ struct PolicyFileTests {
         ("severity = \"error\"", "p.toml: line 1: severity must be a table: write [severity]"),
         ("[severity]\nbroken = \"warning\"",
          "p.toml: line 2: [severity]: broken is not a kind of problem (one of broken-link, broken-external, missing-fragment, "
-            + "orphan, page-error, console-error, budget, external-429, external-5xx, external-timeout, external-tls)"),
+            + "missing-text-fragment, route-not-loadable, route-differs, orphan, page-error, console-error, budget, "
+            + "external-429, external-5xx, external-timeout, external-tls)"),
         ("[severity]\norphan = \"info\"", "p.toml: line 2: [severity]: orphan must be \"error\" or \"warning\""),
         ("[politeness]\ndelay = 1",
          "p.toml: line 2: [politeness]: delay is not a politeness key (one of delay_ms, external_delay_ms, host_concurrency)"),

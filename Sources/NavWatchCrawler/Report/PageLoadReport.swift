@@ -505,8 +505,9 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         public var reached: SameDocumentNavigation.Kind
         /// The page the click was on.
         public var from: String
-        /// The element clicked (`button`, `li`, `a`, ...) and its text.
+        /// The element clicked: `button`, `li`, `a`, ...
         public var element: String
+        /// The element's text, white space collapsed, 200 characters at most.
         public var text: String
         /// The document's title in the page after the click; nil when it had none.
         public var titleInPage: String?
