@@ -118,7 +118,10 @@ static void on_view_notify_uri(WebKitWebView *web_view, GParamSpec *pspec, gpoin
 
 static void on_history_changed(WebKitBackForwardList *list, WebKitBackForwardListItem *item_added,
                                gpointer items_removed, gpointer user_data) {
-    nw_event event = {.kind = NW_EVENT_HISTORY_CHANGED, .history_item_added = item_added != NULL};
+    WebKitBackForwardListItem *current = webkit_back_forward_list_get_current_item(list);
+    nw_event event = {.kind = NW_EVENT_HISTORY_CHANGED,
+                      .history_item_added = item_added != NULL,
+                      .uri = current ? webkit_back_forward_list_item_get_uri(current) : NULL};
     nw_emit(user_data, &event);
 }
 

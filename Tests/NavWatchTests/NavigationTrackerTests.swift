@@ -165,39 +165,47 @@ struct NavigationTrackerTests {
         events += tracker.handle(.navigationAsked) + tracker.handle(.started)
         events += tracker.handle(.committed(uri: "http://h/page", response: Self.response))
         events += tracker.handle(.finished)
-        events += tracker.handle(.historyChanged(itemAdded: true))
+        events += tracker.handle(.historyChanged(itemAdded: true, uri: "http://h/pushed"))
         events += tracker.handle(.uriChanged("http://h/pushed"))
         events += tracker.handle(.uriChanged("http://h/pushed"))
-        events += tracker.handle(.historyChanged(itemAdded: true)) + tracker.handle(.popState)
+        events += tracker.handle(.historyChanged(itemAdded: true, uri: "http://h/pushed#a"))
+        events += tracker.handle(.popState(uri: "http://h/pushed#a"))
         events += tracker.handle(.uriChanged("http://h/pushed#a"))
         #expect(names(events) == ["#1 start", "#1 commit", "#1 finish",
                                   "same-document push http://h/pushed", "same-document fragment http://h/pushed#a"])
     }
 
-    @Test("a same-document navigation's kind comes from the history change and popstate since the last URI change")
+    @Test("a same-document navigation's kind comes from the history change and popstate for its URL since the last URI change")
     func sameDocumentKinds() {
         var tracker = Self.tracker()
         _ = tracker.request(url: Self.page, origin: .load)
         var events = tracker.handle(.navigationAsked) + tracker.handle(.started)
-        events += tracker.handle(.historyChanged(itemAdded: true))  // the load's own entry
+        events += tracker.handle(.historyChanged(itemAdded: true, uri: "http://h/page"))  // the load's own entry
         events += tracker.handle(.committed(uri: "http://h/page", response: Self.response))
         events += tracker.handle(.uriChanged("http://h/page"))
         events += tracker.handle(.finished)
         events += tracker.handle(.uriChanged("http://h/replaced"))
-        events += tracker.handle(.historyChanged(itemAdded: true))
+        events += tracker.handle(.historyChanged(itemAdded: true, uri: "http://h/pushed"))
         events += tracker.handle(.uriChanged("http://h/pushed"))
-        events += tracker.handle(.historyChanged(itemAdded: true)) + tracker.handle(.popState)
+        events += tracker.handle(.historyChanged(itemAdded: true, uri: "http://h/pushed#a"))
+        events += tracker.handle(.popState(uri: "http://h/pushed#a"))
         events += tracker.handle(.uriChanged("http://h/pushed#a"))
-        events += tracker.handle(.historyChanged(itemAdded: false)) + tracker.handle(.popState)
+        events += tracker.handle(.historyChanged(itemAdded: false, uri: "http://h/pushed"))
+        events += tracker.handle(.popState(uri: "http://h/pushed"))
         events += tracker.handle(.uriChanged("http://h/pushed"))
-        events += tracker.handle(.historyChanged(itemAdded: false))  // a pop the page cannot see
+        events += tracker.handle(.historyChanged(itemAdded: false, uri: "http://h/replaced"))  // a pop the page cannot see
         events += tracker.handle(.uriChanged("http://h/replaced"))
-        events += tracker.handle(.popState)
+        events += tracker.handle(.popState(uri: "http://h/replaced#r"))
         events += tracker.handle(.uriChanged("http://h/replaced#r"))
+        // A push of the URL it has already changes no URI; the replace after it is a replace.
+        events += tracker.handle(.historyChanged(itemAdded: true, uri: "http://h/replaced#r"))
+        events += tracker.handle(.popState(uri: "http://h/replaced#r"))  // and the page's back from it
+        events += tracker.handle(.uriChanged("http://h/later"))
         #expect(names(events) == ["#1 start", "#1 commit", "#1 finish",
                                   "same-document replace http://h/replaced", "same-document push http://h/pushed",
                                   "same-document fragment http://h/pushed#a", "same-document pop http://h/pushed",
-                                  "same-document pop http://h/replaced", "same-document fragment http://h/replaced#r"])
+                                  "same-document pop http://h/replaced", "same-document fragment http://h/replaced#r",
+                                  "same-document replace http://h/later"])
     }
 
     @Test("the URI going back to the shown page after a provisional load ends is not a same-document navigation")

@@ -100,7 +100,7 @@ typedef enum {
     NW_EVENT_LOAD_FAILED_TLS,     // `uri`: failing URI
     NW_EVENT_WEB_PROCESS_TERMINATED, // `termination_reason`: WebKitWebProcessTerminationReason
     NW_EVENT_URI_CHANGED,         // `uri`
-    NW_EVENT_HISTORY_CHANGED,     // the back-forward list changed: `history_item_added`
+    NW_EVENT_HISTORY_CHANGED,     // the back-forward list changed: `history_item_added`, `uri` (its current item's)
     NW_EVENT_TITLE_CHANGED,       // `title` (nullable)
     NW_EVENT_PROGRESS_CHANGED,    // `progress`
     NW_EVENT_LOADING_CHANGED,     // `is_loading`

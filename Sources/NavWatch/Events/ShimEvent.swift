@@ -36,7 +36,7 @@ enum ShimEvent {
         case NW_EVENT_WEB_PROCESS_TERMINATED:
             self = .load(.webProcessTerminated(WebProcessTerminationReason(rawValue: Int(event.termination_reason)) ?? .crashed))
         case NW_EVENT_URI_CHANGED: self = .load(.uriChanged(uri))
-        case NW_EVENT_HISTORY_CHANGED: self = .load(.historyChanged(itemAdded: event.history_item_added != 0))
+        case NW_EVENT_HISTORY_CHANGED: self = .load(.historyChanged(itemAdded: event.history_item_added != 0, uri: uri))
         case NW_EVENT_TITLE_CHANGED: self = .title(Self.title(event.title.map { String(cString: $0) }))
         case NW_EVENT_PROGRESS_CHANGED: self = .estimatedProgress(event.progress)
         case NW_EVENT_LOADING_CHANGED: self = .isLoading(event.is_loading != 0)
@@ -70,8 +70,8 @@ enum ShimEvent {
             switch DocumentScript.decode(text) {
             case .load(let title)?:
                 self = .title(Self.title(title))
-            case .popState?:
-                self = .load(.popState)
+            case .popState(let url)?:
+                self = .load(.popState(uri: url))
             case .pageError(let kind, let message, let url, let line, let column, let stack)?:
                 self = .pageError(PageError(kind: kind, message: message, url: url, line: line, column: column,
                                             stack: stack, navigation: nil))

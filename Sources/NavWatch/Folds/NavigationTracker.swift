@@ -14,10 +14,12 @@ package enum LoadSignal: Sendable, Equatable {
     case failedWithTLSErrors
     case webProcessTerminated(WebProcessTerminationReason)
     case uriChanged(String?)
-    /// The back-forward list changed: an item was added, or only the current item moved.
-    case historyChanged(itemAdded: Bool)
-    /// The document fired `popstate` (navwatch's document script reports it).
-    case popState
+    /// The back-forward list changed: an item was added, or only the current
+    /// item moved; `uri` is the current item's.
+    case historyChanged(itemAdded: Bool, uri: String?)
+    /// The document fired `popstate` (navwatch's document script reports
+    /// it); `uri` is the document's URL then.
+    case popState(uri: String?)
 }
 
 /// Attributes WebKit's main-frame load signals to navigations and turns them
@@ -47,11 +49,13 @@ package enum LoadSignal: Sendable, Equatable {
 ///   unless it returns to the URL the shown document had: that is WebKit
 ///   putting the URI back after a provisional load ended (stopped, timed out
 ///   or failed).
-/// - Its kind comes from what arrived since the last URI change or load
-///   signal: the back-forward list adding an item (push, or fragment when
-///   `popstate` fired too), the current item moving (pop), `popstate` alone
-///   (a fragment replacing the current entry, `location.replace("#…")`), or
-///   nothing (replace).
+/// - Its kind comes from what arrived for its URL since the last URI change
+///   or load signal: the back-forward list adding an item (push, or
+///   fragment when `popstate` fired too), the current item moving (pop),
+///   `popstate` alone (a fragment replacing the current entry,
+///   `location.replace("#…")`), or nothing (replace). A change or
+///   `popstate` for another URL (a push of the same URL, which changes no
+///   URI) does not count.
 package struct NavigationTracker {
     package enum Stage: Sendable, Equatable {
         case requested, provisional, committed
@@ -74,11 +78,11 @@ package struct NavigationTracker {
     /// The URL of the shown document: its commit's, then its same-document navigations'.
     private var documentURL: URL?
     private var lastAllowedActionURL: URL?
-    /// The back-forward list's change since the last URI change or load signal: true
-    /// for an added item, false for the current item moving.
-    private var historyChange: Bool?
-    /// Whether `popstate` fired since the last URI change or load signal.
-    private var sawPopState = false
+    /// The back-forward list's last change since the last URI change or load
+    /// signal: whether it added an item, and its current item's URI.
+    private var historyChange: (itemAdded: Bool, uri: String?)?
+    /// The URL of the document's last `popstate` since the last URI change or load signal.
+    private var popStateURI: String??
     private let makeID: @Sendable () -> UInt64
 
     package init(makeID: @escaping @Sendable () -> UInt64) {
@@ -135,17 +139,17 @@ package struct NavigationTracker {
         case .started, .committed, .finished, .failed:
             // A load's own history change is not a same-document navigation's.
             historyChange = nil
-            sawPopState = false
+            popStateURI = nil
         default:
             break
         }
         switch signal {
-        case .historyChanged(let itemAdded):
-            historyChange = itemAdded
+        case .historyChanged(let itemAdded, let uri):
+            historyChange = (itemAdded, uri)
             return []
 
-        case .popState:
-            sawPopState = true
+        case .popState(let uri):
+            popStateURI = .some(uri)
             return []
 
         case .navigationAsked:
@@ -224,9 +228,9 @@ package struct NavigationTracker {
             return events
 
         case .uriChanged(let uri):
-            let kind = sameDocumentKind
+            let kind = sameDocumentKind(uri: uri)
             historyChange = nil
-            sawPopState = false
+            popStateURI = nil
             guard let uri, !uri.isEmpty, let url = URL(string: uri) else { return [] }
             let previous = currentURL
             currentURL = url
@@ -238,9 +242,10 @@ package struct NavigationTracker {
         }
     }
 
-    /// The kind of a same-document navigation whose URI change arrives now.
-    private var sameDocumentKind: SameDocumentNavigation.Kind {
-        switch historyChange {
+    /// The kind of a same-document navigation to `uri`, whose URI change arrives now.
+    private func sameDocumentKind(uri: String?) -> SameDocumentNavigation.Kind {
+        let sawPopState = popStateURI.map { $0 == nil || $0 == uri } ?? false
+        switch historyChange.flatMap({ $0.uri == nil || $0.uri == uri ? $0.itemAdded : nil }) {
         case true?: return sawPopState ? .fragment : .push
         case false?: return .pop
         case nil: return sawPopState ? .fragment : .replace

@@ -31,7 +31,9 @@ enum DocumentScript {
             catch { return null; }
           };
           performance.setResourceTimingBufferSize(100000);
-          addEventListener('popstate', () => post({ event: 'popstate' }), true);
+          addEventListener('popstate', event => {
+            if (event.isTrusted) post({ event: 'popstate', url: location.href });
+          }, true);
           addEventListener('load', () => {
             post({ event: 'load', title: document.title });
           }, { capture: true, once: true });
@@ -57,8 +59,8 @@ enum DocumentScript {
         /// The `load` event fired; the document's title then.
         case load(title: String?)
         case pageError(kind: PageError.Kind, message: String, url: URL?, line: Int?, column: Int?, stack: String?)
-        /// The document fired `popstate`.
-        case popState
+        /// The document fired `popstate`; its URL then.
+        case popState(url: String?)
     }
 
     private struct Posted: Decodable {
@@ -79,7 +81,7 @@ enum DocumentScript {
         case "load":
             return .load(title: posted.title)
         case "popstate":
-            return .popState
+            return .popState(url: posted.url)
         case "page-error":
             guard let kind = posted.kind.flatMap(PageError.Kind.init(rawValue:)) else { return nil }
             // The engine says 0 and "" for what it does not know.
