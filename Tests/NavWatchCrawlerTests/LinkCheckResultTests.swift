@@ -1,4 +1,5 @@
 import Foundation
+import NavWatch
 @testable import NavWatchCrawler
 import Testing
 
@@ -13,9 +14,11 @@ struct LinkCheckResultTests {
     }
 
     private static func link(_ from: String, _ to: String, _ text: String, fragment: String? = nil,
-                             element: String = "a") -> PageLink {
+                             element: String = "a", reached: SameDocumentNavigation.Kind? = nil,
+                             routeTitle: String? = nil) -> PageLink {
         PageLink(source: "http://s.test" + from, target: to.hasPrefix("http") ? to : "http://s.test" + to,
-                 href: to + (fragment.map { "#" + $0 } ?? ""), fragment: fragment, text: text, element: element)
+                 href: to + (fragment.map { "#" + $0 } ?? ""), fragment: fragment, text: text, element: element,
+                 reached: reached, routeTitle: routeTitle)
     }
 
     private func rows(_ result: LinkCheckResult) -> [String] {
@@ -50,7 +53,7 @@ struct LinkCheckResultTests {
                                  "/frame.pdf download a download (application/pdf) [/ frame]"])
     }
 
-    @Test("fragments: missing ones are broken; top, routes, text fragments and pages that did not load are not checked")
+    @Test("fragments: missing ones are broken; top, routes, text fragments not matched yet and pages that did not load are not checked")
     func fragments() {
         let graph = LinkGraph(
             links: [Self.link("/", "/a", "here", fragment: "here"), Self.link("/", "/a", "gone", fragment: "gone"),
@@ -67,6 +70,53 @@ struct LinkCheckResultTests {
             "/a - 200 OK [/ here, / route, / text, / top]",
             #"/a#gone missing-fragment no element with id or name "gone" [/ gone]"#,
             "/skipped - not checked: skipped (max-depth) [/ y]",
+        ])
+    }
+
+    @Test("text fragments: missing where the match found no text or the directive is not valid; an id before them is checked")
+    func textFragments() {
+        let graph = LinkGraph(
+            links: [Self.link("/", "/a", "found", fragment: ":~:text=found"),
+                    Self.link("/", "/a", "absent", fragment: ":~:text=found&text=absent"),
+                    Self.link("/", "/a", "unmatched", fragment: ":~:text=later"),
+                    Self.link("/", "/a", "invalid", fragment: ":~:text=a,b,c"),
+                    Self.link("/", "/a", "id", fragment: "here:~:text=found"),
+                    Self.link("/", "/a", "no id", fragment: "gone:~:text=found")],
+            anchors: ["http://s.test/a": ["here"]],
+            textFragments: ["http://s.test/a": ["found": true, "absent": false]])
+        let result = LinkCheckResult(graph: graph, reports: [Self.report("/a", .ok, status: 200)])
+        #expect(rows(result) == [
+            "/a - 200 OK [/ found, / id, / unmatched]",
+            #"/a#:~:text=a,b,c missing-text-fragment "text=a,b,c" is not a valid text directive [/ invalid]"#,
+            #"/a#:~:text=found&text=absent missing-text-fragment no text matching "absent" on the rendered page [/ absent]"#,
+            #"/a#gone:~:text=found missing-fragment no element with id or name "gone" [/ no id]"#,
+        ])
+        #expect(result.missingTextFragments.count == 2 && result.missingFragments.count == 1 && result.brokenInScope.isEmpty)
+    }
+
+    @Test("routes reached in a page: broken when loaded directly, or another title there; fine otherwise")
+    func routes() {
+        var other = Self.report("/other", .ok, status: 200)
+        other.title = "Landing"
+        var same = Self.report("/same", .ok, status: 200)
+        same.title = "Same"
+        let graph = LinkGraph(links: [
+            Self.link("/", "/gone", "Gone", element: "button", reached: .push, routeTitle: "Gone"),
+            Self.link("/", "/other", "Other", element: "li", reached: .push, routeTitle: "Profile"),
+            Self.link("/", "/same", "Same", element: "button", reached: .push, routeTitle: "Same"),
+            Self.link("/", "/untitled", "Untitled", element: "button", reached: .replace),
+            Self.link("/", "/404", "plain link"),
+        ])
+        var untitled = Self.report("/untitled", .ok, status: 200)
+        untitled.title = "Anything"
+        let result = LinkCheckResult(graph: graph, reports: [Self.report("/gone", .httpError, status: 404), other, same,
+                                                             untitled, Self.report("/404", .httpError, status: 404)])
+        #expect(rows(result) == [
+            "/404 http-error 404 Not Found [/ plain link]",
+            "/gone route-not-loadable works in the page; loaded directly: 404 Not Found [/ Gone]",
+            #"/other route-differs "Profile" in the page, "Landing" loaded directly [/ Other]"#,
+            "/same - 200 OK [/ Same]",
+            "/untitled - 200 OK [/ Untitled]",
         ])
     }
 

@@ -11,8 +11,9 @@ import WebKitThread
 /// The rules:
 /// - Candidates, in document order: `button`, elements whose role is
 ///   `button`, `link`, `menuitem` or `tab`, elements with an `onclick`
-///   attribute, elements whose pointer is a hand (`cursor: pointer`, but not
-///   inside another such element), and links to a fragment of the page that
+///   attribute, elements a style sheet rule or their `style` attribute
+///   gives a hand pointer (`cursor: pointer`; not those whose parent has one
+///   too), and links to a fragment of the page that
 ///   no element has (`#/users`, `#!/settings`). Never: links to other pages
 ///   (the crawl follows those), a form's submit or reset buttons and inputs,
 ///   disabled or hidden elements.
@@ -140,23 +141,47 @@ final class RouteExplorer {
             """, from: view)
     }
 
+    /// Marks and describes the candidates. It looks only at elements that
+    /// selectors find: the ones above, and those the page's own style sheets
+    /// (those it may read: not other origins') give `cursor: pointer`, or
+    /// whose `style` attribute names a cursor. Asking every element of a
+    /// large page for its style cost 12 % of a crawl's pace on the Python docs.
     private static let candidatesScript = """
         JSON.stringify((() => {
           const marker = '\(marker)';
-          const roles = new Set(['button', 'link', 'menuitem', 'tab']);
+          for (const e of document.querySelectorAll('[' + marker + ']')) e.removeAttribute(marker);
+          if (!document.body) return [];
           const here = location.origin + location.pathname + location.search;
-          const ids = new Set(Array.from(document.querySelectorAll('[id]'), e => e.id));
+          const found = new Set(document.body.querySelectorAll(
+            'button, [role=button], [role=link], [role=menuitem], [role=tab], [onclick], a[href*="#"], area[href*="#"]'));
+          const pointers = new Set();
+          const pointerSelectors = ['[style*="cursor"]'];
+          const collect = rules => {
+            for (const rule of rules) {
+              if (rule.selectorText && rule.style && rule.style.cursor === 'pointer') pointerSelectors.push(rule.selectorText);
+              else if (rule.cssRules) collect(rule.cssRules);  // @media, @supports, @layer
+            }
+          };
+          for (const sheet of document.styleSheets) { try { collect(sheet.cssRules); } catch (_) {} }
+          for (const selector of pointerSelectors) {
+            try { for (const e of document.body.querySelectorAll(selector)) pointers.add(e); } catch (_) {}
+          }
+          for (const e of pointers) {
+            // A hand over an element whose parent has one is the parent's.
+            if (getComputedStyle(e).cursor === 'pointer' && !pointers.has(e.parentElement)) found.add(e);
+          }
+          const ordered = Array.from(found).sort((a, b) =>
+            a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
+          let ids = null;
           const text = e => (e.innerText || e.getAttribute('aria-label') || e.getAttribute('title') || '')
             .replace(/\\s+/g, ' ').trim().slice(0, 200);
-          const pointer = e => getComputedStyle(e).cursor === 'pointer';
           const submits = e => {
             const type = (e.getAttribute('type') || '').toLowerCase();
             if (e.localName === 'input') return true;
             return e.localName === 'button' && type !== 'button' && (e.form !== null || type === 'submit' || type === 'reset');
           };
           const candidates = [];
-          for (const e of document.body ? document.body.querySelectorAll('*') : []) {
-            e.removeAttribute(marker);
+          for (const e of ordered) {
             const tag = e.localName;
             let href = null;
             if (tag === 'a' || tag === 'area') {
@@ -166,12 +191,10 @@ final class RouteExplorer {
               if (url.origin + url.pathname + url.search !== here || !url.hash) continue;
               let fragment = url.hash.slice(1);
               try { fragment = decodeURIComponent(fragment); } catch (_) {}
+              ids = ids || new Set(Array.from(document.querySelectorAll('[id]'), e => e.id));
               if (fragment === '' || ids.has(fragment) || document.getElementsByName(fragment).length) continue;
               href = e.getAttribute('href');
             } else if (e.closest('a[href]') || ['input', 'select', 'textarea', 'label', 'option'].includes(tag)) {
-              continue;
-            } else if (!(tag === 'button' || roles.has(e.getAttribute('role')) || e.hasAttribute('onclick')
-                         || pointer(e) && !(e.parentElement && pointer(e.parentElement)))) {
               continue;
             }
             if (submits(e) || e.disabled || e.getAttribute('aria-disabled') === 'true') continue;
