@@ -1,10 +1,33 @@
 import Foundation
-import NavWatchCrawler
+import NavWatch
+@testable import NavWatchCrawler
 import NavWatchTestSupport
 import Testing
+import WebKitThread
 
 @Suite("Crawling the routes of single-page apps")
 struct RouteCrawlTests {
+    @Test("hash routes of one document load one after another in the same view (WebKit alone would only scroll)")
+    func hashRoutesInOneView() async throws {
+        let app = try await SinglePageApp.start()
+        defer { Task { await app.shutdown() } }
+        let titles = try await withDeadline("four loads in one view", within: .seconds(60)) {
+            try await Task { @WebKitActor in
+                let loader = PageLoader(configuration: WebViewConfiguration(), recycleAfter: 1000, settle: .milliseconds(50),
+                                        views: 1)
+                defer { loader.close() }
+                var titles: [String] = []
+                for path in ["/app/", "/app/#/inbox", "/app/#/outbox", "/app/#/outbox"] {
+                    let entry = FrontierEntry(url: app.base + path, depth: 0, parent: nil)
+                    let report = try await loader.load(entry, timeout: .seconds(10)).completed().report
+                    titles.append("\(report.outcome.rawValue) \(report.title ?? "-")")
+                }
+                return titles
+            }.value
+        }
+        #expect(titles == ["ok Home", "ok Inbox", "ok Outbox", "ok Outbox"])
+    }
+
     @Test("with routes: every route, reached by links, buttons, list items or hashes, loaded directly; those broken there; no form sent")
     func routes() async throws {
         let app = try await SinglePageApp.start()

@@ -197,6 +197,8 @@ package final class PageLoader {
     package func load(_ entry: FrontierEntry, timeout: Duration) async throws -> PageResult {
         let slot = try await freeSlot()
         let view = slot.view
+        let url = URL(string: entry.url)!
+        await view.leaveDocument(before: url)
         pagesOnProcess += 1
         pagesLoaded += 1
 
@@ -207,7 +209,7 @@ package final class PageLoader {
         // Only what the guard records from here on can be about this load.
         let guardMark = privateAddressGuard?.mark
         result.report.startedAt = Date()
-        let fold = try view.loadFolding(URL(string: entry.url)!, timeout: timeout, start: start)
+        let fold = try view.loadFolding(url, timeout: timeout, start: start)
         onLoadStarted?(fold.state.navigation.url, view)
 
         await fold.wait(until: { $0.isEnded })

@@ -152,9 +152,7 @@ final class RouteExplorer {
           for (const e of document.querySelectorAll('[' + marker + ']')) e.removeAttribute(marker);
           if (!document.body) return [];
           const here = location.origin + location.pathname + location.search;
-          const found = new Set(document.body.querySelectorAll(
-            'button, [role=button], [role=link], [role=menuitem], [role=tab], [onclick], a[href*="#"], area[href*="#"]'));
-          const pointers = new Set();
+          const base = 'button, [role=button], [role=link], [role=menuitem], [role=tab], [onclick], a[href*="#"], area[href*="#"]';
           const pointerSelectors = ['[style*="cursor"]'];
           const collect = rules => {
             for (const rule of rules) {
@@ -163,16 +161,19 @@ final class RouteExplorer {
             }
           };
           for (const sheet of document.styleSheets) { try { collect(sheet.cssRules); } catch (_) {} }
-          for (const selector of pointerSelectors) {
-            try { for (const e of document.body.querySelectorAll(selector)) pointers.add(e); } catch (_) {}
-          }
-          for (const e of pointers) {
+          // Selectors no element can match (pseudo-elements) would make the query throw.
+          const pointer = pointerSelectors.filter(s => { try { document.body.matches(s); return true; } catch (_) { return false; } })
+            .join(', ');
+          const roles = new Set(['button', 'link', 'menuitem', 'tab']);
+          const isBase = e => e.localName === 'button' || roles.has(e.getAttribute('role')) || e.hasAttribute('onclick')
+            || (e.localName === 'a' || e.localName === 'area') && (e.getAttribute('href') || '').includes('#');
+          const ordered = [];
+          for (const e of document.body.querySelectorAll(base + ', ' + pointer)) {
             // A hand over an element whose parent has one is the parent's.
-            if (getComputedStyle(e).cursor === 'pointer' && !pointers.has(e.parentElement)) found.add(e);
+            if (isBase(e) || getComputedStyle(e).cursor === 'pointer' && !(e.parentElement && e.parentElement.matches(pointer))) {
+              ordered.push(e);
+            }
           }
-          const ordered = Array.from(found).sort((a, b) =>
-            a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
-          let ids = null;
           const text = e => (e.innerText || e.getAttribute('aria-label') || e.getAttribute('title') || '')
             .replace(/\\s+/g, ' ').trim().slice(0, 200);
           const submits = e => {
@@ -180,28 +181,38 @@ final class RouteExplorer {
             if (e.localName === 'input') return true;
             return e.localName === 'button' && type !== 'button' && (e.form !== null || type === 'submit' || type === 'reset');
           };
-          const candidates = [];
+          const candidates = [], seen = new Set();
           for (const e of ordered) {
             const tag = e.localName;
             let href = null;
             if (tag === 'a' || tag === 'area') {
-              if (!e.hasAttribute('href')) continue;
-              const url = new URL(e.href, location.href);
-              // The crawl follows links to other documents.
-              if (url.origin + url.pathname + url.search !== here || !url.hash) continue;
-              let fragment = url.hash.slice(1);
+              const written = e.getAttribute('href');
+              if (written === null) continue;
+              let fragment;
+              if (written.startsWith('#')) {
+                fragment = written.slice(1);
+              } else {
+                const url = new URL(e.href, location.href);
+                // The crawl follows links to other documents.
+                if (url.origin + url.pathname + url.search !== here || !url.hash) continue;
+                fragment = url.hash.slice(1);
+              }
               try { fragment = decodeURIComponent(fragment); } catch (_) {}
-              ids = ids || new Set(Array.from(document.querySelectorAll('[id]'), e => e.id));
-              if (fragment === '' || ids.has(fragment) || document.getElementsByName(fragment).length) continue;
-              href = e.getAttribute('href');
+              if (fragment === '' || document.getElementById(fragment) || document.getElementsByName(fragment).length) continue;
+              href = written;
             } else if (e.closest('a[href]') || ['input', 'select', 'textarea', 'label', 'option'].includes(tag)) {
               continue;
             }
             if (submits(e) || e.disabled || e.getAttribute('aria-disabled') === 'true') continue;
+            const candidate = {index: candidates.length, element: tag, text: text(e), href,
+                               action: e.getAttribute('onclick') || e.getAttribute('href') || ''};
+            // The same element, text and action again is the same click (a copy button on every example).
+            const key = tag + '\\u0000' + candidate.text + '\\u0000' + candidate.action;
+            if (seen.has(key)) continue;
             if (!e.getClientRects().length || getComputedStyle(e).visibility !== 'visible') continue;
+            seen.add(key);
             e.setAttribute(marker, String(candidates.length));
-            candidates.push({index: candidates.length, element: tag, text: text(e), href,
-                             action: e.getAttribute('onclick') || e.getAttribute('href') || ''});
+            candidates.push(candidate);
           }
           return candidates;
         })())
