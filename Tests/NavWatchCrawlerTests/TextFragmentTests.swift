@@ -83,7 +83,7 @@ struct TextFragmentTests {
         #expect(TextDirective(value: "e%2Dmail,-%2Dsuffix") == TextDirective(start: "e-mail", suffix: "-suffix"))
         #expect(TextDirective(value: "a%2D-,b") == TextDirective(prefix: "a-", start: "b"))
         #expect(TextDirective(value: "e-mail") == TextDirective(start: "e-mail"))
-        for invalid in ["", ",", "a,", ",b", "a,b,c", "p-,a,b,c,-s", "a,b,c,d,e", "%FF", "a b", "a#b"] {
+        for invalid in ["", ",", "a,", ",b", "a,b,c", "p-,a,b,c,-s", "a,b,c,d,e", "%FF", "a b", "a#b", "foo-", "-foo", "a-,-b", "-"] {
             #expect(TextDirective(value: invalid) == nil, "\(invalid)")
         }
         #expect(TextDirective.split(fragment: "usage") == nil)

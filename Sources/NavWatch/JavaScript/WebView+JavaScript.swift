@@ -1,5 +1,6 @@
 import CNavShim
 import Foundation
+import NavWatchSupport
 import WebKitThread
 
 extension WebView {
@@ -56,6 +57,27 @@ extension WebView {
     /// it (nil for undefined), for a caller that decodes it elsewhere.
     package func evaluateForJSON(_ script: String) async throws(JavaScriptError) -> String? {
         try await evaluateForJSON(script, kind: .script)
+    }
+
+    /// Runs `body` as an async function in navwatch's own script world (where
+    /// the page cannot replace what it calls) and returns its value's JSON
+    /// text; nil when it fails, or has not answered within `timeout` (it
+    /// then runs on; a page that never yields keeps its web process busy).
+    package func evaluateForJSONInOwnWorld(_ body: String, timeout: Duration) async -> String? {
+        let first = FirstAnswer<String?>()
+        let evaluation = Task { @WebKitActor in
+            first.answer(try? await self.evaluateForJSON(body, kind: .asyncFunction(world: DocumentScript.world)) ?? nil)
+        }
+        let backstop = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            first.answer(nil)
+            evaluation.cancel()
+        }
+        defer { backstop.cancel() }
+        return await withTaskCancellationHandler { await first.wait() } onCancel: {
+            first.answer(nil)
+            evaluation.cancel()
+        }
     }
 
     func evaluateForJSON(_ script: String, kind: ScriptEvaluation.Kind) async throws(JavaScriptError) -> String? {

@@ -525,7 +525,8 @@ public actor Crawler {
                 return true
             }
         }
-        for link in links where link.reached != nil && routesReached[link.target] == nil && offered.contains(link.target) {
+        let loading = Set(discovered.map(\.url))
+        for link in links where link.reached != nil && routesReached[link.target] == nil && loading.contains(link.target) {
             routesReached[link.target] = PageLoadReport.RouteInfo(link)
         }
         let sorted = SortedLinks(discovered: discovered, skipped: skipped, links: links)

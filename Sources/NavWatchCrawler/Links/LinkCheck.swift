@@ -141,6 +141,10 @@ package struct LinkCheckResult: Sendable, Equatable {
             }
             if let index = groupIndex[key] {
                 groups[index].links.append(link)
+                // A route's problem is its target's, whichever link came first.
+                if problem == .routeNotLoadable || problem == .routeDiffers {
+                    (groups[index].problem, groups[index].detail) = (problem, detail)
+                }
             } else {
                 groupIndex[key] = groups.count
                 groups.append((key, fate.report, problem, detail, [link]))

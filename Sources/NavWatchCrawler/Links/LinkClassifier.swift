@@ -74,9 +74,11 @@ struct LinkClassifier: Sendable {
                     ? fragment.removingPercentEncoding : String(fragment)
             }
             var fragmentPart = fragment.flatMap { $0.isEmpty ? nil : $0 }
-            if link.reached == .fragment, let route = fragmentPart {
-                // A hash route is a page of its own: its fragment is part of its URL.
-                key += "#" + route
+            if link.reached != nil, let hash, link.url.utf8.index(after: hash) != link.url.utf8.endIndex,
+               key == URLCanonicalizer.key(String(shownAt.split(separator: "#", maxSplits: 1)[0])) {
+                // A hash route (by a fragment link, or pushState of `#/…` as hash routers do) is a page
+                // of its own: its fragment, as written, is part of its URL.
+                key += String(link.url[hash...])
                 fragmentPart = nil
             }
             let pageLink = PageLink(source: shownAt, target: key, href: link.href, fragment: fragmentPart,

@@ -36,11 +36,13 @@ package struct TextDirective: Sendable, Hashable, Codable, CustomStringConvertib
         var terms = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard (1...4).contains(terms.count) else { return nil }
         var prefix: String?, suffix: String?
-        if terms.count > 1, let first = terms.first, first.hasSuffix("-") {
+        // As the specification parses: a first term ending in `-` is the prefix and a
+        // last one starting with `-` the suffix, whatever is left (`text=foo-` is no directive).
+        if let first = terms.first, first.hasSuffix("-") {
             prefix = String(first.dropLast())
             terms.removeFirst()
         }
-        if terms.count > 1, let last = terms.last, last.hasPrefix("-") {
+        if let last = terms.last, last.hasPrefix("-") {
             suffix = String(last.dropFirst())
             terms.removeLast()
         }

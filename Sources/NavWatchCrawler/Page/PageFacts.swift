@@ -185,6 +185,18 @@ package struct PageFacts: Decodable, Sendable {
         return await decode(answer)
     }
 
+    /// Runs `body`, an async function's body that returns the JSON text of a
+    /// `T`, in navwatch's own script world of the page `view` shows (the page
+    /// cannot replace what it calls), and decodes its answer off the WebKit
+    /// thread; nil when it fails, answers something else, or takes longer
+    /// than `timeout`.
+    @WebKitActor
+    static func readInOwnWorld<T: Decodable & Sendable>(_ body: String, from view: WebView,
+                                                        timeout: Duration = .seconds(5)) async -> T? {
+        guard let answer = await view.evaluateForJSONInOwnWorld(body, timeout: timeout) else { return nil }
+        return await decode(answer)
+    }
+
     /// The value in a script's answer: the JSON text of the string the
     /// script returned, which holds the value's JSON. Decoded on the global
     /// executor: on a large page, a few milliseconds the WebKit thread would

@@ -112,7 +112,8 @@ package final class PageLoader {
                  pageHandler: PageHandler? = nil, handlerTimeout: Duration = CrawlConfiguration.defaultHandlerTimeout,
                  views: Int = PageLoader.views(concurrency: 1), routes: (memory: RouteMemory, clicks: Int)? = nil,
                  onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)? = nil) {
-        routeExplorer = routes.map { RouteExplorer(memory: $0.memory, limit: $0.clicks) }
+        routeExplorer = routes.map { RouteExplorer(memory: $0.memory, limit: $0.clicks, configuration: configuration,
+                                                   recycleAfter: recycleAfter) }
         self.configuration = configuration
         viewLimit = max(1, views)
         self.recycleAfter = max(1, recycleAfter)
@@ -126,6 +127,7 @@ package final class PageLoader {
 
     /// Closes every view: the late windows still open close with them (`view-closed`).
     package func close() {
+        routeExplorer?.close()
         for slot in slots + retired { slot.view.close() }
         slots = []
         retired = []

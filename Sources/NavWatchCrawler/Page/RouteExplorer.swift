@@ -9,6 +9,9 @@ import WebKitThread
 /// by a same-document navigation, and the pages a click would load.
 ///
 /// The rules:
+/// - The clicks happen in a view of the explorer's own, which loads the page
+///   once more when the page shown has a candidate new to the crawl: the
+///   report of the page has nothing of them (no request, error or reload).
 /// - Candidates, in document order: `button`, elements whose role is
 ///   `button`, `link`, `menuitem` or `tab`, elements with an `onclick`
 ///   attribute, elements a style sheet rule or their `style` attribute
@@ -23,7 +26,9 @@ import WebKitThread
 /// - A click never loads another document: every navigation a click asks
 ///   for is refused (so no form is submitted and no download starts), and
 ///   its URL is recorded as where the element leads, unless its method is
-///   not GET. A window it asks for is recorded likewise.
+///   not GET. A window it asks for is recorded likewise. What the page's
+///   own handlers do is not stopped: a handler that sends a request (a
+///   `fetch`) sends it.
 /// - A click whose same-document navigation changes the URL has reached a
 ///   route when it pushed or replaced the URL, or changed only the fragment
 ///   and, with it, the document's title or text. The route's title is read
@@ -34,17 +39,53 @@ import WebKitThread
 final class RouteExplorer {
     private let memory: RouteMemory
     private let limit: Int
+    private let configuration: WebViewConfiguration
+    /// The view the clicks happen in: never the one whose page is being
+    /// reported, so the clicks' requests, errors and reloads are in no report.
+    private var clickView: WebView?
+    /// Pages loaded in `clickView` since it was made; a new one after `recycleAfter`.
+    private var clickViewPages = 0
+    private let recycleAfter: Int
 
-    init(memory: RouteMemory, limit: Int) {
+    init(memory: RouteMemory, limit: Int, configuration: WebViewConfiguration, recycleAfter: Int) {
         self.memory = memory
         self.limit = limit
+        self.configuration = configuration
+        self.recycleAfter = max(1, recycleAfter)
     }
 
-    /// Where the clickable elements of the page `view` shows (which finished
-    /// loading `page`) lead, as links with the element and its text; route
-    /// links have `reached` and `routeTitle`. The view shows `page` again
-    /// afterwards, or a later state of it.
-    func explore(_ view: WebView, page: URL, timeout: Duration) async -> [PageFacts.Link] {
+    /// Closes the view the clicks happen in.
+    func close() {
+        clickView?.close()
+        clickView = nil
+    }
+
+    /// Where the clickable elements of the finished page `shown` shows
+    /// (loaded from `page`) lead, as links with the element and its text;
+    /// route links have `reached` and `routeTitle`.
+    ///
+    /// `shown` is only read: its candidates, to see whether any is new to the
+    /// crawl. When one is, the page is loaded once more in a view of the
+    /// explorer's own and clicked there.
+    func explore(_ shown: WebView, page: URL, timeout: Duration) async -> [PageFacts.Link] {
+        let listed = await Self.candidates(in: shown) ?? []
+        guard listed.contains(where: { !memory.contains($0.signature(origin: page)) }) else { return [] }
+        if clickViewPages >= recycleAfter { close() }
+        guard let view = clickView ?? (try? WebView(configuration: configuration)) else { return [] }
+        clickView = view
+        clickViewPages += 1
+        await view.leaveDocument(before: page)
+        guard let fold = try? view.loadFolding(page, timeout: timeout) else { return [] }
+        await fold.wait(until: { $0.isEnded })
+        guard case .finished? = fold.state.outcome else {
+            if view.isClosed || fold.state.webProcessTermination != nil { close() }
+            return []
+        }
+        return await click(in: view, page: page, timeout: timeout)
+    }
+
+    /// Clicks the candidates of `page`, which `view` shows.
+    private func click(in view: WebView, page: URL, timeout: Duration) async -> [PageFacts.Link] {
         var found: [PageFacts.Link] = []
         var candidates = await Self.candidates(in: view) ?? []
         var index = 0, clicks = 0
@@ -68,18 +109,22 @@ final class RouteExplorer {
             guard let change = outcome.sameDocument.last, change.url != before else { continue }
             let after = await Self.state(of: view)
             if change.kind != .fragment || after?.content != state?.content {
+                // A title the click did not change may be one the route sets later: not the route's.
+                let title = after?.title != state?.title && after?.title.isEmpty == false ? after?.title : nil
                 var link = PageFacts.Link(url: change.url.absoluteString, href: candidate.href ?? change.url.absoluteString,
                                           text: candidate.text, rel: "", element: candidate.element)
                 link.reached = change.kind
-                link.routeTitle = after?.title.isEmpty == false ? after?.title : nil
+                link.routeTitle = title
                 found.append(link)
             }
             // The next click starts from the page as it was: back where the
             // click added a history entry, else loaded again.
             gate.allowAll = true
             defer { gate.allowAll = false }
-            let wentBack = change.kind != .replace ? await Self.goBack(view, to: before) : false
+            let addedEntry = change.kind == .push || change.kind == .fragment
+            let wentBack = addedEntry ? await Self.goBack(view, to: before) : false
             if !wentBack {
+                await view.leaveDocument(before: page)
                 guard let fold = try? view.loadFolding(page, timeout: timeout) else { break }
                 await fold.wait(until: { $0.isEnded })
                 guard case .finished? = fold.state.outcome else { break }
@@ -121,7 +166,7 @@ final class RouteExplorer {
 
     /// Marks the page's candidates and describes them; nil when the page cannot run the script.
     private static func candidates(in view: WebView) async -> [Candidate]? {
-        await PageFacts.read(candidatesScript, from: view)
+        await PageFacts.readInOwnWorld("return " + candidatesScript, from: view)
     }
 
     /// A document's title, and its title and text hashed: what a hash route changes.
@@ -131,8 +176,8 @@ final class RouteExplorer {
     }
 
     private static func state(of view: WebView) async -> State? {
-        await PageFacts.read("""
-            JSON.stringify((() => {
+        await PageFacts.readInOwnWorld("""
+            return JSON.stringify((() => {
               const text = document.title + '\\u0000' + (document.body ? document.body.innerText : '');
               let hash = 5381;
               for (let i = 0; i < text.length; i++) hash = (hash * 33 + text.charCodeAt(i)) >>> 0;
@@ -145,7 +190,8 @@ final class RouteExplorer {
     /// selectors find: the ones above, and those the page's own style sheets
     /// (those it may read: not other origins') give `cursor: pointer`, or
     /// whose `style` attribute names a cursor. Asking every element of a
-    /// large page for its style cost 12 % of a crawl's pace on the Python docs.
+    /// large page for its style cost 12 % of a crawl's pace on the Python
+    /// docs. It runs in navwatch's own script world, as the state script does.
     private static let candidatesScript = """
         JSON.stringify((() => {
           const marker = '\(marker)';
@@ -192,7 +238,8 @@ final class RouteExplorer {
               if (written.startsWith('#')) {
                 fragment = written.slice(1);
               } else {
-                const url = new URL(e.href, location.href);
+                let url;
+                try { url = new URL(e.href, location.href); } catch (_) { continue; }
                 // The crawl follows links to other documents.
                 if (url.origin + url.pathname + url.search !== here || !url.hash) continue;
                 fragment = url.hash.slice(1);
@@ -274,5 +321,10 @@ package final class RouteMemory: Sendable {
     /// Whether `signature` is new (and now remembered).
     func insert(_ signature: String) -> Bool {
         clicked.withLock { $0.insert(signature).inserted }
+    }
+
+    /// Whether `signature` was clicked already.
+    func contains(_ signature: String) -> Bool {
+        clicked.withLock { $0.contains(signature) }
     }
 }

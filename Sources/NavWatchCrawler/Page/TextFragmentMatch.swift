@@ -24,11 +24,14 @@ import WebKitThread
 /// Not matched: text inside shadow roots and frames.
 enum TextFragmentMatch {
     /// Whether each of `directives` has a match in the page `view` shows, in
-    /// order; nil when the page could not run the match.
+    /// order; nil when the page could not run the match within 10 seconds.
+    /// It runs in navwatch's own script world: the page cannot change what
+    /// the match calls.
     @WebKitActor
     static func find(_ directives: [TextDirective], in view: WebView) async -> [Bool]? {
         guard let argument = try? String(decoding: JSONEncoder().encode(directives), as: UTF8.self) else { return nil }
-        let matches: [Bool]? = await PageFacts.read("\(script)(\(argument))", from: view)
+        let matches: [Bool]? = await PageFacts.readInOwnWorld("return \(script)(\(argument))", from: view,
+                                                               timeout: .seconds(10))
         return matches?.count == directives.count ? matches : nil
     }
 
