@@ -26,6 +26,25 @@ struct LinkClassifierTests {
         ["http://site.test/private/p", "/private/p", "private", "", "iframe"],
     ]
 
+    @Test("routes a click reached: a hash route of the page keeps its hash as written, however it was reached; a text fragment its escapes")
+    func routesAndTextFragments() throws {
+        let classifier = try Self.classifier()
+        var links = try Self.links([
+            ["http://site.test/a#/users/1", "#/users/1", "Users", "", "button"],
+            ["http://site.test/a#/s?q=a%26b", "#/s?q=a%26b", "Search", "", "li"],
+            ["http://site.test/b#/other", "/b#/other", "Other", "", "button"],
+            ["http://site.test/a#/plain", "#/plain", "Plain link", "", "a"],
+            ["http://site.test/b#:~:text=a%2Cb", "/b#:~:text=a%2Cb", "Quote", "", "a"],
+        ])
+        (links[0].reached, links[1].reached, links[2].reached) = (.push, .fragment, .push)
+        let result = classifier.classify(links, from: Self.page, shownAt: "http://site.test/a")
+        #expect(result.graph.map { "\($0.target) \($0.fragment ?? "-") \($0.reached?.rawValue ?? "-")" } == [
+            "http://site.test/a#/users/1 - push", "http://site.test/a#/s?q=a%26b - fragment",
+            "http://site.test/b /other push", "http://site.test/a /plain -", "http://site.test/b :~:text=a%2Cb -",
+        ])
+        #expect(result.discovered.map(\.url) == ["http://site.test/a#/users/1", "http://site.test/a#/s?q=a%26b", "http://site.test/b"])
+    }
+
     @Test("fragments: escapes decoded, an empty one none, the same link twice over a remembered key")
     func fragments() throws {
         let classifier = try Self.classifier()
