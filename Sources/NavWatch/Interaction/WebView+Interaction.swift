@@ -1,7 +1,6 @@
 import CNavShim
 import Foundation
 import WebKitThread
-import NavWatchSupport
 
 // Interaction and waiting: what an end-to-end test does with a page.
 //
@@ -151,28 +150,8 @@ extension WebView {
     /// Cancelling the awaiting task cancels the evaluation (`.script(.cancelled)`).
     private func runInWorld(_ script: String, for target: String, world: String? = DocumentScript.world,
                             timeout: Duration? = nil) async throws(InteractionError) -> InteractionScripts.Answer {
-        // WebKit answers a cancelled async call only once its promise settles:
-        // a cancellation or the backstop answers first instead.
-        let first = FirstAnswer<Result<String?, JavaScriptError>>()
-        let evaluation = Task { @WebKitActor in
-            do throws(JavaScriptError) {
-                first.answer(.success(try await self.evaluateForJSON(script, kind: .asyncFunction(world: world))))
-            } catch {
-                first.answer(.failure(error))
-            }
-        }
-        let backstop = timeout.map { timeout in
-            Task {
-                guard (try? await Task.sleep(for: timeout + .seconds(1))) != nil else { return }
-                first.answer(.failure(.cancelled))
-                evaluation.cancel()
-            }
-        }
-        let result = await withTaskCancellationHandler { await first.wait() } onCancel: {
-            first.answer(.failure(.cancelled))
-            evaluation.cancel()
-        }
-        backstop?.cancel()
+        let result = await evaluateForJSON(script, kind: .asyncFunction(world: world),
+                                           backstop: timeout.map { $0 + .seconds(1) })
         if let timeout, case .failure(.cancelled) = result, !Task.isCancelled {
             throw .timedOut(waitingFor: target, after: timeout)
         }

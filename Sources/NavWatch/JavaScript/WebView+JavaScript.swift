@@ -64,18 +64,34 @@ extension WebView {
     /// text; nil when it fails, or has not answered within `timeout` (it
     /// then runs on; a page that never yields keeps its web process busy).
     package func evaluateForJSONInOwnWorld(_ body: String, timeout: Duration) async -> String? {
-        let first = FirstAnswer<String?>()
+        let answer = await evaluateForJSON(body, kind: .asyncFunction(world: DocumentScript.world), backstop: timeout)
+        return (try? answer.get()) ?? nil
+    }
+
+    /// Evaluates `script` as `evaluateForJSON(_:kind:)` does, but answers
+    /// `.failure(.cancelled)` as soon as the awaiting task is cancelled or
+    /// `backstop` has passed, and cancels the evaluation then: WebKit answers
+    /// a cancelled async call only once its promise settles.
+    func evaluateForJSON(_ script: String, kind: ScriptEvaluation.Kind,
+                         backstop: Duration?) async -> Result<String?, JavaScriptError> {
+        let first = FirstAnswer<Result<String?, JavaScriptError>>()
         let evaluation = Task { @WebKitActor in
-            first.answer(try? await self.evaluateForJSON(body, kind: .asyncFunction(world: DocumentScript.world)) ?? nil)
+            do throws(JavaScriptError) {
+                first.answer(.success(try await self.evaluateForJSON(script, kind: kind)))
+            } catch {
+                first.answer(.failure(error))
+            }
         }
-        let backstop = Task {
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            first.answer(nil)
-            evaluation.cancel()
+        let timer = backstop.map { backstop in
+            Task {
+                guard (try? await Task.sleep(for: backstop)) != nil else { return }
+                first.answer(.failure(.cancelled))
+                evaluation.cancel()
+            }
         }
-        defer { backstop.cancel() }
+        defer { timer?.cancel() }
         return await withTaskCancellationHandler { await first.wait() } onCancel: {
-            first.answer(nil)
+            first.answer(.failure(.cancelled))
             evaluation.cancel()
         }
     }
