@@ -42,10 +42,7 @@ enum TextFragmentPass {
     @WebKitActor
     private static func match(_ directives: [TextDirective], on page: URL, in view: WebView,
                               timeout: Duration) async -> [Bool]? {
-        await view.leaveDocument(before: page)
-        guard let fold = try? view.loadFolding(page, timeout: timeout) else { return nil }
-        await fold.wait(until: { $0.isEnded })
-        guard case .finished? = fold.state.outcome else { return nil }
+        guard case .finished? = await view.loadDocument(page, timeout: timeout) else { return nil }
         return await TextFragmentMatch.find(directives, in: view)
     }
 }

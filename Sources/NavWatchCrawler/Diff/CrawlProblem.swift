@@ -74,11 +74,14 @@ package struct CrawlProblems: Sendable, Equatable {
     package init(links: LinkCheckResult, reports: [PageLoadReport], budgets: BudgetFile? = nil, policy: LinkPolicy = .init()) {
         var found: [FoundProblem] = []
         for target in links.broken {
-            let kind: CrawlProblem.Kind = target.problem == .missingFragment ? .missingFragment
-                : target.problem == .missingTextFragment ? .missingTextFragment
-                : target.problem == .routeNotLoadable ? .routeNotLoadable
-                : target.problem == .routeDiffers ? .routeDiffers
-                : target.isExternal ? .brokenExternal : .brokenLink
+            let kind: CrawlProblem.Kind
+            switch target.problem {
+            case .missingFragment?: kind = .missingFragment
+            case .missingTextFragment?: kind = .missingTextFragment
+            case .routeNotLoadable?: kind = .routeNotLoadable
+            case .routeDiffers?: kind = .routeDiffers
+            default: kind = target.isExternal ? .brokenExternal : .brokenLink
+            }
             var referrers: [String] = []
             for link in target.referrers where referrers.last != link.source { referrers.append(link.source) }
             found.append(FoundProblem(problem: CrawlProblem(kind: kind, url: target.target), detail: target.detail,

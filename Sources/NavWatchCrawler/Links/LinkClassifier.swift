@@ -75,7 +75,7 @@ struct LinkClassifier: Sendable {
             }
             var fragmentPart = fragment.flatMap { $0.isEmpty ? nil : $0 }
             if link.reached != nil, let hash, link.url.utf8.index(after: hash) != link.url.utf8.endIndex,
-               key == URLCanonicalizer.key(String(shownAt.split(separator: "#", maxSplits: 1)[0])) {
+               key == URLCanonicalizer.key(String(URLCanonicalizer.document(shownAt))) {
                 // A hash route (by a fragment link, or pushState of `#/…` as hash routers do) is a page
                 // of its own: its fragment, as written, is part of its URL.
                 key += String(link.url[hash...])

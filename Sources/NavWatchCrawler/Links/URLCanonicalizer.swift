@@ -55,6 +55,11 @@ package enum URLCanonicalizer {
         return "\(scheme)://\(authority)" + (components.port.map { ":\($0)" } ?? "")
     }
 
+    /// The document a URL's text names: the text before its fragment.
+    static func document(_ text: String) -> Substring {
+        text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+    }
+
     /// The canonical form of `text` as a string, or nil when it is not a URL.
     package static func key(_ text: String) -> String? {
         URL(string: text).flatMap(canonical)?.absoluteString

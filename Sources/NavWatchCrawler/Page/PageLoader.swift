@@ -237,8 +237,8 @@ package final class PageLoader {
             (result.report.data, result.report.handlerError, enqueued) = (run.data, run.error, run.enqueued)
         }
         var routeLinks: [PageFacts.Link] = []
-        if finished, let routeExplorer, let page = URL(string: entry.url) {
-            routeLinks = await routeExplorer.explore(view, page: page, timeout: timeout)
+        if finished, let routeExplorer {
+            routeLinks = await routeExplorer.explore(view, page: url, timeout: timeout)
         }
         if finished {
             let window = LateWindow(fold: fold, start: start, settle: settle)

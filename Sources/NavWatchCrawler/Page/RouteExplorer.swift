@@ -74,14 +74,16 @@ final class RouteExplorer {
         guard let view = clickView ?? (try? WebView(configuration: configuration)) else { return [] }
         clickView = view
         clickViewPages += 1
-        await view.leaveDocument(before: page)
-        guard let fold = try? view.loadFolding(page, timeout: timeout) else { return [] }
-        await fold.wait(until: { $0.isEnded })
-        guard case .finished? = fold.state.outcome else {
-            if view.isClosed || fold.state.webProcessTermination != nil { close() }
+        switch await view.loadDocument(page, timeout: timeout) {
+        case .finished?:
+            return await click(in: view, page: page, timeout: timeout)
+        case .failed(_, let error, _)? where error.kind == .webProcessCrashed:
+            close()
+            return []
+        default:
+            if view.isClosed { close() }
             return []
         }
-        return await click(in: view, page: page, timeout: timeout)
     }
 
     /// Clicks the candidates of `page`, which `view` shows.
@@ -124,10 +126,7 @@ final class RouteExplorer {
             let addedEntry = change.kind == .push || change.kind == .fragment
             let wentBack = addedEntry ? await Self.goBack(view, to: before) : false
             if !wentBack {
-                await view.leaveDocument(before: page)
-                guard let fold = try? view.loadFolding(page, timeout: timeout) else { break }
-                await fold.wait(until: { $0.isEnded })
-                guard case .finished? = fold.state.outcome else { break }
+                guard case .finished? = await view.loadDocument(page, timeout: timeout) else { break }
             }
             // Marked anew: the page may have drawn its elements again.
             candidates = await Self.candidates(in: view) ?? []
@@ -291,7 +290,8 @@ final class RouteExplorer {
         func webView(_ webView: WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
             if allowAll { return .allow }
             // A fragment navigation stays in the document: let it happen.
-            if action.url.fragment != nil, let document, Self.withoutFragment(action.url) == Self.withoutFragment(document) {
+            if action.url.fragment != nil, let document,
+               URLCanonicalizer.document(action.url.absoluteString) == URLCanonicalizer.document(document.absoluteString) {
                 return .allow
             }
             if (action.httpMethod ?? "GET").uppercased() == "GET" { outcome.leadsTo.append(action.url) }
@@ -306,9 +306,6 @@ final class RouteExplorer {
             if !allowAll, let url = request.url { outcome.leadsTo.append(url) }
         }
 
-        private static func withoutFragment(_ url: URL) -> String {
-            url.absoluteString.split(separator: "#", maxSplits: 1).first.map(String.init) ?? url.absoluteString
-        }
     }
 }
 
