@@ -38,6 +38,13 @@ import Synchronization
 ///   that sends no whole head within `headTimeout` is disconnected. Every
 ///   error answer closes its connection.
 ///
+/// - With a `LinkShape`, every connection behaves as if it crossed one
+///   network link: each byte, both ways, arrives half a round trip late and
+///   no faster than the direction's bandwidth allows, all connections
+///   sharing it in the order their bytes came; a new connection to a target
+///   costs one round trip before its first byte goes. Records and answers
+///   are as without.
+///
 /// ## Threads and lifetime
 /// The guard is `Sendable`: its records may be read from any thread while
 /// it runs and after it stopped. It owns its own event loops and resolver
@@ -71,17 +78,22 @@ package final class PrivateAddressGuard: Sendable {
     ///   - connectTimeout: how long one connection attempt to a target may take.
     ///   - headTimeout: how long a new client connection may take to send its
     ///     whole request head.
+    ///   - link: the network every connection behaves as if it crossed,
+    ///     shared by all of them (see `LinkShape`); nil adds nothing.
+    ///   - blocksPrivateAddresses: false lets every address through (a
+    ///     guard that only shapes the network).
     package static func start(allowedHosts: Set<String>, connectTimeout: Duration = .seconds(10),
-                             headTimeout: Duration = .seconds(30)) async throws -> PrivateAddressGuard {
+                             headTimeout: Duration = .seconds(30), link: LinkShape? = nil,
+                             blocksPrivateAddresses: Bool = true) async throws -> PrivateAddressGuard {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let resolverPool = NIOThreadPool(numberOfThreads: 4)
         resolverPool.start()
         let log = GuardLog()
         let allowance = HostAllowance()
         allowance.allow(allowedHosts)
-        let settings = GuardSettings(allowance: allowance,
+        let settings = GuardSettings(blocksPrivateAddresses: blocksPrivateAddresses, allowance: allowance,
                                      connectTimeout: TimeAmount(connectTimeout), headTimeout: TimeAmount(headTimeout),
-                                     resolverPool: resolverPool, log: log)
+                                     resolverPool: resolverPool, log: log, link: link.map(SharedLink.init))
         do {
             let channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -89,7 +101,10 @@ package final class PrivateAddressGuard: Sendable {
                 .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ProxyConnectionHandler(settings: settings))
+                        // What targets send waits as the link would.
+                        let shaper = settings.link.map { LinkShapingHandler(link: $0, direction: .down) }
+                        if let shaper { try channel.pipeline.syncOperations.addHandler(shaper) }
+                        try channel.pipeline.syncOperations.addHandler(ProxyConnectionHandler(settings: settings, shaper: shaper))
                     }
                 }
                 .bind(host: "127.0.0.1", port: 0).get()

@@ -4,6 +4,8 @@ import NIOPosix
 
 /// What every connection of one guard shares.
 struct GuardSettings: Sendable {
+    /// Whether non-public addresses are refused (but for `allowance`).
+    var blocksPrivateAddresses = true
     var allowance: HostAllowance
     var connectTimeout: TimeAmount
     var headTimeout: TimeAmount
@@ -12,6 +14,8 @@ struct GuardSettings: Sendable {
     var lingerTimeout: TimeAmount = .seconds(2)
     var resolverPool: NIOThreadPool
     var log: GuardLog
+    /// The network every connection behaves as if it crossed; nil: none.
+    var link: SharedLink?
 }
 
 /// Serves one client connection of the guard: reads a request head,
@@ -68,9 +72,12 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
     private var idle: (channel: any Channel, relay: OriginRelayHandler)?
     private var timer: Scheduled<Void>?
     private let settings: GuardSettings
+    /// With a link: what is written to the client, held back as the link would.
+    private let shaper: LinkShapingHandler?
 
-    init(settings: GuardSettings) {
+    init(settings: GuardSettings, shaper: LinkShapingHandler?) {
         self.settings = settings
+        self.shaper = shaper
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -259,7 +266,7 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
     }
 
     private func check(_ addresses: [SocketAddress], subject: Subject, context: ChannelHandlerContext) {
-        if !settings.allowance.contains(subject.host) {
+        if settings.blocksPrivateAddresses, !settings.allowance.contains(subject.host) {
             for address in addresses {
                 guard let kind = PrivateAddressKind.of(address) else { continue }
                 let text = address.ipAddress ?? "\(address)"
@@ -298,16 +305,36 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
     /// Connects to `addresses[index]`, then to the next ones in turn while
     /// they fail. Each of them was checked: none is resolved again.
     private func connect(_ addresses: [SocketAddress], index: Int, subject: Subject, context: ChannelHandlerContext) {
+        let link = settings.link
+        let client = context.channel
         ClientBootstrap(group: context.eventLoop)
             .connectTimeout(settings.connectTimeout)
             .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .channelOption(ChannelOptions.autoRead, value: false)
+            .channelInitializer { origin in
+                origin.eventLoop.makeCompletedFuture {
+                    guard let link else { return }
+                    // What the client sends waits as the link would.
+                    let shaper = LinkShapingHandler(link: link, direction: .up)
+                    shaper.source = client
+                    try origin.pipeline.syncOperations.addHandler(shaper)
+                }
+            }
             .connect(to: addresses[index])
             .assumeIsolated()
             .whenComplete { result in
                 switch result {
                 case .success(let origin):
-                    self.connected(origin, context: context)
+                    self.shaper?.source = origin
+                    if let link {
+                        // A new connection costs a round trip before its first
+                        // byte goes: for a tunnel, half comes with its answer.
+                        let isTunnel = if case .connecting(let head, _) = self.state, case .tunnel = head.target { true } else { false }
+                        let wait = isTunnel ? link.shape.oneWay : link.shape.roundTrip
+                        context.eventLoop.assumeIsolated().scheduleTask(in: wait) { self.connected(origin, context: context) }
+                    } else {
+                        self.connected(origin, context: context)
+                    }
                 case .failure(let error):
                     guard case .connecting = self.state else { return }
                     if index + 1 < addresses.count {

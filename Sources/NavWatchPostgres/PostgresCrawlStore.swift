@@ -388,6 +388,13 @@ public final class PostgresCrawlStore: CrawlStore {
         }
     }
 
+    package func updateTimings(of report: PageLoadReport) async throws {
+        try await session.transaction { connection in
+            try await connection.query("UPDATE navwatch_reports SET json = \(report.jsonLine) WHERE url = \(report.url)",
+                                       logger: self.logger)
+        }
+    }
+
     package func counts() async throws -> CrawlCounts {
         try await session.transaction { connection in
             var counts = CrawlCounts()

@@ -12,6 +12,7 @@ package enum WebContextPool {
         let tlsErrors: WebViewConfiguration.TLSErrorPolicy
         let sandboxed: Bool
         let networkProxy: URL?
+        let memoryCache: Bool
     }
 
     /// The bubblewrap this WebKit build runs (a path fixed when it was built).
@@ -28,13 +29,14 @@ package enum WebContextPool {
         if configuration.sandboxed { try checkSandbox() }
         let extensions = try WebProcessExtension.directory.get()
         let key = Key(storage: configuration.storage, tlsErrors: configuration.tlsErrors,
-                      sandboxed: configuration.sandboxed, networkProxy: configuration.networkProxy)
+                      sandboxed: configuration.sandboxed, networkProxy: configuration.networkProxy,
+                      memoryCache: configuration.memoryCache)
         if let context = contexts[key] { return context }
         let ignoreTLS: Int32 = configuration.tlsErrors == .ignore ? 1 : 0
         // The pages of a site share their scripts, style sheets and images:
         // WEB_BROWSER keeps them in the memory cache (DOCUMENT_VIEWER has
         // none, so each page fetched and parsed them again, some twice).
-        let cacheModel = NW_CACHE_MODEL_WEB_BROWSER
+        let cacheModel = configuration.memoryCache ? NW_CACHE_MODEL_WEB_BROWSER : NW_CACHE_MODEL_DOCUMENT_VIEWER
         let sandboxed: Int32 = configuration.sandboxed ? 1 : 0
         let proxy = configuration.networkProxy?.absoluteString
         let context: OpaquePointer

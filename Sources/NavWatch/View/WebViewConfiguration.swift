@@ -49,6 +49,11 @@ public struct WebViewConfiguration: Sendable, Hashable {
     /// Subresources the view never requests (`ContentFilter.blocking(_:)`);
     /// nil blocks nothing.
     public var contentFilter: ContentFilter?
+    /// Whether the view's web process keeps the scripts, style sheets and
+    /// images of a page in memory for the next pages; on by default. Off,
+    /// every load fetches and parses everything again, as a first visit
+    /// does: what repeated measurements of one page need.
+    public var memoryCache: Bool
 
     /// A configuration with the given settings; each one left out takes the
     /// default that works for watching and crawling pages.
@@ -63,7 +68,8 @@ public struct WebViewConfiguration: Sendable, Hashable {
         viewportHeight: Int = 800,
         sandboxed: Bool = true,
         networkProxy: URL? = nil,
-        contentFilter: ContentFilter? = nil
+        contentFilter: ContentFilter? = nil,
+        memoryCache: Bool = true
     ) {
         self.userAgent = userAgent
         self.javaScriptEnabled = javaScriptEnabled
@@ -76,5 +82,6 @@ public struct WebViewConfiguration: Sendable, Hashable {
         self.sandboxed = sandboxed
         self.networkProxy = networkProxy
         self.contentFilter = contentFilter
+        self.memoryCache = memoryCache
     }
 }

@@ -103,6 +103,22 @@ public struct CrawlConfiguration: Sendable {
     public var routeClicks: Int?
     /// `routeClicks` when routes are asked for without a number (`navwatch crawl --routes`).
     public static let defaultRouteClicks = 20
+    /// The network the rendered pages load over: each loader's views (one
+    /// per `concurrency`) share a link of this profile, made by a guard of
+    /// their own (`NetworkProfile`). Nil (the default): loopback speed.
+    /// Pages read from their HTML (`render` `auto`, `never`), robots.txt,
+    /// sitemaps and external checks are not slowed. A run's own choice, not
+    /// stored with the crawl; reports record it (`PageLoadReport.network`).
+    public var network: NetworkProfile?
+    /// How many times each rendered page that loaded is loaded (1, the
+    /// default: once). Above 1 the crawl's views keep no memory cache
+    /// (`WebViewConfiguration.memoryCache`), so that every load fetches what
+    /// a first visit does, and the further loads come after the crawl, in
+    /// rounds: every page's second load, then every page's third, so that
+    /// two loads of a page are never back to back. Each report keeps every
+    /// run's timings (`PageLoadReport.runs`) and their medians and spread.
+    /// A crawl stopped during the rounds finishes them when run again.
+    public var runs = 1
     /// Pages fetched and read from their HTML at once, with `render` `auto` or
     /// `never` (`concurrency` is the number of views that render).
     public var readConcurrency = 8

@@ -42,6 +42,10 @@ public actor Crawler {
     /// While a crawl without `allowPrivateAddresses` runs: the proxy all its
     /// requests go through (`SharedGuard`), allowing the seeds' hosts.
     private var privateAddressGuard: PrivateAddressGuard?
+    /// With a `network`: the guard of each loader, which shapes its link; shut when the crawl ends.
+    private var linkGuards: [PrivateAddressGuard] = []
+    /// The seeds' hosts, which the crawl's guards let through.
+    private var seedHosts: Set<String> = []
 
     /// The URLs this run already offered to the store's frontier (found on
     /// a page, followed or skipped), up to `rememberedOffers`: the store
@@ -132,7 +136,7 @@ public actor Crawler {
         links = try LinkClassifier(configuration, seeds: seeds)
         // The guard and plain HTTP (robots.txt, sitemaps, links outside the
         // scope) last as long as the crawl runs.
-        let seedHosts = Set(seeds.compactMap(\.host))
+        seedHosts = Set(seeds.compactMap(\.host))
         if !configuration.allowPrivateAddresses {
             let shared = try await SharedGuard.get()
             shared.allow(seedHosts)
@@ -147,6 +151,8 @@ public actor Crawler {
         do { crawled = .success(try await crawl(http)) } catch { crawled = .failure(error) }
         await http.shutdown()
         privateAddressGuard?.disallow(seedHosts)
+        for linkGuard in linkGuards { await linkGuard.shutdown() }
+        linkGuards = []
         var summary = try crawled.get()
         summary.elapsed = clock.now - started
         return summary
@@ -186,6 +192,10 @@ public actor Crawler {
         }
         if configuration.render != .never {
             try await TextFragmentPass.run(store: store, configuration: configuration.webView, timeout: configuration.timeout)
+        }
+        if configuration.runs > 1, configuration.render != .never {
+            try await RepeatedRuns.run(store: store, runs: configuration.runs, loaders: max(1, configuration.concurrency),
+                                       timeout: configuration.timeout) { try await self.preparedLoader() }
         }
         return summary
     }
@@ -244,9 +254,21 @@ public actor Crawler {
 
     /// A page loader of the crawl's views, its view ready.
     private func preparedLoader() async throws -> PageLoader {
-        let loader = await PageLoader(configuration: configuration.webView, recycleAfter: configuration.recycleAfter,
+        var webView = configuration.webView
+        var loaderGuard = privateAddressGuard
+        if let network = configuration.network {
+            // The loader's views share a link of their own, as one phone's pages do.
+            let linkGuard = try await PrivateAddressGuard.start(allowedHosts: seedHosts, link: network.linkShape,
+                                                                blocksPrivateAddresses: !configuration.allowPrivateAddresses)
+            linkGuards.append(linkGuard)
+            loaderGuard = linkGuard
+            webView.networkProxy = linkGuard.proxyURL
+        }
+        if configuration.runs > 1 { webView.memoryCache = false }
+        let loader = await PageLoader(configuration: webView, recycleAfter: configuration.recycleAfter,
                                       settle: configuration.settle, screenshotDirectory: configuration.screenshotDirectory,
-                                      privateAddressGuard: privateAddressGuard, pageHandler: configuration.pageHandler,
+                                      privateAddressGuard: loaderGuard, network: configuration.network,
+                                      pageHandler: configuration.pageHandler,
                                       handlerTimeout: configuration.pageHandlerTimeout,
                                       views: PageLoader.views(concurrency: configuration.concurrency),
                                       routes: configuration.routeClicks.map { (routeMemory, $0) },

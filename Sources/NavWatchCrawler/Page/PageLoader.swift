@@ -106,9 +106,12 @@ package final class PageLoader {
     /// The guard `configuration.networkProxy` points at, asked what became
     /// of the requests it refused or could not carry out.
     private let privateAddressGuard: PrivateAddressGuard?
+    /// The network the loader's views load over, which its reports name.
+    private let network: NetworkProfile?
 
     package init(configuration: WebViewConfiguration, recycleAfter: Int, settle: Duration = LateWindow.defaultSettle,
                  screenshotDirectory: URL? = nil, privateAddressGuard: PrivateAddressGuard? = nil,
+                 network: NetworkProfile? = nil,
                  pageHandler: PageHandler? = nil, handlerTimeout: Duration = CrawlConfiguration.defaultHandlerTimeout,
                  views: Int = PageLoader.views(concurrency: 1), routes: (memory: RouteMemory, clicks: Int)? = nil,
                  onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)? = nil) {
@@ -120,6 +123,7 @@ package final class PageLoader {
         self.settle = settle
         self.screenshotDirectory = screenshotDirectory
         self.privateAddressGuard = privateAddressGuard
+        self.network = network
         self.pageHandler = pageHandler
         self.handlerTimeout = handlerTimeout
         self.onLoadStarted = onLoadStarted
@@ -206,6 +210,7 @@ package final class PageLoader {
 
         var report = PageLoadReport(entry, outcome: .failed)
         report.attempts = entry.attempts + 1
+        report.network = network
         var result = PageResult(report: report)
         let start = clock.now
         // Only what the guard records from here on can be about this load.

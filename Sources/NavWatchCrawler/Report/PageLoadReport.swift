@@ -471,6 +471,16 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// direct load. Nil for other pages, and for a route first reached in an
     /// earlier run of a resumed crawl.
     public var route: RouteInfo?
+    /// The network the page loaded over (`CrawlConfiguration.network`); nil
+    /// for none. Its timings are what the page saw over it.
+    public var network: NetworkProfile?
+    /// With repeated loads (`CrawlConfiguration.runs`): each load's timings,
+    /// the first being the load the rest of the report describes. `timings`
+    /// then holds each timing's median over them, and `spread` how they
+    /// varied. Nil for a page loaded once.
+    public var runs: [Timings]?
+    /// How the timings of `runs` varied; nil for a page loaded once.
+    public var spread: TimingSpread?
     /// Every request of the page: stored beside the report, not in its JSON line.
     public var requests: [RequestRecord] = []
     /// Every element id and `<a name>` of the page, for fragment checks:
@@ -496,7 +506,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case handlerError = "handler_error"
         case rendered
         case renderReason = "render_reason"
-        case route
+        case route, network, runs, spread
     }
 
     /// How a click reached a route in a page (`route` in the report).

@@ -92,6 +92,11 @@ package protocol CrawlStore: Sendable {
     /// (every value matched so far, not only the new ones).
     func recordTextFragments(_ found: [String: Bool], for url: String) async throws
 
+    /// Replaces the stored JSON of the report of `report.url` (its timings
+    /// after one more run, `PageLoadReport.addRun`); its position, requests
+    /// and links stay.
+    func updateTimings(of report: PageLoadReport) async throws
+
     func counts() async throws -> CrawlCounts
 
     /// Releases the store's connection; the store cannot be used afterwards.

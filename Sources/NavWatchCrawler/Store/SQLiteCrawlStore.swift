@@ -319,6 +319,12 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
+    package func updateTimings(of report: PageLoadReport) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE reports SET json = ? WHERE url = ?", arguments: [report.jsonLine, report.url])
+        }
+    }
+
     package func counts() async throws -> CrawlCounts {
         try await read { db in
             var counts = CrawlCounts()

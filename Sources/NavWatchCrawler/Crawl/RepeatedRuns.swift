@@ -1,0 +1,52 @@
+import Foundation
+import WebKitThread
+
+/// The end of a crawl with `CrawlConfiguration.runs` above 1: loads every
+/// rendered page that loaded again, in rounds (every page's second load,
+/// then every page's third, ...), so that two loads of one page are never
+/// back to back, and adds each load's timings to the page's stored report
+/// (`PageLoadReport.addRun`).
+///
+/// A load that does not finish adds nothing. What the store holds decides
+/// what is left, so a crawl stopped during the rounds finishes them when
+/// run again, and a finished crawl run again loads nothing.
+enum RepeatedRuns {
+    /// Loads the pages of `store` that have fewer than `runs` runs, with
+    /// `loaders` loaders that `makeLoader` prepares (closed at the end),
+    /// each page given `timeout`.
+    static func run(store: any CrawlStore, runs: Int, loaders: Int, timeout: Duration,
+                    makeLoader: @escaping @Sendable () async throws -> PageLoader) async throws {
+        let reports = try await store.allReports(includingRequests: false).filter { report in
+            report.outcome == .ok && report.checkedWith == nil && report.rendered != false && (report.runs?.count ?? 1) < runs
+        }
+        guard !reports.isEmpty else { return }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let count = min(loaders, reports.count)
+            for worker in 0..<count {
+                group.addTask {
+                    let loader = try await makeLoader()
+                    defer { Task { @WebKitActor in loader.close() } }
+                    // Each loader takes every `count`-th page, each round in turn.
+                    var mine = stride(from: worker, to: reports.count, by: count).map { reports[$0] }
+                    for round in 2...runs {
+                        for index in mine.indices where (mine[index].runs?.count ?? 1) < round {
+                            try Task.checkCancellation()
+                            guard let timings = try await load(mine[index], with: loader, timeout: timeout) else { continue }
+                            mine[index].addRun(timings)
+                            try await store.updateTimings(of: mine[index])
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// The timings of one more load of `report`'s page; nil when it did not load.
+    private static func load(_ report: PageLoadReport, with loader: PageLoader, timeout: Duration) async throws -> PageLoadReport.Timings? {
+        let entry = FrontierEntry(url: report.url, depth: report.depth, parent: report.parent)
+        let result = try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
+        let completed = await result.completed().report
+        return completed.outcome == .ok ? completed.timings : nil
+    }
+}
