@@ -26,7 +26,7 @@ package struct BudgetListing {
     package init(_ reports: [PageLoadReport], budgets: BudgetFile, policy: LinkPolicy = .init()) {
         severity = policy.severity(of: .budget, cause: nil)
         pages = reports.filter(BudgetFile.applies).map { report in
-            let limits = budgets.limits(for: report.url)
+            let limits = budgets.limits(for: report)
             return Page(url: report.url, limits: limits, breaches: budgets.breaches(of: report),
                         unmeasured: limits.map(\.metric).filter { $0.measured(in: report) == nil })
         }

@@ -120,6 +120,16 @@ package struct CrawlCommand: AsyncParsableCommand {
             + "page, submits a form or starts a download; where it would lead is recorded as a link."))
     package var routes = false
 
+    @Option(name: .long, help: NetworkArgument.help, transform: NetworkArgument.init(argument:))
+    package var network: NetworkArgument?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Load each rendered page this many times (default 1) and report the median and spread of its timings.",
+        discussion: "Above 1, views keep no memory cache, and the further loads come after the crawl, in rounds, "
+            + "so that two loads of a page are never back to back. Budgets are checked on the medians; "
+            + "navwatch diff tests whether pages got slower.", valueName: "n"))
+    package var runs = 1
+
     @Flag(name: .customLong("check-external"),
           help: "Check links that leave the scope with a plain HTTP request (HEAD, then GET) instead of skipping them.")
     package var checkExternal = false
@@ -175,6 +185,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         if let hostConcurrency, hostConcurrency < 1 { throw ValidationError("--host-concurrency must be at least 1") }
         guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
+        guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100") }
         guard recycleAfter >= 1 else { throw ValidationError("--recycle-after must be at least 1") }
         if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more") }
         if recheckAfter != nil && !checkExternal { throw ValidationError("--recheck-after needs --check-external") }
@@ -185,6 +196,8 @@ package struct CrawlCommand: AsyncParsableCommand {
             let mode = fast ? "--fast" : "--render \(render!.value.rawValue)"
             if extract != nil { throw ValidationError("--extract runs on rendered pages: it cannot be combined with \(mode)") }
             if screenshots != nil { throw ValidationError("--screenshots needs rendered pages: it cannot be combined with \(mode)") }
+            if network != nil { throw ValidationError("--network shapes rendered pages: it cannot be combined with \(mode)") }
+            if runs > 1 { throw ValidationError("--runs repeats rendered pages: it cannot be combined with \(mode)") }
         }
         if fast, let render, render.value != .auto {
             throw ValidationError("--fast is --render auto: it cannot be combined with --render \(render.value.rawValue)")
@@ -303,6 +316,8 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.leaseDuration = .milliseconds(Int64(lease * 1000))
         configuration.checkExternal = checkExternal
         configuration.routeClicks = routes ? CrawlConfiguration.defaultRouteClicks : nil
+        configuration.network = network?.profile ?? policy.network
+        configuration.runs = runs
         configuration.render = render?.value ?? (fast ? .auto : .always)
         if let readConcurrency { configuration.readConcurrency = readConcurrency }
         configuration.allowPrivateAddresses = allowPrivate

@@ -80,6 +80,15 @@ package struct LoadOptions: ParsableArguments {
           help: "Refuse requests to loopback, private and link-local addresses of hosts other than the URLs' own.")
     package var blockPrivate = false
 
+    @Option(name: .long, help: NetworkArgument.help, transform: NetworkArgument.init(argument:))
+    package var network: NetworkArgument?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Load each URL this many times, in turn (u1, u2, u1, u2, ...), and print the median and spread of its timings.",
+        discussion: "Above 1, the view keeps no memory cache, so that every load fetches what a first visit does.",
+        valueName: "n"))
+    package var runs = 1
+
     @Flag(name: .long, help: "Also print every subresource's start, finish and failure.")
     package var resources = false
 
@@ -99,6 +108,7 @@ package struct LoadOptions: ParsableArguments {
             throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)")
         }
         guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
+        guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100") }
         for (option, path) in [("--har", har), ("--screenshot", screenshot)] {
             guard let path else { continue }
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -120,7 +130,8 @@ package struct LoadOptions: ParsableArguments {
         options.configuration = WebViewConfiguration(
             userAgent: userAgent, javaScriptEnabled: !noJavaScript, imagesEnabled: !noImages,
             tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: options.timeout,
-            sandboxed: !noSandbox)
+            sandboxed: !noSandbox, memoryCache: runs == 1)
+        options.network = network?.profile
         return options
     }
 }

@@ -65,8 +65,10 @@ func watch(_ urls: [URL], options: LoadOptions) async throws -> Int32 {
     let watcher: Watcher
     let summaries: [PageSummary]
     var watcherOptions = options.watcherOptions
-    let privateAddressGuard = options.blockPrivate
-        ? try await PrivateAddressGuard.start(allowedHosts: Set(urls.compactMap(\.host))) : nil
+    // The guard refuses private addresses (--block-private), shapes the network (--network), or both.
+    let privateAddressGuard = options.blockPrivate || options.network != nil
+        ? try await PrivateAddressGuard.start(allowedHosts: Set(urls.compactMap(\.host)), link: options.network?.profile.linkShape,
+                                              blocksPrivateAddresses: options.blockPrivate) : nil
     watcherOptions.configuration.networkProxy = privateAddressGuard?.proxyURL
     watcherOptions.privateAddressGuard = privateAddressGuard
     do {
@@ -76,14 +78,18 @@ func watch(_ urls: [URL], options: LoadOptions) async throws -> Int32 {
                 "navwatch: " + TerminalText.inert("blocked \(url.absoluteString): \(blocked.host) is at \(blocked.address) (\(blocked.kind))") + "\n").utf8))
         })
         let interruption = InterruptHandler { Task { @WebKitActor in watcher.interrupt() } }
-        summaries = try await watcher.run(urls)
+        // Interleaved: every URL once, then every URL again.
+        summaries = try await watcher.run(Array(repeating: urls, count: options.runs).flatMap { $0 })
         if interruption.fired { return 130 }
     } catch let error as WebKitUnavailableError {
         throw InputError(error.description)
     }
     for summary in summaries { printer.printSummary(summary) }
+    if options.runs > 1 {
+        for url in urls { printer.printRuns(of: url, summaries.filter { $0.requested == url }) }
+    }
     if let har = options.har {
         try HARWriter.write(summaries.compactMap(\.report), to: har)
     }
-    return summaries.allSatisfy(\.succeeded) && summaries.count == urls.count ? 0 : 1
+    return summaries.allSatisfy(\.succeeded) && summaries.count == urls.count * options.runs ? 0 : 1
 }

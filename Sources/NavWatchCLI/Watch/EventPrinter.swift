@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchCrawler
 import NavWatchReports
 
 /// Writes `WatchEvent`s to standard output: JSON Lines, or aligned columns
@@ -35,6 +36,34 @@ package struct EventPrinter: Sendable {
             .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" + ($0.0 == 1 ? "" : "s") }
         if !problems.isEmpty { parts.append(paint(problems.joined(separator: ", "), .red)) }
         write(parts.joined(separator: "  "))
+    }
+
+    /// How the loads of `url` varied (`--runs`): the median and spread of
+    /// their commit and finish, from the loads that reached them. Text: one
+    /// line; JSON Lines: `{"event": "runs", "url", "runs", "finished", "commit_ms", "finish_ms"}`,
+    /// each timing `{"median", "min", "max", "q1", "q3"}` or null.
+    package func printRuns(of url: URL, _ loads: [PageSummary]) {
+        let commit = TimingSpread.Spread(loads.compactMap(\.commitMilliseconds))
+        let finish = TimingSpread.Spread(loads.compactMap(\.finishMilliseconds))
+        let finished = loads.filter { $0.finishMilliseconds != nil }.count
+        switch format {
+        case .jsonLines:
+            func object(_ spread: TimingSpread.Spread?) -> String {
+                guard let spread else { return "null" }
+                return JSON.object([("median", JSON.number(spread.median)), ("min", JSON.number(spread.min)),
+                                    ("max", JSON.number(spread.max)), ("q1", JSON.number(spread.q1)), ("q3", JSON.number(spread.q3))])
+            }
+            write(JSON.object([("event", JSON.string("runs")), ("url", JSON.string(url.absoluteString)),
+                               ("runs", String(loads.count)), ("finished", String(finished)),
+                               ("commit_ms", object(commit)), ("finish_ms", object(finish))]))
+        case .text:
+            func text(_ name: String, _ spread: TimingSpread.Spread?) -> String? {
+                spread.map { "\(name) median \(JSON.number($0.median)) ms (\(JSON.number($0.min))–\(JSON.number($0.max)), IQR \(JSON.number($0.interquartileRange)))" }
+            }
+            let parts = [TerminalText.inert(url.absoluteString), "\(finished) of \(loads.count) runs finished",
+                         text("commit", commit), text("finish", finish)].compactMap { $0 }
+            write(parts.joined(separator: "  "))
+        }
     }
 
     private func textLine(_ event: WatchEvent) -> String {

@@ -68,6 +68,8 @@ package final class Watcher {
         /// any: each URL it refused is passed to `onBlocked` once, the
         /// moment WebKit ends the request.
         package var privateAddressGuard: PrivateAddressGuard?
+        /// The network the guard shapes the view's requests to, which reports name.
+        package var network: NetworkProfile?
         package init() {}
     }
 
@@ -179,6 +181,7 @@ package final class Watcher {
         var report = PageLoadReport(url: url.absoluteString, depth: 0, parent: nil, outcome: .failed)
         report.startedAt = Date().addingTimeInterval(-now.seconds)
         report.attempts = 1
+        report.network = options.network
         let state = options.waitUntil == .idle ? fold.state : fold.state.atEnd ?? fold.state
         report.record(state, facts: facts, now: now)
         return report

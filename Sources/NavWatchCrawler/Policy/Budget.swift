@@ -88,25 +88,32 @@ package enum BudgetMetric: Hashable, Sendable, Comparable {
 }
 
 /// One `[[budget]]` of a budget file: limits for the pages whose URL its
-/// pattern matches.
+/// pattern matches, loaded over its network.
 package struct Budget: Sendable {
     /// The regular expression as written; nil matches every page.
     package var pattern: String?
+    /// The name of the network profile of the pages it applies to
+    /// (`PageLoadReport.network`); nil: pages over any network or none.
+    package var network: String?
     package var limits: [BudgetMetric: Double]
     /// Its place in the file, from 1.
     package var number: Int
     private let expression: NSRegularExpression?
 
-    package init(pattern: String?, limits: [BudgetMetric: Double], number: Int) throws {
+    package init(pattern: String?, network: String? = nil, limits: [BudgetMetric: Double], number: Int) throws {
         self.pattern = pattern
+        self.network = network
         self.limits = limits
         self.number = number
         expression = try pattern.map { try NSRegularExpression(pattern: $0) }
     }
 
-    /// Whether the pattern is found in `url` (anywhere: anchor it with `^` and `$`).
-    package func matches(_ url: String) -> Bool {
+    /// Whether the pattern is found in the report's URL (anywhere: anchor it
+    /// with `^` and `$`) and it loaded over the budget's network.
+    package func matches(_ report: PageLoadReport) -> Bool {
+        if let network, network != report.network?.name { return false }
         guard let expression else { return true }
+        let url = report.url
         return expression.firstMatch(in: url, range: NSRange(url.startIndex..., in: url)) != nil
     }
 }

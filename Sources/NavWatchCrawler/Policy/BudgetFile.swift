@@ -14,8 +14,14 @@ import TOMLKit
 ///     [budget.bytes_by_type]
 ///     script = 300_000
 ///
+///     [[budget]]
+///     network = "3GFast"            # only pages loaded over this profile (--network)
+///     load_ms = 4000
+///
 /// A page takes the limits of every `[[budget]]` whose pattern its URL
-/// matches; where several set the same limit, the last one in the file wins.
+/// matches (and whose network, when it names one, the page loaded over);
+/// where several set the same limit, the last one in the file wins. With
+/// repeated loads (`--runs`), timings are checked on their medians.
 /// Only pages loaded in a view count (not skipped, blocked or checked with
 /// plain HTTP); a limit the page has no measure for (no load event, an
 /// engine without LCP) is not checked. A page breaches a limit when its
@@ -28,7 +34,7 @@ package struct BudgetFile: Sendable {
     private static let resourceTypes = RequestRecord.ResourceType.allCases.map(\.rawValue)
 
     /// Every key a `[[budget]]` may have.
-    package static let keys = ["pattern", "bytes_by_type"] + BudgetMetric.byKey.keys.sorted()
+    package static let keys = ["pattern", "network", "bytes_by_type"] + BudgetMetric.byKey.keys.sorted()
 
     package init(budgets: [Budget]) {
         self.budgets = budgets
@@ -62,6 +68,7 @@ package struct BudgetFile: Sendable {
             }
             guard let budget = entry.table else { throw fail("budget", "must be a table") }
             var pattern: String?
+            var network: String?
             var limits: [BudgetMetric: Double] = [:]
             for key in budget.keys {
                 let value = budget[key]!
@@ -69,6 +76,9 @@ package struct BudgetFile: Sendable {
                     guard let text = value.string else { throw fail(key, "must be a string (a regular expression)") }
                     guard (try? NSRegularExpression(pattern: text)) != nil else { throw fail(key, "is not a regular expression: \(text)") }
                     pattern = text
+                } else if key == "network" {
+                    guard let text = value.string else { throw fail(key, "must be a string (a network profile)") }
+                    do { network = try NetworkProfile(parsing: text).name } catch { throw fail(key, "is not a network profile: \(error)") }
                 } else if key == "bytes_by_type" {
                     guard let types = value.table else { throw fail(key, "must be a table of resource types ([budget.bytes_by_type])") }
                     for type in types.keys {
@@ -83,7 +93,7 @@ package struct BudgetFile: Sendable {
                     throw fail(key, "is not a budget key (one of \(Self.keys.joined(separator: ", ")))")
                 }
             }
-            do { budgets.append(try Budget(pattern: pattern, limits: limits, number: number)) } catch {
+            do { budgets.append(try Budget(pattern: pattern, network: network, limits: limits, number: number)) } catch {
                 throw fail("pattern", "is not a regular expression")
             }
         }
@@ -98,10 +108,10 @@ package struct BudgetFile: Sendable {
         return number
     }
 
-    /// The limits that apply to `url`, by metric: each with the budget that set it (the last that matches).
-    package func limits(for url: String) -> [(metric: BudgetMetric, limit: Double, budget: Budget)] {
+    /// The limits that apply to `report`, by metric: each with the budget that set it (the last that matches).
+    package func limits(for report: PageLoadReport) -> [(metric: BudgetMetric, limit: Double, budget: Budget)] {
         var found: [BudgetMetric: (Double, Budget)] = [:]
-        for budget in budgets where budget.matches(url) {
+        for budget in budgets where budget.matches(report) {
             for (metric, limit) in budget.limits { found[metric] = (limit, budget) }
         }
         return found.sorted { $0.key < $1.key }.map { ($0.key, $0.value.0, $0.value.1) }
@@ -115,7 +125,7 @@ package struct BudgetFile: Sendable {
     /// Every limit `report` went over, in the order of `limits(for:)`.
     package func breaches(of report: PageLoadReport) -> [BudgetBreach] {
         guard Self.applies(to: report) else { return [] }
-        return limits(for: report.url).compactMap { metric, limit, budget in
+        return limits(for: report).compactMap { metric, limit, budget in
             guard let measured = metric.measured(in: report), measured > limit else { return nil }
             return BudgetBreach(url: report.url, metric: metric, measured: measured, limit: limit, pattern: budget.pattern)
         }

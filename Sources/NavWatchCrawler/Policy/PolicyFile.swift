@@ -23,6 +23,9 @@ import TOMLKit
 ///     external_delay_ms = 1000       # --external-delay
 ///     host_concurrency = 2           # --host-concurrency
 ///
+///     [network]
+///     profile = "3GFast"             # --network
+///
 ///     [[budget]]                     # as in a budget file (--budgets)
 ///     load_ms = 3000
 ///
@@ -31,7 +34,7 @@ package struct PolicyFile: Sendable {
     /// The name navwatch looks for in the working directory.
     package static let defaultName = "navwatch.toml"
     /// The keys of the file, of `[politeness]`, of `[[accept]]` and of `[[remap]]`.
-    package static let keys = ["ignore", "accept", "remap", "severity", "politeness", "budget"]
+    package static let keys = ["ignore", "accept", "remap", "severity", "politeness", "network", "budget"]
     package static let politenessKeys = ["delay_ms", "external_delay_ms", "host_concurrency"]
 
     /// Regular expressions of URLs the crawl neither follows nor checks.
@@ -45,6 +48,8 @@ package struct PolicyFile: Sendable {
     package var hostConcurrency: Int?
     /// The `[[budget]]` tables; nil when the file has none.
     package var budgets: BudgetFile?
+    /// `[network] profile`: what pages load over.
+    package var network: NetworkProfile?
 
     package init() {}
 
@@ -126,6 +131,17 @@ package struct PolicyFile: Sendable {
                 case "external_delay_ms": externalDelayMs = number
                 default: hostConcurrency = number
                 }
+            }
+        }
+        if let value = table["network"] {
+            guard let network = value.table else { throw fail(lines.first("network"), "network must be a table: write [network]") }
+            for key in network.keys where key != "profile" {
+                throw fail(lines.line(of: key, in: "network"), "[network]: \(key) is not a network key (profile)")
+            }
+            if let profile = network["profile"] {
+                let line = lines.line(of: "profile", in: "network")
+                guard let text = profile.string else { throw fail(line, "[network]: profile must be a string such as \"3GFast\"") }
+                do { self.network = try NetworkProfile(parsing: text) } catch { throw fail(line, "[network]: profile: \(error)") }
             }
         }
         if table["budget"] != nil { budgets = try BudgetFile(document, only: false) }
