@@ -8,7 +8,9 @@ import NavWatchCrawler
 /// - A redirect is an entry of its own whose `response.redirectURL` names
 ///   the next entry's URL.
 /// - A page has `_data`, what the crawl's page handler (`--extract`)
-///   returned for it, or `_handlerError`, why the handler gave nothing.
+///   returned for it, or `_handlerError`, why the handler gave nothing, and
+///   `_network`, the network profile it loaded over (`--network`). Its
+///   `pageTimings` are of the load its entries are, the first of `--runs`.
 /// - A failed request has status 0 and `_error` (its `NavigationError.Kind`);
 ///   a request still pending when the report was made has `_pending: true`.
 /// - `timings` come from the page's Resource Timing where WebKit exposes
@@ -67,10 +69,11 @@ public final class HARWriter {
         guard report.wasLoaded else { return }
         let id = "page_\(reports)"
         let started = report.startedAt ?? report.fetchedAt.addingTimeInterval(-(report.timings.finish ?? 0) / 1000)
+        // The first load, whose requests the entries are (later runs' timings are in the report).
+        let timings = report.runs?.first ?? report.timings
         let page = Page(startedDateTime: PageLoadReport.timestamp(started), id: id, title: report.title ?? report.url,
-                        pageTimings: .init(onContentLoad: report.timings.domContentLoaded ?? -1,
-                                           onLoad: report.timings.load ?? -1),
-                        _data: report.data, _handlerError: report.handlerError)
+                        pageTimings: .init(onContentLoad: timings.domContentLoaded ?? -1, onLoad: timings.load ?? -1),
+                        _data: report.data, _handlerError: report.handlerError, _network: report.network)
         pages.write((pageCount == 0 ? "\n" : ",\n") + Self.json(page))
         pageCount += 1
         let requests = report.requests.isEmpty ? [RequestRecord.document(of: report)] : report.requests
@@ -120,6 +123,8 @@ public final class HARWriter {
         /// What the crawl's page handler returned for the page, and why it gave nothing.
         var _data: JavaScriptValue?
         var _handlerError: String?
+        /// The network profile the page loaded over (`--network`).
+        var _network: NetworkProfile?
     }
 
     private struct NameValue: Encodable { var name, value: String }

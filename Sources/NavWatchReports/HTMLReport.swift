@@ -74,7 +74,7 @@ package enum HTMLReport {
             <!doctype html><html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>navwatch report: \(HTML.escape(source))</title><style>\(style)</style></head><body>
-            <header><h1>navwatch report</h1><p class="source">\(HTML.escape(source)) · \(HTML.escape(span(digest)))</p></header>
+            <header><h1>navwatch report</h1><p class="source">\(HTML.escape(source)) · \(HTML.escape(span(digest)))\(networkText(digest))</p></header>
             <section id="summary" class="figures">
             """
         for figure in figures {
@@ -88,6 +88,10 @@ package enum HTMLReport {
         html += section("Weight by resource type", SVGChart.horizontalBars(weightBars(digest.weight), id: "chart-weight"))
         html += section("Metrics", metricsSection(digest.metrics))
         html += section("Slowest pages", table(digest.slowest.reports, id: "slowest"))
+        if digest.varied.offered > 0 {
+            html += section("Spread of repeated loads (\(digest.varied.offered) pages)", spreadTable(digest.varied.reports)
+                + (digest.varied.offered > 50 ? "<p>The 50 pages whose finish times varied most.</p>" : ""))
+        }
         html += section("Heaviest pages", table(digest.heaviest.reports, id: "heaviest"))
         html += section("Pages that are not ok (\(digest.failing.offered))", table(digest.failing.reports, id: "failing")
             + (digest.failing.offered > 50 ? "<p>The first 50; the table of all pages below finds the rest (search for their outcome).</p>" : ""))
@@ -215,6 +219,25 @@ package enum HTMLReport {
              report.status.map(String.init) ?? "–", report.timings.finish.map(msText) ?? "–",
              bytesText(report.resources.transferBytes)]
         })
+    }
+
+    /// Pages loaded several times: each one's finish times as a box (the
+    /// interquartile range) with whiskers to the extremes and a mark at the
+    /// median, all on one scale, and the figures.
+    private static func spreadTable(_ reports: [PageLoadReport]) -> String {
+        let scale = reports.compactMap { $0.spread?.finish?.max }.max() ?? 1
+        return table(id: "spread", headers: ["URL", "runs", "finish median", "min – max", "IQR", "finish times"],
+                     rows: reports.compactMap { report in
+            guard let finish = report.spread?.finish else { return nil }
+            return [link(report.url), "\(report.runs?.count ?? 1)", msText(finish.median),
+                    "\(msText(finish.min)) – \(msText(finish.max))", msText(finish.interquartileRange),
+                    SVGChart.box(finish, scale: scale)]
+        })
+    }
+
+    /// ` · over 3GFast (1.6 Mbit/s down, …)`, or nothing when no page loaded over a network profile.
+    private static func networkText(_ digest: ReportDigest) -> String {
+        digest.networks.isEmpty ? "" : " · over " + HTML.escape(digest.networks.map(\.description).joined(separator: ", "))
     }
 
     /// Pages with page errors or console errors: the counts and the first page error.

@@ -22,6 +22,10 @@ package struct ReportDigest {
     private(set) var withErrors = Leaders(limit: 50)
     /// Loaded pages that were redirected: the first 50 (all of equal rank), and how many.
     private(set) var redirected = Leaders(limit: 50)
+    /// Pages loaded more than once (`--runs`): widest range of finish times first.
+    private(set) var varied = Leaders(limit: 50)
+    /// The network profiles the loaded pages loaded over (`--network`), by name, in the order first met.
+    private(set) var networks: [NetworkProfile] = []
     /// Each metric the report charts, over the loaded pages (`MetricDistribution.metrics`).
     private(set) var metrics = MetricDistribution.metrics.map(MetricDistribution.init)
     private(set) var firstFetched: Date?
@@ -53,6 +57,8 @@ package struct ReportDigest {
         let pageErrors = report.pageErrorCount ?? 0, consoleErrors = report.console?.errors ?? 0
         if pageErrors > 0 || consoleErrors > 0 { withErrors.offer(kept, rank: [Double(pageErrors), Double(consoleErrors)]) }
         if !report.redirects.isEmpty { redirected.offer(kept, rank: []) }
+        if let finish = report.spread?.finish, finish.count > 1 { varied.offer(kept, rank: [finish.max - finish.min]) }
+        if let network = report.network, !networks.contains(network) { networks.append(network) }
         for index in metrics.indices { metrics[index].add(kept) }
     }
 

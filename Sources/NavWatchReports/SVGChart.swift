@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchCrawler
 
 /// Small SVG charts drawn as text: a report that needs no library and no
 /// network to show its pictures.
@@ -43,6 +44,21 @@ enum SVGChart {
             svg += #"<text x="\#(format(x + slot / 2))" y="\#(format(Double(bottom) - barHeight - 4))" text-anchor="middle" class="value">\#(HTML.escape(bar.text))</text>"#
             svg += #"<text x="\#(format(x + slot / 2))" y="\#(bottom + 16)" text-anchor="middle">\#(HTML.escape(bar.label))</text>"#
         }
+        return svg + "</svg>"
+    }
+
+    /// One timing's spread over repeated loads as a box plot on a line:
+    /// whiskers from the minimum to the maximum, a box over the
+    /// interquartile range, a mark at the median; `scale` milliseconds span
+    /// the whole width, so boxes of one table compare.
+    static func box(_ spread: TimingSpread.Spread, scale: Double, width: Int = 240, height: Int = 18) -> String {
+        let x = { (ms: Double) in format(2 + Double(width - 4) * min(1, ms / max(scale, 1))) }
+        let middle = height / 2
+        var svg = #"<svg class="box" viewBox="0 0 \#(width) \#(height)" width="\#(width)" height="\#(height)" role="img">"#
+        svg += #"<title>min \#(format(spread.min)) ms, q1 \#(format(spread.q1)), median \#(format(spread.median)), q3 \#(format(spread.q3)), max \#(format(spread.max)) ms</title>"#
+        svg += ##"<line x1="\##(x(spread.min))" x2="\##(x(spread.max))" y1="\##(middle)" y2="\##(middle)" stroke="#555"/>"##
+        svg += ##"<rect x="\##(x(spread.q1))" y="3" width="\##(format(max(1, Double(width - 4) * (spread.q3 - spread.q1) / max(scale, 1))))" height="\##(height - 6)" fill="#9bb8d8" stroke="#3b6ea5"/>"##
+        svg += ##"<line x1="\##(x(spread.median))" x2="\##(x(spread.median))" y1="1" y2="\##(height - 1)" stroke="#1d3b5c" stroke-width="2"/>"##
         return svg + "</svg>"
     }
 
