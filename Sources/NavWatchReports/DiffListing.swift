@@ -70,11 +70,12 @@ package struct DiffListing {
             }
         }
         lines.append(diff.summary)
+        lines.append(diff.slowerRule)
         return lines.joined(separator: "\n") + "\n"
     }
 
     package var markdown: String {
-        var lines = ["## Changes since the last crawl", "", diff.summary + ".", ""]
+        var lines = ["## Changes since the last crawl", "", diff.summary + ".", "", diff.slowerRule, ""]
         if !diff.changes.isEmpty {
             lines += ["| | page | change | before | after |", "|---|---|---|---|---|"]
             for change in diff.changes {

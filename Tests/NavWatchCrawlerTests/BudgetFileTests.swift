@@ -30,10 +30,33 @@ struct BudgetFileTests {
     @Test("a page takes every matching budget's limits; the last one that sets a limit wins")
     func limits() throws {
         let budgets = try BudgetFile(Self.file, name: "b.toml")
-        let docs = budgets.limits(for: "https://x/docs/a").map { "\($0.metric.key)=\($0.limit)@\($0.budget.number)" }
+        let docs = budgets.limits(for: Self.report("https://x/docs/a", load: nil, requests: 0)).map { "\($0.metric.key)=\($0.limit)@\($0.budget.number)" }
         #expect(docs == ["load_ms=3000.5@2", "bytes_by_type.script=1000.0@2", "requests=10.0@1", "page_errors=0.0@1"])
-        let home = budgets.limits(for: "https://x/").map { "\($0.metric.key)=\($0.limit)@\($0.budget.number)" }
+        let home = budgets.limits(for: Self.report("https://x/", load: nil, requests: 0)).map { "\($0.metric.key)=\($0.limit)@\($0.budget.number)" }
         #expect(home == ["load_ms=2000.0@1", "requests=10.0@1", "page_errors=0.0@1"])
+    }
+
+    @Test("a budget that names a network applies to the pages loaded over it; timings are checked on the medians of runs")
+    func networksAndRuns() throws {
+        let budgets = try BudgetFile("""
+            [[budget]]
+            load_ms = 500
+            [[budget]]
+            network = "3gfast"
+            load_ms = 2000
+            """, name: "b.toml")
+        var slow = Self.report("https://x/", load: 1500, requests: 1)
+        #expect(budgets.breaches(of: slow).map(\.line) == ["load_ms: 1500 ms > 500 ms"])
+        slow.network = try NetworkProfile(parsing: "3GFast")
+        #expect(budgets.breaches(of: slow).isEmpty)
+        slow.network = try NetworkProfile(parsing: "3G")
+        #expect(budgets.breaches(of: slow).map(\.line) == ["load_ms: 1500 ms > 500 ms"])
+        // Runs of 1500, 400 and 450 ms: the median, 450, is within 500.
+        var runs = Self.report("https://x/", load: 1500, requests: 1)
+        for load in [400.0, 450] { var timings = PageLoadReport.Timings(); timings.load = load; runs.addRun(timings) }
+        #expect(runs.timings.load == 450 && runs.runs?.map(\.load) == [1500, 400, 450])
+        #expect(budgets.breaches(of: runs).isEmpty)
+        #expect(throws: TOMLFileError.self) { try BudgetFile("[[budget]]\nnetwork = \"5G\"\nload_ms = 1", name: "b.toml") }
     }
 
     @Test("each limit a page goes over is one breach, with the measure and the limit; at the limit is within")
@@ -61,7 +84,7 @@ struct BudgetFileTests {
         ("[[budget]]\nrequests = 1\n[[budget]]\n\nrequests = -1",
          "b.toml: line 5: [[budget]] 2: requests must be a number of 0 or more"),
         ("[[budget]]\nlod_ms = 1",
-         "b.toml: line 2: [[budget]] 1: lod_ms is not a budget key (one of pattern, bytes_by_type, bytes, console_errors, fcp_ms, lcp_ms, load_ms, page_errors, requests)"),
+         "b.toml: line 2: [[budget]] 1: lod_ms is not a budget key (one of pattern, network, bytes_by_type, bytes, console_errors, fcp_ms, lcp_ms, load_ms, page_errors, requests)"),
         ("[[budget]]\npattern = \"(\"", "b.toml: line 2: [[budget]] 1: pattern is not a regular expression: ("),
         ("[[budget]]\n[budget.bytes_by_type]\nscripts = 1",
          "b.toml: line 3: [[budget]] 1: bytes_by_type.scripts is no resource type (one of document, stylesheet, script, image, font, fetch, media, other)"),

@@ -79,15 +79,58 @@ struct CrawlDiffTests {
         #expect(diff.summary == "13 changes to 9 URLs, 8 regressions; 9 pages before, 9 after")
     }
 
-    @Test("slower needs both thresholds: +50 % and +500 ms by default")
+    /// Whether `after` is slower than `before` by `thresholds`, as the diff words it; nil when it is not.
+    private func slower(_ before: [Double], _ after: [Double], _ thresholds: CrawlDiff.SlowerThresholds = .init()) -> String? {
+        func report(_ finishes: [Double]) -> PageLoadReport {
+            var report = Self.page("/p", finish: finishes[0])
+            for finish in finishes.dropFirst() {
+                var timings = PageLoadReport.Timings()
+                timings.finish = finish
+                report.addRun(timings)
+            }
+            return report
+        }
+        return thresholds.slower(report(before), report(after)).map { "\($0.before) → \($0.after)" }
+    }
+
+    @Test("loaded once: slower needs both thresholds, +50 % and +500 ms by default")
     func slowerThresholds() {
-        let thresholds = CrawlDiff.SlowerThresholds()
-        #expect(thresholds.isSlower(200, 701))
-        #expect(!thresholds.isSlower(200, 700))        // 500 ms more: not beyond it
-        #expect(!thresholds.isSlower(2000, 2900))      // 900 ms more, but only 45 %
-        #expect(thresholds.isSlower(2000, 3001))
-        #expect(!thresholds.isSlower(900, 100))
-        #expect(CrawlDiff.SlowerThresholds(percent: 10, milliseconds: 0).isSlower(100, 111))
+        #expect(slower([200], [701]) == "200 ms → 701 ms")
+        #expect(slower([200], [700]) == nil)        // 500 ms more: not beyond it
+        #expect(slower([2000], [2900]) == nil)      // 900 ms more, but only 45 %
+        #expect(slower([2000], [3001]) != nil)
+        #expect(slower([900], [100]) == nil)
+        #expect(slower([100], [111], .init(percent: 10, milliseconds: 0)) != nil)
+        // Several runs on one side only: its median against the one load.
+        #expect(slower([200, 210, 190], [701]) == "200 ms → 701 ms")
+    }
+
+    @Test("loaded several times: slower needs the test at its level and the minimum effect on the medians")
+    func slowerByTheTest() {
+        let before = [100.0, 104, 98, 101, 99, 103, 102]
+        // Every run slower, by 40 %: p = 1/3432.
+        #expect(slower(before, before.map { $0 * 1.4 })
+                == "median 101 ms of 7 runs → median 141 ms of 7 runs; Mann-Whitney U 49, p = 0.00029")
+        // Every run slower, but by 5 ms: below the minimum effect (10 % and 20 ms).
+        #expect(slower(before, before.map { $0 + 5 }) == nil)
+        // ... unless the thresholds allow it.
+        #expect(slower(before, before.map { $0 + 5 }, .init(percent: 0, milliseconds: 0)) != nil)
+        // A median 30 % higher, but runs that overlap: not significant at 0.01.
+        let overlapping = [95.0, 160, 98, 170, 99, 130, 131]
+        #expect(MannWhitneyTest(before: before, after: overlapping)!.pValue > 0.01)
+        #expect(slower(before, overlapping) == nil)
+        // Faster is never slower.
+        #expect(slower(before.map { $0 * 1.4 }, before) == nil)
+        // Three runs each cannot reach 0.01 (the smallest p is 1/20), and the diff says so.
+        #expect(slower([100, 101, 102], [200, 201, 202]) == nil)
+        let (old, oldLinks) = Self.crawl([Self.page("/")], links: [])
+        var three = Self.page("/")
+        for finish in [101.0, 102] { var timings = PageLoadReport.Timings(); timings.finish = finish; three.addRun(timings) }
+        let diff = CrawlDiff(old: [three], oldLinks, new: [three], oldLinks)
+        #expect(diff.slowerRule == "Slower: finish times larger by a one-sided Mann-Whitney U test at p ≤ 0.01, with a median "
+                + "more than 10 % and 20 ms higher. With 3 and 3 runs no page can reach p ≤ 0.01 (the smallest p is 0.05): use more --runs.")
+        #expect(CrawlDiff(old: old, oldLinks, new: old, oldLinks).slowerRule
+                == "Slower: a page's time to finish grew by more than 50 % and 500 ms (one load per page; crawl with --runs 5 or more to test differences).")
     }
 
     @Test("a problem is the same whatever its detail; new, known and fixed against a baseline")

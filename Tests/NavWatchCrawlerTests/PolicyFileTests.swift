@@ -31,6 +31,9 @@ struct PolicyFileTests {
         external_delay_ms = 0
         host_concurrency = 2
 
+        [network]
+        profile = "latency=80ms, down=2.5Mbps, up=500kbit/s"
+
         [[budget]]
         load_ms = 3000
         """#
@@ -44,6 +47,8 @@ struct PolicyFileTests {
         #expect(policy.links.severities == ["orphan": .warning, "external-5xx": .error])
         #expect(policy.delayMs == 200 && policy.externalDelayMs == 0 && policy.hostConcurrency == 2)
         #expect(policy.budgets?.budgets.map(\.limits) == [[.loadMs: 3000]])
+        #expect(policy.network == NetworkProfile(name: "latency=80ms,down=2500kbps,up=500kbps", roundTripMs: 80, downKbps: 2500, upKbps: 500))
+        #expect(policy.network?.description == "latency=80ms,down=2500kbps,up=500kbps (2.5 Mbit/s down, 500 kbit/s up, 80 ms round trip)")
         #expect(try PolicyFile("", name: "empty.toml").budgets == nil)
     }
 
@@ -105,7 +110,7 @@ struct PolicyFileTests {
     }
 
     @Test("a bad value gives one line with the key and its line", arguments: [
-        ("color = 1", "p.toml: line 1: unknown key color (one of ignore, accept, remap, severity, politeness, budget)"),
+        ("color = 1", "p.toml: line 1: unknown key color (one of ignore, accept, remap, severity, politeness, network, budget)"),
         ("ignore = \"x\"", "p.toml: line 1: ignore must be an array of strings (regular expressions)"),
         ("ignore = [\"(\"]", "p.toml: line 1: ignore: ( is not a regular expression"),
         ("accept = 1", "p.toml: line 1: accept must be an array of tables: write [[accept]]"),
@@ -129,8 +134,15 @@ struct PolicyFileTests {
         ("[politeness]\nhost_concurrency = 0", "p.toml: line 2: [politeness]: host_concurrency must be a whole number of 1 or more"),
         ("[politeness]\nexternal_delay_ms = 1.5",
          "p.toml: line 2: [politeness]: external_delay_ms must be a whole number of 0 or more"),
-        ("[[budget]]\nload = 1", "p.toml: line 2: [[budget]] 1: load is not a budget key (one of pattern, bytes_by_type, bytes, "
+        ("[[budget]]\nload = 1", "p.toml: line 2: [[budget]] 1: load is not a budget key (one of pattern, network, bytes_by_type, bytes, "
             + "console_errors, fcp_ms, lcp_ms, load_ms, page_errors, requests)"),
+        ("network = \"3G\"", "p.toml: line 1: network must be a table: write [network]"),
+        ("[network]\nprofil = \"3G\"", "p.toml: line 2: [network]: profil is not a network key (profile)"),
+        ("[network]\nprofile = 3", "p.toml: line 2: [network]: profile must be a string such as \"3GFast\""),
+        ("[network]\n\nprofile = \"5G\"", "p.toml: line 3: [network]: profile: 5G is not a network profile: one of Dial, Edge, "
+            + "2G, 3GSlow, 3G, 3GFast, DSL, Cable, 4G, LTE, FIOS, or latency=150ms,down=1.6Mbps,up=768kbps"),
+        ("[network]\nprofile = \"latency=fast\"",
+         "p.toml: line 2: [network]: profile: latency=fast is not a round trip such as 150ms (0 to 60 s)"),
         ("ignore = [", "p.toml: line 1: "),
     ])
     func badValues(text: String, message: String) {

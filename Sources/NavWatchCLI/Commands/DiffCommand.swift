@@ -12,9 +12,12 @@ package struct DiffCommand: AsyncParsableCommand {
             Pages added and removed; outcome, status, redirect and title changes; pages that became slower; \
             broken links, missing fragments, orphans, page errors and console errors that are new or fixed \
             (links with the pages that link to them); and, given both crawls' --screenshots directories, \
-            pages whose pictures changed, with a difference image. A page counts as slower when its time to \
-            finish grew by more than both --slower-by and --slower-by-ms: each crawl measures a page once, \
-            and one measure varies from run to run. Exits 0 whatever changed, unless --fail-on-regressions.
+            pages whose pictures changed, with a difference image. A page loaded several times in both crawls \
+            (crawl --runs) counts as slower when its finish times are larger by a one-sided Mann-Whitney U test \
+            at p <= --level (default 0.01) and its median grew by more than --slower-by and --slower-by-ms \
+            (default 10 % and 20 ms); a page loaded once on either side, when its time to finish grew by more \
+            than both (default 50 % and 500 ms: one load varies from run to run). Exits 0 whatever changed, \
+            unless --fail-on-regressions.
             """)
 
     package typealias Format = DiffListing.Format
@@ -31,11 +34,18 @@ package struct DiffCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Write to this file instead of standard output.")
     package var out: String?
 
-    @Option(name: .customLong("slower-by"), help: "Percent a page's time to finish must grow by to count as slower.")
-    package var slowerBy: Double = CrawlDiff.SlowerThresholds().percent
+    @Option(name: .customLong("slower-by"), help: ArgumentHelp(
+        "Percent a page's time to finish (median) must grow by to count as slower (default 10 with runs, else 50).",
+        valueName: "percent"))
+    package var slowerBy: Double?
 
-    @Option(name: .customLong("slower-by-ms"), help: "Milliseconds it must grow by as well.")
-    package var slowerByMs: Double = CrawlDiff.SlowerThresholds().milliseconds
+    @Option(name: .customLong("slower-by-ms"), help: ArgumentHelp(
+        "Milliseconds it must grow by as well (default 20 with runs, else 500).", valueName: "ms"))
+    package var slowerByMs: Double?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The significance level of the test of pages loaded several times (default 0.01).", valueName: "p"))
+    package var level: Double = CrawlDiff.SlowerThresholds.defaultLevel
 
     @Option(name: .customLong("old-screenshots"), help: ArgumentHelp("The old crawl's --screenshots directory.", valueName: "dir"))
     package var oldScreenshots: String?
@@ -58,8 +68,11 @@ package struct DiffCommand: AsyncParsableCommand {
     package init() {}
 
     package func validate() throws {
-        guard slowerBy >= 0, slowerBy.isFinite else { throw ValidationError("--slower-by must be 0 or more percent") }
-        guard slowerByMs >= 0, slowerByMs.isFinite else { throw ValidationError("--slower-by-ms must be 0 or more milliseconds") }
+        if let slowerBy, !(slowerBy >= 0 && slowerBy.isFinite) { throw ValidationError("--slower-by must be 0 or more percent") }
+        if let slowerByMs, !(slowerByMs >= 0 && slowerByMs.isFinite) {
+            throw ValidationError("--slower-by-ms must be 0 or more milliseconds")
+        }
+        guard level > 0, level < 1 else { throw ValidationError("--level must be between 0 and 1, such as 0.01") }
         guard (0...100).contains(visualTolerance) else { throw ValidationError("--visual-tolerance must be a percent from 0 to 100") }
         guard (oldScreenshots == nil) == (newScreenshots == nil) else {
             throw ValidationError("--old-screenshots and --new-screenshots go together")
@@ -76,7 +89,7 @@ package struct DiffCommand: AsyncParsableCommand {
                                             old: oldScreenshots, new: newScreenshots)
         }
         let diff = CrawlDiff(old: oldReports, oldLinks, new: newReports, newLinks,
-                             slower: .init(percent: slowerBy, milliseconds: slowerByMs), visual: visual, policy: policy)
+                             slower: .init(percent: slowerBy, milliseconds: slowerByMs, level: level), visual: visual, policy: policy)
         var listing = DiffListing(diff: diff, old: CrawlDatabase.shown(old), new: CrawlDatabase.shown(new))
         if !visual.isEmpty { listing.images = ReportCommand.relativePath(of: images, from: out ?? "navwatch-diff.html") }
         try ExportCommand.write(listing.render(format), to: out)

@@ -9,22 +9,64 @@ import Foundation
 /// blocked, not an external link checked with HTTP); two crawls' pages are
 /// matched by URL. Changes are ordered by URL, then by kind.
 package struct CrawlDiff: Sendable, Equatable {
-    /// When a page counts as slower: its time to finish grew by more than
-    /// both thresholds. A crawl measures each page once, and one sample
-    /// varies by tens of milliseconds from run to run (more on a busy
-    /// machine), so a change must be large both relatively and absolutely.
+    /// When a page counts as slower.
+    ///
+    /// - A page loaded several times in both crawls (`--runs`) is slower
+    ///   when its finish times are larger in the new crawl by a one-sided
+    ///   Mann–Whitney U test (`MannWhitneyTest`) at p ≤ `level`, **and** its
+    ///   median finish grew by more than both thresholds (by default 10 %
+    ///   and 20 ms: `repeatedPercent`, `repeatedMilliseconds`). An unchanged
+    ///   page is then called slower by chance in at most `level` of diffs
+    ///   (less: the exact test is conservative).
+    /// - Otherwise (one load on either side) it is slower when its time to
+    ///   finish grew by more than both thresholds (by default 50 % and
+    ///   500 ms: one load varies by tens of milliseconds from run to run,
+    ///   more on a busy machine, so the change must be large both relatively
+    ///   and absolutely).
+    ///
+    /// A threshold given (not nil) applies in both cases.
     package struct SlowerThresholds: Sendable, Equatable {
-        /// Percent of the old time.
-        package var percent: Double
-        package var milliseconds: Double
+        /// Percent of the old time (median) it must grow by; nil: the case's default.
+        package var percent: Double?
+        /// Milliseconds it must grow by as well; nil: the case's default.
+        package var milliseconds: Double?
+        /// The significance level of the test, for pages loaded several times.
+        package var level: Double
 
-        package init(percent: Double = 50, milliseconds: Double = 500) {
+        package static let oncePercent = 50.0, onceMilliseconds = 500.0
+        package static let repeatedPercent = 10.0, repeatedMilliseconds = 20.0
+        package static let defaultLevel = 0.01
+
+        package init(percent: Double? = nil, milliseconds: Double? = nil, level: Double = SlowerThresholds.defaultLevel) {
             self.percent = percent
             self.milliseconds = milliseconds
+            self.level = level
         }
 
-        func isSlower(_ old: Double, _ new: Double) -> Bool {
+        /// The change if the page got slower from `before` to `after`; nil otherwise.
+        func slower(_ before: PageLoadReport, _ after: PageLoadReport) -> (before: String, after: String)? {
+            let old = Self.finishes(before), new = Self.finishes(after)
+            guard !old.isEmpty, !new.isEmpty else { return nil }
+            if old.count > 1, new.count > 1 {
+                guard let test = MannWhitneyTest(before: old, after: new), test.pValue <= level,
+                      let was = TimingSpread.Spread(old)?.median, let now = TimingSpread.Spread(new)?.median,
+                      grew(was, now, percent ?? Self.repeatedPercent, milliseconds ?? Self.repeatedMilliseconds) else { return nil }
+                return ("median \(CrawlDiff.milliseconds(was)) of \(old.count) runs",
+                        "median \(CrawlDiff.milliseconds(now)) of \(new.count) runs; Mann-Whitney U \(CrawlDiff.number(test.u)), "
+                        + "p = \(CrawlDiff.probability(test.pValue))")
+            }
+            guard let was = before.timings.finish, let now = after.timings.finish,
+                  grew(was, now, percent ?? Self.oncePercent, milliseconds ?? Self.onceMilliseconds) else { return nil }
+            return (CrawlDiff.milliseconds(was), CrawlDiff.milliseconds(now))
+        }
+
+        private func grew(_ old: Double, _ new: Double, _ percent: Double, _ milliseconds: Double) -> Bool {
             new - old > milliseconds && new > old * (1 + percent / 100)
+        }
+
+        /// Every run's finish, or the one load's.
+        static func finishes(_ report: PageLoadReport) -> [Double] {
+            report.runs?.compactMap(\.finish) ?? report.timings.finish.map { [$0] } ?? []
         }
     }
 
@@ -137,8 +179,8 @@ package struct CrawlDiff: Sendable, Equatable {
             if before.title != after.title {
                 changes.append(Change(url: url, kind: .title, before: Self.quoted(before.title), after: Self.quoted(after.title)))
             }
-            if let was = before.timings.finish, let now = after.timings.finish, slower.isSlower(was, now) {
-                changes.append(Change(url: url, kind: .slower, before: Self.milliseconds(was), after: Self.milliseconds(now)))
+            if let (was, now) = slower.slower(before, after) {
+                changes.append(Change(url: url, kind: .slower, before: was, after: now))
             }
         }
         let problems = CrawlProblems(links: newLinks, reports: newReports, policy: policy)
@@ -164,6 +206,41 @@ package struct CrawlDiff: Sendable, Equatable {
         }
         pagesBefore = old.count
         pagesAfter = new.count
+        let compared = new.compactMap { url, report in old[url].map { (SlowerThresholds.finishes($0).count, SlowerThresholds.finishes(report).count) } }
+        slowerRule = Self.rule(slower, runs: compared)
+    }
+
+    /// How pages were found slower, one sentence: with a warning where the
+    /// crawls' runs are too few for the test ever to reach its level.
+    package var slowerRule: String
+
+    private static func rule(_ slower: SlowerThresholds, runs: [(Int, Int)]) -> String {
+        let repeated = runs.filter { $0.0 > 1 && $0.1 > 1 }
+        guard let fewest = repeated.min(by: { MannWhitneyTest.minimumPValue(before: $0.0, after: $0.1)
+                                              > MannWhitneyTest.minimumPValue(before: $1.0, after: $1.1) }) else {
+            let percent = slower.percent ?? SlowerThresholds.oncePercent, ms = slower.milliseconds ?? SlowerThresholds.onceMilliseconds
+            return "Slower: a page's time to finish grew by more than \(number(percent)) % and \(number(ms)) ms "
+                + "(one load per page; crawl with --runs 5 or more to test differences)."
+        }
+        let percent = slower.percent ?? SlowerThresholds.repeatedPercent, ms = slower.milliseconds ?? SlowerThresholds.repeatedMilliseconds
+        var text = "Slower: finish times larger by a one-sided Mann-Whitney U test at p ≤ \(probability(slower.level)), "
+            + "with a median more than \(number(percent)) % and \(number(ms)) ms higher"
+        if repeated.count < runs.count { text += " (pages loaded once on a side: by more than their thresholds)" }
+        let best = MannWhitneyTest.minimumPValue(before: fewest.0, after: fewest.1)
+        if best > slower.level {
+            text += ". With \(fewest.0) and \(fewest.1) runs no page can reach p ≤ \(probability(slower.level)) "
+                + "(the smallest p is \(probability(best))): use more --runs"
+        }
+        return text + "."
+    }
+
+    static func number(_ value: Double) -> String {
+        value.rounded() == value ? String(Int(value)) : String(format: "%g", value)
+    }
+
+    /// `0.0003`, `0.01`: two significant digits.
+    static func probability(_ p: Double) -> String {
+        String(format: "%.2g", p)
     }
 
     /// The changes that are regressions.
@@ -207,7 +284,7 @@ package struct CrawlDiff: Sendable, Equatable {
         title.map { "\"\($0)\"" } ?? "none"
     }
 
-    private static func milliseconds(_ value: Double) -> String {
+    static func milliseconds(_ value: Double) -> String {
         "\(Int(value.rounded())) ms"
     }
 }
