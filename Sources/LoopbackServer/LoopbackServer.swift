@@ -46,7 +46,8 @@ package final class LoopbackServer: Sendable {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                log.connected()
+                return channel.eventLoop.makeCompletedFuture {
                     if let sslContext {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                     }
@@ -84,6 +85,9 @@ package final class LoopbackServer: Sendable {
     /// The request URIs received so far, in order.
     package var receivedRequests: [String] { log.all }
 
+    /// The connections accepted so far.
+    package var connectionCount: Int { log.connections }
+
     /// Stops listening and closes every connection.
     package func shutdown() async {
         try? await channel.close()
@@ -94,8 +98,11 @@ package final class LoopbackServer: Sendable {
 /// The URIs requested, shared by every connection's handler.
 final class RequestLog: Sendable {
     private let entries = Mutex<[String]>([])
+    private let accepted = Mutex(0)
     func append(_ uri: String) { entries.withLock { $0.append(uri) } }
     var all: [String] { entries.withLock { $0 } }
+    func connected() { accepted.withLock { $0 += 1 } }
+    var connections: Int { accepted.withLock { $0 } }
 }
 
 private final class RouteHandler: ChannelInboundHandler {

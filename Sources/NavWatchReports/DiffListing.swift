@@ -75,7 +75,7 @@ package struct DiffListing {
     }
 
     package var markdown: String {
-        var lines = ["## Changes since the last crawl", "", diff.summary + ".", "", diff.slowerRule, ""]
+        var lines = ["## Changes since the last crawl", "", diff.summary + ".", ""]
         if !diff.changes.isEmpty {
             lines += ["| | page | change | before | after |", "|---|---|---|---|---|"]
             for change in diff.changes {
@@ -87,7 +87,9 @@ package struct DiffListing {
                 }
                 lines.append("| \(change.isRegression ? "❌" : "✅") | `\(Markdown.cell(change.url))` | \(name) | \(change.before.map(Markdown.cell) ?? "") | \(after) |")
             }
+            lines.append("")
         }
+        lines.append(Markdown.cell(diff.slowerRule))
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -156,6 +158,6 @@ package struct DiffListing {
             }
             html += "</tbody></table></section>"
         }
-        return html + "<footer><p>\(HTML.escape(diff.summary))</p></footer></body></html>\n"
+        return html + "<footer><p>\(HTML.escape(diff.summary))</p><p>\(HTML.escape(diff.slowerRule))</p></footer></body></html>\n"
     }
 }

@@ -16,6 +16,7 @@ struct DiffCommandTests {
         "A/slow", "! slower: … ms → … ms",
         "A/will-break", "! outcome: ok 200 → http-error 404", "! new broken-link: 404 Not Found", "      linked from A/c",
         "12 changes to 9 URLs, 6 regressions; 11 pages before, 11 after",
+        "Slower: a page's time to finish grew by more than 50 % and 1000 ms (one load per page; crawl with --runs 5 or more to test differences).",
     ]
 
     /// `line` with the numbers of a `slower` change as `…`, and the second number.
@@ -98,7 +99,8 @@ struct DiffCommandTests {
             "| ❌ | `A/removed` | removed | ok 200 |  |",
             "| ❌ | `A/slow` | slower | … ms | … ms |",
             "| ❌ | `A/will-break` | outcome | ok 200 | http-error 404 |",
-            "| ❌ | `A/will-break` | new broken-link |  | 404 Not Found (linked from `A/c`) |",
+            "| ❌ | `A/will-break` | new broken-link |  | 404 Not Found (linked from `A/c`) |", "",
+            "Slower: a page's time to finish grew by more than 50 % and 1000 ms (one load per page; crawl with --runs 5 or more to test differences).",
         ])
 
         let junit = try await NavwatchProcess.run(diff + ["--format", "junit"])
@@ -128,7 +130,8 @@ struct DiffCommandTests {
         #expect(failing.status == 1)
         let same = try await NavwatchProcess.run(["diff", new, new, "--fail-on-regressions"])
         #expect(same.status == 0)
-        #expect(same.stdout == ["0 changes to 0 URLs, 0 regressions; 11 pages before, 11 after"])
+        #expect(same.stdout == ["0 changes to 0 URLs, 0 regressions; 11 pages before, 11 after",
+                                "Slower: a page's time to finish grew by more than 50 % and 500 ms (one load per page; crawl with --runs 5 or more to test differences)."])
     }
 
     @Test("bad input gives one line and status 2")

@@ -28,13 +28,22 @@ enum RepeatedRuns {
                     defer { Task { @WebKitActor in loader.close() } }
                     // Each loader takes every `count`-th page, each round in turn.
                     var mine = stride(from: worker, to: reports.count, by: count).map { reports[$0] }
+                    // While a load's late window is open the next page loads; its timings are added once it closes.
+                    var open: [(index: Int, timings: Task<PageLoadReport.Timings?, Never>)] = []
+                    func close(_ load: (index: Int, timings: Task<PageLoadReport.Timings?, Never>)) async throws {
+                        guard let timings = await load.timings.value else { return }
+                        mine[load.index].addRun(timings)
+                        try await store.updateTimings(of: mine[load.index])
+                    }
+                    let limit = PageLoader.views(concurrency: loaders)
                     for round in 2...runs {
                         for index in mine.indices where (mine[index].runs?.count ?? 1) < round {
                             try Task.checkCancellation()
-                            guard let timings = try await load(mine[index], with: loader, timeout: timeout) else { continue }
-                            mine[index].addRun(timings)
-                            try await store.updateTimings(of: mine[index])
+                            open.append((index, try await load(mine[index], with: loader, timeout: timeout)))
+                            while open.count >= limit { try await close(open.removeFirst()) }
                         }
+                        // A round ends before the next starts: two loads of a page never overlap.
+                        while !open.isEmpty { try await close(open.removeFirst()) }
                     }
                 }
             }
@@ -42,11 +51,15 @@ enum RepeatedRuns {
         }
     }
 
-    /// The timings of one more load of `report`'s page; nil when it did not load.
-    private static func load(_ report: PageLoadReport, with loader: PageLoader, timeout: Duration) async throws -> PageLoadReport.Timings? {
+    /// Starts one more load of `report`'s page; once its late window has
+    /// closed, the task gives its timings, or nil when it did not load.
+    private static func load(_ report: PageLoadReport, with loader: PageLoader,
+                             timeout: Duration) async throws -> Task<PageLoadReport.Timings?, Never> {
         let entry = FrontierEntry(url: report.url, depth: report.depth, parent: report.parent)
         let result = try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
-        let completed = await result.completed().report
-        return completed.outcome == .ok ? completed.timings : nil
+        return Task {
+            let completed = await result.completed().report
+            return completed.outcome == .ok ? completed.timings : nil
+        }
     }
 }
