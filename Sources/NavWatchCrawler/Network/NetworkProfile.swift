@@ -145,6 +145,7 @@ public struct NetworkProfile: Codable, Sendable, Hashable, CustomStringConvertib
 
 /// Why a text is not a network profile, in one line.
 public struct NetworkProfileError: Error, CustomStringConvertible, Sendable {
+    /// The reason, one line, such as `5G is not a network profile: one of ...`.
     public let description: String
 
     init(_ description: String) {

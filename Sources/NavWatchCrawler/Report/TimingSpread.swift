@@ -8,8 +8,11 @@ public struct TimingSpread: Codable, Sendable, Equatable {
     public struct Spread: Codable, Sendable, Equatable {
         /// How many runs measured it.
         public var count: Int
+        /// The middle value (the mean of the two middle ones for an even count).
         public var median: Double
+        /// The smallest value.
         public var min: Double
+        /// The largest value.
         public var max: Double
         /// The first quartile (25th percentile, linear interpolation between runs).
         public var q1: Double
@@ -42,10 +45,15 @@ public struct TimingSpread: Codable, Sendable, Equatable {
         }
     }
 
+    /// Of `PageLoadReport.Timings.ttfb`.
     public var ttfb: Spread?
+    /// Of `PageLoadReport.Timings.domContentLoaded`.
     public var domContentLoaded: Spread?
+    /// Of `PageLoadReport.Timings.load`.
     public var load: Spread?
+    /// Of `PageLoadReport.Timings.finish`.
     public var finish: Spread?
+    /// Of `PageLoadReport.Timings.firstContentfulPaint`.
     public var firstContentfulPaint: Spread?
 
     /// The spread of `runs`.
