@@ -334,6 +334,7 @@ package struct CrawlCommand: AsyncParsableCommand {
 
         let progress = CrawlProgress(maxPages: maxPages, alreadyDone: counts.reported)
         let crawler = try Crawler(configuration: configuration, store: store)
+        await crawler.setRepeatProgressHook { progress.repeated($0, of: $1) }
         // Every report is stored in one transaction, so Ctrl-C can end the
         // process at once and --resume continues from there.
         let interruption = InterruptHandler { Glibc.exit(130) }

@@ -39,6 +39,11 @@ final class CrawlProgress: Sendable {
         if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8)) }
     }
 
+    /// The rounds of `--runs`: the loads done and in all.
+    func repeated(_ done: Int, of total: Int) {
+        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[Krepeating pages: \(done) of \(total) loads".utf8)) }
+    }
+
     func finish() {
         if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }

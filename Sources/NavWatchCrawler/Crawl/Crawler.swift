@@ -88,6 +88,12 @@ public actor Crawler {
     /// URL, until the route's own report is stored (`PageLoadReport.route`).
     private var routesReached: [String: PageLoadReport.RouteInfo] = [:]
 
+    /// With `runs` above 1 and a shared store: the pages this worker stored
+    /// in this run, which it repeats (the other workers repeat theirs).
+    private var loadedHere: Set<String> = []
+    /// Hears the repeated loads done and in all (`navwatch crawl`'s progress line).
+    private var onRepeatProgress: @Sendable (Int, Int) -> Void = { _, _ in }
+
     /// For tests: called on the WebKit thread once a page's load was asked for.
     private var onLoadStarted: (@WebKitActor @Sendable (URL, WebView) -> Void)?
 
@@ -194,8 +200,9 @@ public actor Crawler {
             try await TextFragmentPass.run(store: store, configuration: configuration.webView, timeout: configuration.timeout)
         }
         if configuration.runs > 1, configuration.render != .never {
-            try await RepeatedRuns.run(store: store, runs: configuration.runs, loaders: max(1, configuration.concurrency),
-                                       timeout: configuration.timeout) { try await self.preparedLoader() }
+            try await RepeatedRuns.run(store: store, runs: configuration.runs, only: store.isShared ? loadedHere : nil,
+                                       loaders: max(1, configuration.concurrency), timeout: configuration.timeout,
+                                       progress: onRepeatProgress) { try await self.preparedLoader() }
         }
         return summary
     }
@@ -224,6 +231,12 @@ public actor Crawler {
 
     func setLoadStartedHook(_ hook: (@WebKitActor @Sendable (URL, WebView) -> Void)?) {
         onLoadStarted = hook
+    }
+
+    /// Calls `hook` after each load of the rounds of `CrawlConfiguration.runs`
+    /// with the loads done and the loads in all.
+    package func setRepeatProgressHook(_ hook: @escaping @Sendable (_ done: Int, _ total: Int) -> Void) {
+        onRepeatProgress = hook
     }
 
     // MARK: Workers
@@ -519,6 +532,7 @@ public actor Crawler {
         }
         var report = result.report
         report.links = result.links.count
+        if configuration.runs > 1, store.isShared { loadedHere.insert(entry.url) }
         report.route = routesReached.removeValue(forKey: entry.url)
         let (worker, aliases) = (configuration.worker, result.aliases)
         try await storeInOrder { [store, entry, report] in

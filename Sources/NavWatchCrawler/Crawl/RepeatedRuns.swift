@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WebKitThread
 
 /// The end of a crawl with `CrawlConfiguration.runs` above 1: loads every
@@ -9,17 +10,23 @@ import WebKitThread
 ///
 /// A load that does not finish adds nothing. What the store holds decides
 /// what is left, so a crawl stopped during the rounds finishes them when
-/// run again, and a finished crawl run again loads nothing.
+/// run again, and a finished crawl run again loads nothing. The workers of
+/// a shared crawl each repeat the pages they loaded in this run.
 enum RepeatedRuns {
-    /// Loads the pages of `store` that have fewer than `runs` runs, with
-    /// `loaders` loaders that `makeLoader` prepares (closed at the end),
-    /// each page given `timeout`.
-    static func run(store: any CrawlStore, runs: Int, loaders: Int, timeout: Duration,
+    /// Loads the pages of `store` that have fewer than `runs` runs (of
+    /// those in `only`, when given), with `loaders` loaders that
+    /// `makeLoader` prepares (closed at the end), each page given `timeout`.
+    /// `progress` hears the loads done and the loads in all, after each.
+    static func run(store: any CrawlStore, runs: Int, only: Set<String>? = nil, loaders: Int, timeout: Duration,
+                    progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in },
                     makeLoader: @escaping @Sendable () async throws -> PageLoader) async throws {
         let reports = try await store.allReports(includingRequests: false).filter { report in
             report.outcome == .ok && report.checkedWith == nil && report.rendered != false && (report.runs?.count ?? 1) < runs
+                && only?.contains(report.url) != false
         }
         guard !reports.isEmpty else { return }
+        let total = reports.reduce(0) { $0 + runs - ($1.runs?.count ?? 1) }
+        let done = LoadCount()
         try await withThrowingTaskGroup(of: Void.self) { group in
             let count = min(loaders, reports.count)
             for worker in 0..<count {
@@ -31,9 +38,11 @@ enum RepeatedRuns {
                     // While a load's late window is open the next page loads; its timings are added once it closes.
                     var open: [(index: Int, timings: Task<PageLoadReport.Timings?, Never>)] = []
                     func close(_ load: (index: Int, timings: Task<PageLoadReport.Timings?, Never>)) async throws {
-                        guard let timings = await load.timings.value else { return }
-                        mine[load.index].addRun(timings)
-                        try await store.updateTimings(of: mine[load.index])
+                        if let timings = await load.timings.value {
+                            mine[load.index].addRun(timings)
+                            try await store.updateTimings(of: mine[load.index])
+                        }
+                        progress(done.increment(), total)
                     }
                     let limit = PageLoader.views(concurrency: loaders)
                     for round in 2...runs {
@@ -62,4 +71,12 @@ enum RepeatedRuns {
             return completed.outcome == .ok ? completed.timings : nil
         }
     }
+}
+
+/// The loads of the rounds done so far, by every loader.
+private final class LoadCount: Sendable {
+    private let count = Mutex(0)
+
+    /// Counts one more load; returns the count.
+    func increment() -> Int { count.withLock { $0 += 1; return $0 } }
 }
