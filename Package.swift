@@ -164,7 +164,7 @@ let package = Package(
         .executableTarget(
             name: "navwatch-bench",
             dependencies: [
-                "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchGuard", "LoopbackServer", "CNavShim", "WebKitThread",
+                "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchGuard", "NavWatchSupport", "LoopbackServer", "CNavShim", "WebKitThread",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/NavwatchBench"

@@ -3,6 +3,7 @@ import Foundation
 import LoopbackServer
 import NavWatchCrawler
 import NavWatchGuard
+import NavWatchSupport
 
 /// What the private-address guard costs per proxied request, in CPU time of
 /// this process (the guard, the loopback origin and a plain blocking client,
@@ -13,7 +14,10 @@ import NavWatchGuard
 /// pieces its bandwidth cuts a response into.
 ///
 /// Each request is a plain-HTTP GET of a `--bytes` body on one kept-alive
-/// connection; prints `{"network", "requests", "cpu_us_per_request", "wall_ms_per_request"}`.
+/// connection; prints `{"network", "requests", "cpu_us_per_request",
+/// "idle_cpu_us_per_second", "wall_ms_per_request"}`, the CPU per request
+/// less what the process spends idle over the same time (measured for two
+/// seconds before).
 struct GuardOverhead: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "guard")
 
@@ -34,14 +38,21 @@ struct GuardOverhead: AsyncParsableCommand {
         let client = try BlockingClient(port: proxy.port)
         let request = "GET http://127.0.0.1:\(origin.port)/ HTTP/1.1\r\nHost: 127.0.0.1:\(origin.port)\r\n\r\n"
         for _ in 0..<50 { try client.exchange(request) }
+        // What the process spends doing nothing (its threads' wake-ups), to
+        // leave out of requests that spend most of their time waiting.
+        let idleBefore = Self.cpuMicroseconds()
+        try await Task.sleep(for: .seconds(2))
+        let idlePerSecond = (Self.cpuMicroseconds() - idleBefore) / 2
         let cpuBefore = Self.cpuMicroseconds(), wallBefore = ContinuousClock.now
         for _ in 0..<requests { try client.exchange(request) }
-        let cpu = Self.cpuMicroseconds() - cpuBefore, wall = ContinuousClock.now - wallBefore
+        let cpu = Self.cpuMicroseconds() - cpuBefore, wall = (ContinuousClock.now - wallBefore).seconds
         client.close()
         await proxy.shutdown()
         await origin.shutdown()
         let name = profile.map { "\"\($0.name)\"" } ?? "null"
-        print(#"{"network": \#(name), "requests": \#(requests), "cpu_us_per_request": \#(String(format: "%.1f", cpu / Double(requests))), "wall_ms_per_request": \#(String(format: "%.3f", Double(wall.components.attoseconds) / 1e15 / Double(requests) + Double(wall.components.seconds) * 1000 / Double(requests)))}"#)
+        let perRequest = (cpu - idlePerSecond * wall) / Double(requests)
+        print(#"{"network": \#(name), "requests": \#(requests), "cpu_us_per_request": \#(String(format: "%.1f", perRequest)), "#
+              + #""idle_cpu_us_per_second": \#(String(format: "%.0f", idlePerSecond)), "wall_ms_per_request": \#(String(format: "%.3f", wall * 1000 / Double(requests)))}"#)
     }
 
     /// User and system CPU time of the whole process so far.
