@@ -95,6 +95,17 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    /// The head timer, from when the response written to the client has
+    /// been sent: with a link, it may be held for a while yet.
+    private func startHeadTimerAfterPendingWrites(context: ChannelHandlerContext) {
+        guard shaper != nil else { return startHeadTimer(context: context) }
+        timer?.cancel()
+        timer = nil
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0))).assumeIsolated().whenComplete { _ in
+            if case .readingHead = self.state { self.startHeadTimer(context: context) }
+        }
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
     }
@@ -137,9 +148,9 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
             switch state {
             case .readingHead, .answered:
                 // A client that stops sending before a whole head, or after
-                // its error answer, gets nothing more.
-                state = .closed
-                context.close(promise: nil)
+                // its error answer, gets nothing more (once what it was
+                // written is sent: with a link, it may be held still).
+                closeAfterPendingWrites(context: context)
             case .exchanging(var exchange):
                 if exchange.bodyRemaining > 0 {
                     // The request was cut short: nothing it gets could be right.
@@ -427,7 +438,7 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
             }
             idle = (origin, exchange.relay)
             state = .readingHead(nil)
-            startHeadTimer(context: context)
+            startHeadTimerAfterPendingWrites(context: context)
             context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
             if let next = exchange.next { readHead(from: next, context: context) }
         case .originEnded:
@@ -506,12 +517,14 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
         buffer.writeString(text)
         buffer.writeBytes(bodyBytes)
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in
+        // The linger starts once the answer is sent (with a link, it is held for a while).
+        context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in
             channel.close(mode: .output, promise: nil)
+            guard case .answered = self.state else { return }
+            self.timer = context.eventLoop.assumeIsolated().scheduleTask(in: self.settings.lingerTimeout) {
+                context.close(promise: nil)
+            }
         }
         channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
-        timer = context.eventLoop.assumeIsolated().scheduleTask(in: settings.lingerTimeout) {
-            context.close(promise: nil)
-        }
     }
 }

@@ -28,6 +28,15 @@ final class SharedLink: Sendable {
         rate(direction).map { max(1460, Int($0 / 100)) }
     }
 
+    /// The most bytes one channel has a time on the link for and not yet
+    /// delivered: what the direction carries in half a round trip and 50 ms
+    /// more (enough to keep the link busy), at least one piece; unlimited
+    /// without a bandwidth.
+    func window(_ direction: Direction) -> Int {
+        guard let rate = rate(direction) else { return .max }
+        return max(pieceSize(direction) ?? 1, Int(rate * (Double(shape.oneWay.nanoseconds) / 1e9 + 0.05)))
+    }
+
     /// When `bytes` that reached the guard `now` arrive at the far end:
     /// after everything queued before them is sent, their own sending time,
     /// and half a round trip.

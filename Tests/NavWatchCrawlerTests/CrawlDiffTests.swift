@@ -106,7 +106,7 @@ struct CrawlDiffTests {
     }
 
     @Test("loaded several times: slower needs the test at its level and the minimum effect on the medians")
-    func slowerByTheTest() {
+    func slowerByTheTest() throws {
         let before = [100.0, 104, 98, 101, 99, 103, 102]
         // Every run slower, by 40 %: p = 1/3432.
         #expect(slower(before, before.map { $0 * 1.4 })
@@ -131,6 +131,24 @@ struct CrawlDiffTests {
                 + "more than 10 % and 20 ms higher. With 3 and 3 runs no page can reach p ≤ 0.01 (the smallest p is 0.05): use more --runs.")
         #expect(CrawlDiff(old: old, oldLinks, new: old, oldLinks).slowerRule
                 == "Slower: a page's time to finish grew by more than 50 % and 500 ms (one load per page; crawl with --runs 5 or more to test differences).")
+        // Some pages with too few runs (their repeated loads failed), a page that failed on one side
+        // (not counted), and a page loaded over another network (not compared).
+        func page(_ path: String, _ finishes: [Double?], network: String? = nil) throws -> PageLoadReport {
+            var report = Self.page(path, finish: finishes[0])
+            report.network = try network.map { try NetworkProfile(parsing: $0) }
+            for finish in finishes.dropFirst() { var timings = PageLoadReport.Timings(); timings.finish = finish; report.addRun(timings) }
+            return report
+        }
+        let seven: [Double?] = [100, 101, 102, 103, 104, 105, 106]
+        let earlier = [try page("/a", seven), try page("/b", seven), try page("/c", [100, nil, nil, nil, nil, 101, nil]),
+                      try page("/d", [nil]), try page("/e", seven)]
+        let later = [try page("/a", seven.map { $0! * 2 }), try page("/b", seven), try page("/c", seven), try page("/d", seven),
+                     try page("/e", seven.map { $0! * 2 }, network: "3GFast")]
+        let mixed = CrawlDiff(old: earlier, oldLinks, new: later, oldLinks)
+        #expect(rows(mixed) == ["!/a slower: median 103 ms of 7 runs → median 206 ms of 7 runs; Mann-Whitney U 49, p = 0.00029"])
+        #expect(mixed.slowerRule == "Slower: finish times larger by a one-sided Mann-Whitney U test at p ≤ 0.01, with a median "
+                + "more than 10 % and 20 ms higher. 1 of 3 pages, with as few as 2 and 7 runs, cannot reach p ≤ 0.01 "
+                + "(the smallest p is 0.028): use more --runs. Pages loaded over different networks are not compared for speed.")
     }
 
     @Test("a problem is the same whatever its detail; new, known and fixed against a baseline")

@@ -317,6 +317,10 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.checkExternal = checkExternal
         configuration.routeClicks = routes ? CrawlConfiguration.defaultRouteClicks : nil
         configuration.network = network?.profile ?? policy.network
+        if configuration.network != nil, configuration.render != .always {
+            throw InputError("[network] profile of the policy file shapes rendered pages: it cannot be combined with "
+                             + (fast ? "--fast" : "--render \(configuration.render.rawValue)"))
+        }
         configuration.runs = runs
         configuration.render = render?.value ?? (fast ? .auto : .always)
         if let readConcurrency { configuration.readConcurrency = readConcurrency }

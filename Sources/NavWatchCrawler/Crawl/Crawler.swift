@@ -201,7 +201,8 @@ public actor Crawler {
         }
         if configuration.runs > 1, configuration.render != .never {
             try await RepeatedRuns.run(store: store, runs: configuration.runs, only: store.isShared ? loadedHere : nil,
-                                       loaders: max(1, configuration.concurrency), timeout: configuration.timeout,
+                                       loaders: max(1, configuration.concurrency),
+                                       overlapping: configuration.network == nil, timeout: configuration.timeout,
                                        progress: onRepeatProgress) { try await self.preparedLoader() }
         }
         return summary
@@ -259,6 +260,9 @@ public actor Crawler {
             // While the next pages load: its links are sorted (and offered to a
             // waiting worker), then it is stored once its late window has closed.
             try await storing.add(Task { try await self.complete(entry, result) })
+            // Over a network profile a page has the loader's link to itself: the
+            // next starts once its late window has closed.
+            if configuration.network != nil { try await storing.drain() }
             current = try await upcoming
         }
         try await storing.drain()
@@ -411,6 +415,7 @@ public actor Crawler {
                 }
             }
             try await storing.add(Task { [result] in try await self.complete(entry, result) })
+            if configuration.network != nil { try await storing.drain() }
         }
         try await storing.drain()
         try await storingDecided?.value

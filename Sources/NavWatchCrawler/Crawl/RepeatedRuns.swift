@@ -15,9 +15,13 @@ import WebKitThread
 enum RepeatedRuns {
     /// Loads the pages of `store` that have fewer than `runs` runs (of
     /// those in `only`, when given), with `loaders` loaders that
-    /// `makeLoader` prepares (closed at the end), each page given `timeout`.
+    /// `makeLoader` prepares (closed at the end), each page given `timeout`;
+    /// with `overlapping`, a load starts while the late windows of the
+    /// loader's last pages are open (without, once the last has closed: over
+    /// a network profile a page has the loader's link to itself).
     /// `progress` hears the loads done and the loads in all, after each.
-    static func run(store: any CrawlStore, runs: Int, only: Set<String>? = nil, loaders: Int, timeout: Duration,
+    static func run(store: any CrawlStore, runs: Int, only: Set<String>? = nil, loaders: Int, overlapping: Bool = true,
+                    timeout: Duration,
                     progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in },
                     makeLoader: @escaping @Sendable () async throws -> PageLoader) async throws {
         let reports = try await store.allReports(includingRequests: false).filter { report in
@@ -44,7 +48,7 @@ enum RepeatedRuns {
                         }
                         progress(done.increment(), total)
                     }
-                    let limit = PageLoader.views(concurrency: loaders)
+                    let limit = overlapping ? PageLoader.views(concurrency: loaders) : 1
                     for round in 2...runs {
                         for index in mine.indices where (mine[index].runs?.count ?? 1) < round {
                             try Task.checkCancellation()

@@ -43,10 +43,11 @@ package struct CrawlDiff: Sendable, Equatable {
             self.level = level
         }
 
-        /// The change if the page got slower from `before` to `after`; nil otherwise.
+        /// The change if the page got slower from `before` to `after`; nil
+        /// otherwise, and for pages loaded over different networks.
         func slower(_ before: PageLoadReport, _ after: PageLoadReport) -> (before: String, after: String)? {
             let old = Self.finishes(before), new = Self.finishes(after)
-            guard !old.isEmpty, !new.isEmpty else { return nil }
+            guard !old.isEmpty, !new.isEmpty, before.network == after.network else { return nil }
             if old.count > 1, new.count > 1 {
                 guard let test = MannWhitneyTest(before: old, after: new), test.pValue <= level,
                       let was = TimingSpread.Spread(old)?.median, let now = TimingSpread.Spread(new)?.median,
@@ -206,18 +207,22 @@ package struct CrawlDiff: Sendable, Equatable {
         }
         pagesBefore = old.count
         pagesAfter = new.count
-        let compared = new.compactMap { url, report in old[url].map { (SlowerThresholds.finishes($0).count, SlowerThresholds.finishes(report).count) } }
-        slowerRule = Self.rule(slower, runs: compared)
+        let pairs = new.compactMap { url, report in old[url].map { ($0, report) } }
+        let timed = pairs.filter { before, after in before.network == after.network }
+            .map { (SlowerThresholds.finishes($0.0).count, SlowerThresholds.finishes($0.1).count) }.filter { $0.0 > 0 && $0.1 > 0 }
+        slowerRule = Self.rule(slower, runs: timed)
+            + (timed.count < pairs.count && pairs.contains { $0.0.network != $0.1.network }
+                ? " Pages loaded over different networks are not compared for speed." : "")
     }
 
     /// How pages were found slower, one sentence: with a warning where the
     /// crawls' runs are too few for the test ever to reach its level.
     package var slowerRule: String
 
+    /// The sentence for pages whose finishes were counted `runs` (old, new).
     private static func rule(_ slower: SlowerThresholds, runs: [(Int, Int)]) -> String {
         let repeated = runs.filter { $0.0 > 1 && $0.1 > 1 }
-        guard let fewest = repeated.min(by: { MannWhitneyTest.minimumPValue(before: $0.0, after: $0.1)
-                                              > MannWhitneyTest.minimumPValue(before: $1.0, after: $1.1) }) else {
+        guard !repeated.isEmpty else {
             let percent = slower.percent ?? SlowerThresholds.oncePercent, ms = slower.milliseconds ?? SlowerThresholds.onceMilliseconds
             return "Slower: a page's time to finish grew by more than \(number(percent)) % and \(number(ms)) ms "
                 + "(one load per page; crawl with --runs 5 or more to test differences)."
@@ -226,10 +231,14 @@ package struct CrawlDiff: Sendable, Equatable {
         var text = "Slower: finish times larger by a one-sided Mann-Whitney U test at p ≤ \(probability(slower.level)), "
             + "with a median more than \(number(percent)) % and \(number(ms)) ms higher"
         if repeated.count < runs.count { text += " (pages loaded once on a side: by more than their thresholds)" }
-        let best = MannWhitneyTest.minimumPValue(before: fewest.0, after: fewest.1)
-        if best > slower.level {
-            text += ". With \(fewest.0) and \(fewest.1) runs no page can reach p ≤ \(probability(slower.level)) "
-                + "(the smallest p is \(probability(best))): use more --runs"
+        let tooFew = repeated.filter { MannWhitneyTest.minimumPValue(before: $0.0, after: $0.1) > slower.level }
+        if let fewest = tooFew.max(by: { MannWhitneyTest.minimumPValue(before: $0.0, after: $0.1)
+                                         < MannWhitneyTest.minimumPValue(before: $1.0, after: $1.1) }) {
+            let best = MannWhitneyTest.minimumPValue(before: fewest.0, after: fewest.1)
+            let pages = tooFew.count == repeated.count
+                ? "With \(fewest.0) and \(fewest.1) runs no page can reach"
+                : "\(tooFew.count) of \(repeated.count) pages, with as few as \(fewest.0) and \(fewest.1) runs, cannot reach"
+            text += ". \(pages) p ≤ \(probability(slower.level)) (the smallest p is \(probability(best))): use more --runs"
         }
         return text + "."
     }
