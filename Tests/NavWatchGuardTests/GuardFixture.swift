@@ -7,10 +7,10 @@ import NavWatchTestSupport
 
 /// Runs `body` with a guard that allows `allowedHosts`, and shuts the guard
 /// down afterwards, also when `body` throws. The whole thing has a deadline.
-func withGuard<T: Sendable>(allowing allowedHosts: Set<String>, headTimeout: Duration = .seconds(30),
+func withGuard<T: Sendable>(allowing allowedHosts: Set<String>, headTimeout: Duration = .seconds(30), link: LinkShape? = nil,
                             _ body: @escaping @Sendable (PrivateAddressGuard) async throws -> T) async throws -> T {
     try await withDeadline("a test with the guard") {
-        let proxy = try await PrivateAddressGuard.start(allowedHosts: allowedHosts, headTimeout: headTimeout)
+        let proxy = try await PrivateAddressGuard.start(allowedHosts: allowedHosts, headTimeout: headTimeout, link: link)
         do {
             let result = try await body(proxy)
             await proxy.shutdown()
