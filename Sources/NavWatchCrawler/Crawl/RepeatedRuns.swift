@@ -48,12 +48,14 @@ enum RepeatedRuns {
                         }
                         progress(done.increment(), total)
                     }
-                    let limit = overlapping ? PageLoader.views(concurrency: loaders) : 1
+                    // As a crawl worker's stores: one load more than the loader has views, so
+                    // the next load's commit closes the oldest window (or none, not overlapping).
+                    let limit = overlapping ? PageLoader.views(concurrency: loaders) : 0
                     for round in 2...runs {
                         for index in mine.indices where (mine[index].runs?.count ?? 1) < round {
                             try Task.checkCancellation()
                             open.append((index, try await load(mine[index], with: loader, timeout: timeout)))
-                            while open.count >= limit { try await close(open.removeFirst()) }
+                            while open.count > limit { try await close(open.removeFirst()) }
                         }
                         // A round ends before the next starts: two loads of a page never overlap.
                         while !open.isEmpty { try await close(open.removeFirst()) }
