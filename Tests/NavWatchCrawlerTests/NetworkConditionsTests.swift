@@ -94,9 +94,27 @@ struct NetworkConditionsTests {
         }
         #expect(server.connectionCount == 1 + onNew.count, "waits \(waits), \(server.connectionCount) connections")
         #expect(onNew.count >= 1 && onNew.count <= 3, "waits \(waits)")
-        // The page finishes after the document and the slowest image.
+        // The page finishes when its last image has come: after at least two round trips for the document
+        // and two for an image on a new connection, later when images waited their turn on an open one.
         let finish = try #require(report.timings.finish)
-        #expect(finish >= 4 * rtt && finish <= 4 * rtt * 1.25, "finish \(finish) ms, waits \(waits), document \(document.timings.wait)")
+        let lastImage = try #require(images.map { $0.startMs + $0.timings.wait + $0.timings.receive }.max())
+        #expect(finish >= 4 * rtt && finish >= lastImage - 5 && finish <= lastImage + 0.25 * rtt,
+                "finish \(finish) ms, the last image \(lastImage) ms, waits \(waits), document \(document.timings.wait)")
+    }
+
+    @Test("over a profile, a view's next page starts once the last one's late window has closed")
+    func oneAtATime() async throws {
+        let server = try await LoopbackServer.start(route: Self.route)
+        defer { Task { await server.shutdown() } }
+        let reports = try await crawl(["/small", "/four", "/big"], on: server, network: try NetworkProfile(parsing: "latency=50ms"))
+        #expect(reports.map(\.outcome) == [.ok, .ok, .ok])
+        let ordered = reports.sorted { ($0.startedAt ?? .distantPast) < ($1.startedAt ?? .distantPast) }
+        for (earlier, later) in zip(ordered, ordered.dropFirst()) {
+            let windowEnd = earlier.fetchedAt.addingTimeInterval((earlier.late?.windowMs ?? 0) / 1000)
+            let started = try #require(later.startedAt)
+            // The window's length is measured from the finish, a moment before fetched_at: 50 ms of leeway, where without it the next page would start a whole settle time (500 ms) early.
+            #expect(started.timeIntervalSince(windowEnd) > -0.05, "\(later.url) started \(started.timeIntervalSince(windowEnd)) s after the window closed")
+        }
     }
 
     @Test("an https page through the guard's tunnel is shaped too: a round trip to connect, one for TLS 1.3, one for the request")
