@@ -70,7 +70,7 @@ struct BudgetsCommandTests {
         try "[[budget]]\nload = 1\n".write(toFile: file, atomically: true, encoding: .utf8)
         let bad = try await NavwatchProcess.run(["crawl", "--demo", "--db", db, "--budgets", file])
         #expect(bad.status == 2)
-        #expect(bad.stderr == "navwatch: \(file): line 2: [[budget]] 1: load is not a budget key (one of pattern, bytes_by_type, "
+        #expect(bad.stderr == "navwatch: \(file): line 2: [[budget]] 1: load is not a budget key (one of pattern, network, bytes_by_type, "
                 + "bytes, console_errors, fcp_ms, lcp_ms, load_ms, page_errors, requests)\n")
         #expect(!FileManager.default.fileExists(atPath: db))
         let missing = try await NavwatchProcess.run(["crawl", "--demo", "--db", db, "--fail-on", "budgets"])

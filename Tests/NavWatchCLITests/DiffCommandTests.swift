@@ -100,7 +100,7 @@ struct DiffCommandTests {
             "| ❌ | `A/slow` | slower | … ms | … ms |",
             "| ❌ | `A/will-break` | outcome | ok 200 | http-error 404 |",
             "| ❌ | `A/will-break` | new broken-link |  | 404 Not Found (linked from `A/c`) |", "",
-            "Slower: a page's time to finish grew by more than 50 % and 1000 ms (one load per page; crawl with --runs 5 or more to test differences).",
+            "Slower: a page's time to finish grew by more than 50 % and … ms (one load per page; crawl with --runs 5 or more to test differences).",
         ])
 
         let junit = try await NavwatchProcess.run(diff + ["--format", "junit"])
