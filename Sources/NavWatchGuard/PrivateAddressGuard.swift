@@ -40,10 +40,11 @@ import Synchronization
 ///
 /// - With a `LinkShape`, every connection behaves as if it crossed one
 ///   network link: each byte, both ways, arrives half a round trip late and
-///   no faster than the direction's bandwidth allows, all connections
-///   sharing it in the order their bytes came; a new connection to a target
-///   costs one round trip before its first byte goes. Records and answers
-///   are as without.
+///   no faster than the direction's bandwidth allows, the connections
+///   taking turns on it (`LinkShapingHandler`); a new connection to a
+///   target costs one round trip before its first byte goes. Records and
+///   answers are as without; a response or an error answer still held when
+///   its timeout would start is sent whole first.
 ///
 /// ## Threads and lifetime
 /// The guard is `Sendable`: its records may be read from any thread while
