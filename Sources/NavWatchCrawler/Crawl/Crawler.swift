@@ -201,8 +201,8 @@ public actor Crawler {
         }
         if configuration.runs > 1, configuration.render != .never {
             try await RepeatedRuns.run(store: store, runs: configuration.runs, only: store.isShared ? loadedHere : nil,
-                                       loaders: max(1, configuration.concurrency),
-                                       overlapping: configuration.network == nil, timeout: configuration.timeout,
+                                       loaders: max(1, configuration.concurrency), openWindows: storesWhileLoading,
+                                       timeout: configuration.timeout,
                                        progress: onRepeatProgress) { try await self.preparedLoader() }
         }
         return summary
@@ -249,7 +249,7 @@ public actor Crawler {
         let loader = try await preparedLoader()
         let timeout = configuration.timeout
         var current = try await next(http)
-        var storing = PendingStores(limit: PageLoader.views(concurrency: configuration.concurrency))
+        var storing = PendingStores(limit: storesWhileLoading)
         while let entry = current, !Task.isCancelled {
             // A pipeline: the next page is leased while this one loads, and
             // this one's report is stored while the next ones load.
@@ -260,13 +260,17 @@ public actor Crawler {
             // While the next pages load: its links are sorted (and offered to a
             // waiting worker), then it is stored once its late window has closed.
             try await storing.add(Task { try await self.complete(entry, result) })
-            // Over a network profile a page has the loader's link to itself: the
-            // next starts once its late window has closed.
-            if configuration.network != nil { try await storing.drain() }
             current = try await upcoming
         }
         try await storing.drain()
         await Task { @WebKitActor in loader.close() }.value
+    }
+
+    /// How many rendered pages a worker keeps waiting for their late windows
+    /// while it loads the next: as many as its loader has views; none over a
+    /// network profile, where a page has the loader's link to itself.
+    private var storesWhileLoading: Int {
+        configuration.network == nil ? PageLoader.views(concurrency: configuration.concurrency) : 0
     }
 
     /// A page loader of the crawl's views, its view ready.
@@ -398,7 +402,7 @@ public actor Crawler {
     private func render() async throws {
         let loader = try await preparedLoader()
         let timeout = configuration.timeout
-        var storing = PendingStores(limit: PageLoader.views(concurrency: configuration.concurrency))
+        var storing = PendingStores(limit: storesWhileLoading)
         // The pages of a kind this worker's renders decided, stored apart from the
         // rendered ones, which wait for their late windows.
         var storingDecided: Task<Void, any Error>?
@@ -415,7 +419,6 @@ public actor Crawler {
                 }
             }
             try await storing.add(Task { [result] in try await self.complete(entry, result) })
-            if configuration.network != nil { try await storing.drain() }
         }
         try await storing.drain()
         try await storingDecided?.value

@@ -16,11 +16,11 @@ enum RepeatedRuns {
     /// Loads the pages of `store` that have fewer than `runs` runs (of
     /// those in `only`, when given), with `loaders` loaders that
     /// `makeLoader` prepares (closed at the end), each page given `timeout`;
-    /// with `overlapping`, a load starts while the late windows of the
-    /// loader's last pages are open (without, once the last has closed: over
-    /// a network profile a page has the loader's link to itself).
-    /// `progress` hears the loads done and the loads in all, after each.
-    static func run(store: any CrawlStore, runs: Int, only: Set<String>? = nil, loaders: Int, overlapping: Bool = true,
+    /// a load starts while the late windows of at most `openWindows` of
+    /// the loader's last pages are open, as a crawl worker's
+    /// (`Crawler.storesWhileLoading`). `progress` hears the loads done and
+    /// the loads in all, after each.
+    static func run(store: any CrawlStore, runs: Int, only: Set<String>? = nil, loaders: Int, openWindows: Int,
                     timeout: Duration,
                     progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in },
                     makeLoader: @escaping @Sendable () async throws -> PageLoader) async throws {
@@ -48,14 +48,12 @@ enum RepeatedRuns {
                         }
                         progress(done.increment(), total)
                     }
-                    // As a crawl worker's stores: one load more than the loader has views, so
-                    // the next load's commit closes the oldest window (or none, not overlapping).
-                    let limit = overlapping ? PageLoader.views(concurrency: loaders) : 0
                     for round in 2...runs {
                         for index in mine.indices where (mine[index].runs?.count ?? 1) < round {
                             try Task.checkCancellation()
                             open.append((index, try await load(mine[index], with: loader, timeout: timeout)))
-                            while open.count > limit { try await close(open.removeFirst()) }
+                            // With as many open as the loader has views, the next load's commit closes the oldest.
+                            while open.count > openWindows { try await close(open.removeFirst()) }
                         }
                         // A round ends before the next starts: two loads of a page never overlap.
                         while !open.isEmpty { try await close(open.removeFirst()) }

@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchSupport
 
 /// What changed between two crawls of a site, page by page: pages added and
 /// removed, outcome, redirect and title changes, pages that became slower,
@@ -53,7 +54,7 @@ package struct CrawlDiff: Sendable, Equatable {
                       let was = TimingSpread.Spread(old)?.median, let now = TimingSpread.Spread(new)?.median,
                       grew(was, now, percent ?? Self.repeatedPercent, milliseconds ?? Self.repeatedMilliseconds) else { return nil }
                 return ("median \(CrawlDiff.milliseconds(was)) of \(old.count) runs",
-                        "median \(CrawlDiff.milliseconds(now)) of \(new.count) runs; Mann-Whitney U \(CrawlDiff.number(test.u)), "
+                        "median \(CrawlDiff.milliseconds(now)) of \(new.count) runs; Mann-Whitney U \(test.u.plainText), "
                         + "p = \(CrawlDiff.probability(test.pValue))")
             }
             guard let was = before.timings.finish, let now = after.timings.finish,
@@ -224,12 +225,12 @@ package struct CrawlDiff: Sendable, Equatable {
         let repeated = runs.filter { $0.0 > 1 && $0.1 > 1 }
         guard !repeated.isEmpty else {
             let percent = slower.percent ?? SlowerThresholds.oncePercent, ms = slower.milliseconds ?? SlowerThresholds.onceMilliseconds
-            return "Slower: a page's time to finish grew by more than \(number(percent)) % and \(number(ms)) ms "
+            return "Slower: a page's time to finish grew by more than \(percent.plainText) % and \(ms.plainText) ms "
                 + "(one load per page; crawl with --runs 5 or more to test differences)."
         }
         let percent = slower.percent ?? SlowerThresholds.repeatedPercent, ms = slower.milliseconds ?? SlowerThresholds.repeatedMilliseconds
         var text = "Slower: finish times larger by a one-sided Mann-Whitney U test at p ≤ \(probability(slower.level)), "
-            + "with a median more than \(number(percent)) % and \(number(ms)) ms higher"
+            + "with a median more than \(percent.plainText) % and \(ms.plainText) ms higher"
         if repeated.count < runs.count { text += " (pages loaded once on a side: by more than their thresholds)" }
         let tooFew = repeated.filter { MannWhitneyTest.minimumPValue(before: $0.0, after: $0.1) > slower.level }
         if let fewest = tooFew.max(by: { MannWhitneyTest.minimumPValue(before: $0.0, after: $0.1)
@@ -241,10 +242,6 @@ package struct CrawlDiff: Sendable, Equatable {
             text += ". \(pages) p ≤ \(probability(slower.level)) (the smallest p is \(probability(best))): use more --runs"
         }
         return text + "."
-    }
-
-    static func number(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : String(format: "%g", value)
     }
 
     /// `0.0003`, `0.01`: two significant digits.

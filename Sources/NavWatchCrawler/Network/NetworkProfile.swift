@@ -1,5 +1,6 @@
 import Foundation
 import NavWatchGuard
+import NavWatchSupport
 
 /// The network a crawl's or watcher's pages load over: a round-trip time
 /// added to every connection and request, and a download and upload
@@ -89,7 +90,7 @@ public struct NetworkProfile: Codable, Sendable, Hashable, CustomStringConvertib
     /// `3GFast (1.6 Mbit/s down, 768 kbit/s up, 150 ms round trip)`.
     public var description: String {
         let figures = [downKbps.map { "\(Self.rate($0)) down" }, upKbps.map { "\(Self.rate($0)) up" },
-                       "\(Self.number(roundTripMs)) ms round trip"].compactMap { $0 }
+                       "\(roundTripMs.plainText) ms round trip"].compactMap { $0 }
         return "\(name) (\(figures.joined(separator: ", ")))"
     }
 
@@ -103,9 +104,9 @@ public struct NetworkProfile: Codable, Sendable, Hashable, CustomStringConvertib
     // MARK: The custom form
 
     private static func customName(_ profile: NetworkProfile) -> String {
-        var parts = ["latency=\(number(profile.roundTripMs))ms"]
-        if let down = profile.downKbps { parts.append("down=\(number(down))kbps") }
-        if let up = profile.upKbps { parts.append("up=\(number(up))kbps") }
+        var parts = ["latency=\(profile.roundTripMs.plainText)ms"]
+        if let down = profile.downKbps { parts.append("down=\(down.plainText)kbps") }
+        if let up = profile.upKbps { parts.append("up=\(up.plainText)kbps") }
         return parts.joined(separator: ",")
     }
 
@@ -135,11 +136,7 @@ public struct NetworkProfile: Codable, Sendable, Hashable, CustomStringConvertib
     }
 
     private static func rate(_ kbps: Double) -> String {
-        kbps >= 1000 ? "\(number(kbps / 1000)) Mbit/s" : "\(number(kbps)) kbit/s"
-    }
-
-    private static func number(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : String(format: "%g", value)
+        kbps >= 1000 ? "\((kbps / 1000).plainText) Mbit/s" : "\(kbps.plainText) kbit/s"
     }
 }
 
