@@ -3,6 +3,7 @@
 // See include/navshim.h for the contract.
 #define _GNU_SOURCE
 #include "navshim-private.h"
+#include "navshim-messages.h"
 
 #include <string.h>
 
@@ -10,7 +11,7 @@
 
 nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore_tls_errors,
                            nw_cache_model cache_model, int sandboxed, const char *proxy_uri,
-                           const char *extensions_directory) {
+                           const char *extensions_directory, int read_only_requests, unsigned memory_limit_mb) {
     g_autoptr(WebKitWebsiteDataManager) manager = NULL;
     if (ephemeral || data_directory == NULL) {
         manager = webkit_website_data_manager_new_ephemeral();
@@ -26,12 +27,30 @@ nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore
         webkit_website_data_manager_set_network_proxy_settings(manager, WEBKIT_NETWORK_PROXY_MODE_CUSTOM, proxy);
     }
     nw_context *context = g_new0(nw_context, 1);
-    context->web_context = webkit_web_context_new_with_website_data_manager(manager);
+    if (memory_limit_mb > 0) {
+        // Measured every half second; killed at the limit. The thresholds
+        // at which WebKit starts to free memory are moved up from a third
+        // and a half of the limit, so that pages well within it run as without one.
+        g_autoptr(WebKitMemoryPressureSettings) pressure = webkit_memory_pressure_settings_new();
+        webkit_memory_pressure_settings_set_memory_limit(pressure, memory_limit_mb);
+        webkit_memory_pressure_settings_set_conservative_threshold(pressure, 0.5);
+        webkit_memory_pressure_settings_set_strict_threshold(pressure, 0.8);
+        webkit_memory_pressure_settings_set_kill_threshold(pressure, 1.0);
+        webkit_memory_pressure_settings_set_poll_interval(pressure, 0.5);
+        context->web_context = g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "website-data-manager", manager,
+                                            "memory-pressure-settings", pressure, NULL);
+    } else {
+        context->web_context = webkit_web_context_new_with_website_data_manager(manager);
+    }
     webkit_web_context_set_cache_model(context->web_context, (WebKitCacheModel)cache_model);
     // Must precede the context's first web process.
     webkit_web_context_set_sandbox_enabled(context->web_context, sandboxed ? TRUE : FALSE);
     // Also before the first web process; the sandbox lets it read the directory.
-    if (extensions_directory) webkit_web_context_set_web_extensions_directory(context->web_context, extensions_directory);
+    if (extensions_directory) {
+        webkit_web_context_set_web_extensions_directory(context->web_context, extensions_directory);
+        webkit_web_context_set_web_extensions_initialization_user_data(
+            context->web_context, g_variant_new(NW_EXTENSION_SETTINGS_FORMAT, read_only_requests ? TRUE : FALSE));
+    }
     return context;
 }
 

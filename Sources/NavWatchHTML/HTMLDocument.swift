@@ -61,6 +61,11 @@ package struct HTMLDocument: Sendable, Equatable {
     package var refresh: String?
     /// The character encoding a `<meta charset>` or `<meta http-equiv="content-type">` declares.
     package var declaredCharset: String?
+    /// The encoding the bytes were read in (`CharacterEncoding.label`):
+    /// `utf-8` unless a byte-order mark, the server or the document named
+    /// another; nil when the one named is not an encoding navwatch reads,
+    /// and the bytes were read as UTF-8.
+    package var encoding: String? = "utf-8"
     package var scripts = Scripts()
 
     package init(baseURL: URL) {

@@ -20,8 +20,9 @@ package enum HTMLParseError: Error, Sendable, Equatable, CustomStringConvertible
 /// tree a browser builds from the same bytes, tag soup included) and reads
 /// its `HTMLDocument` with the facts script's rules.
 ///
-/// - Input is UTF-8: a byte sequence that is not is read with U+FFFD in its
-///   place (Gumbo's own rule, as a browser does for a UTF-8 document).
+/// - Input in any encoding `CharacterEncoding` reads is converted to UTF-8
+///   first; a byte sequence the encoding does not allow is read as U+FFFD
+///   (as a browser does).
 /// - Bounded: at most `maximumBytes`, nested at most `NestingScan.limit`
 ///   deep; past either, `HTMLParseError` and no parse. Within them the
 ///   time grows about linearly with the size (`Scripts/fuzz` checks the time per byte).
@@ -33,11 +34,12 @@ package enum HTMLParser {
     /// The stack of the parsing thread.
     static let stackSize = 16 << 20
 
-    /// The document in `bytes`, served at `url` (after redirects), parsed on a thread of its own.
-    package static func parse(_ bytes: [UInt8], url: URL) async throws(HTMLParseError) -> HTMLDocument {
+    /// The document in `bytes`, served at `url` (after redirects) with the
+    /// `Content-Type` charset `charset`, parsed on a thread of its own.
+    package static func parse(_ bytes: [UInt8], url: URL, charset: String? = nil) async throws(HTMLParseError) -> HTMLDocument {
         let result: Result<HTMLDocument, HTMLParseError> = await withCheckedContinuation { continuation in
             let thread = Thread { continuation.resume(returning: Result { () throws(HTMLParseError) in
-                try parseNow(bytes, url: url)
+                try parseNow(bytes, url: url, charset: charset)
             }) }
             thread.stackSize = stackSize
             thread.start()
@@ -47,8 +49,52 @@ package enum HTMLParser {
 
     /// `parse` on the calling thread, which needs a stack of `stackSize`
     /// for the deepest documents allowed (the fuzz tests call it on such a thread).
-    package static func parseNow(_ bytes: [UInt8], url: URL) throws(HTMLParseError) -> HTMLDocument {
+    ///
+    /// The bytes are read in the encoding `CharacterEncoding` finds (a
+    /// byte-order mark, `charset`, the document's own declaration), converted
+    /// to UTF-8 first; `HTMLDocument.encoding` says which, or is nil when the
+    /// encoding named is one navwatch cannot read (the bytes are then read as UTF-8).
+    package static func parseNow(_ bytes: [UInt8], url: URL, charset: String? = nil) throws(HTMLParseError) -> HTMLDocument {
         guard bytes.count <= maximumBytes else { throw .tooLarge(bytes: bytes.count) }
+        if let (encoding, length) = CharacterEncoding.byteOrderMark(of: bytes) {
+            return try parse(bytes[length...], as: encoding, url: url)
+        }
+        if let charset {
+            guard let encoding = CharacterEncoding(label: charset) else {
+                var document = try parseUTF8(bytes, url: url)
+                document.encoding = nil
+                return document
+            }
+            return try parse(bytes[...], as: encoding, url: url)
+        }
+        let document = try parseUTF8(bytes, url: url)
+        guard let declared = document.declaredCharset else { return document }
+        guard let encoding = CharacterEncoding(label: declared) else {
+            var undecoded = document
+            undecoded.encoding = nil
+            return undecoded
+        }
+        // A document that says it is UTF-16 in ASCII bytes is not: it is read as UTF-8.
+        guard encoding != .utf8, !encoding.isUTF16 else { return document }
+        return try parse(bytes[...], as: encoding, url: url)
+    }
+
+    /// `bytes` in `encoding`, converted to UTF-8 and parsed.
+    private static func parse(_ bytes: ArraySlice<UInt8>, as encoding: CharacterEncoding,
+                              url: URL) throws(HTMLParseError) -> HTMLDocument {
+        guard let converted = encoding.utf8Bytes(bytes) else {
+            var document = try parseUTF8(Array(bytes), url: url)
+            document.encoding = nil
+            return document
+        }
+        guard converted.count <= maximumBytes else { throw .tooLarge(bytes: converted.count) }
+        var document = try parseUTF8(converted, url: url)
+        document.encoding = encoding.label
+        return document
+    }
+
+    /// `bytes`, UTF-8, parsed.
+    private static func parseUTF8(_ bytes: [UInt8], url: URL) throws(HTMLParseError) -> HTMLDocument {
         let withinLimit = bytes.withUnsafeBufferPointer { NestingScan.isWithinLimit($0) }
         guard withinLimit else { throw .tooDeep }
         return bytes.withUnsafeBufferPointer { buffer in

@@ -15,7 +15,9 @@ import NIOHTTP1
 ///   wherever the URL came from (a robots.txt, a sitemap, a redirect).
 /// - Redirects (301, 302, 303, 307 and 308 with a `Location`, relative or
 ///   absolute, to http or https) are followed by the checker itself, at most
-///   `maximumRedirects` of them, so that every hop is recorded.
+///   `maximumRedirects` of them, so that every hop is recorded. A redirect
+///   to any other scheme ends the call with the kind `policy`, the hop
+///   recorded and the target named.
 /// - `timeout` bounds a whole call: every request, redirect hop and body read
 ///   of one `check` or `fetch` together.
 /// - Cancelling the calling task ends the call promptly: `check` then reports
@@ -191,11 +193,16 @@ package final class HTTPChecker: Sendable {
                 continue
             }
             guard Self.redirectStatuses.contains(status),
-                  let next = Self.redirectTarget(response.headers, from: trace.url) else {
+                  let next = Self.redirectLocation(response.headers, from: trace.url) else {
                 return response
             }
             trace.hops.append(HTTPCheckResult.Hop(url: trace.url, status: status))
             await release(response, method: trace.method, deadline: deadline)
+            // A redirect to another scheme (file:, data:, ...) is never followed: the call ends there.
+            guard let scheme = next.scheme?.lowercased(), Self.schemes.contains(scheme) else {
+                trace.url = next
+                throw HTTPFailure.unsupportedScheme(next)
+            }
             guard trace.hops.count <= Self.maximumRedirects else { throw HTTPFailure.tooManyRedirects(Self.maximumRedirects) }
             trace.url = next
         }
@@ -250,12 +257,10 @@ package final class HTTPChecker: Sendable {
         }
     }
 
-    /// The absolute http(s) URL a redirect's `Location` points to, resolved against `url`.
-    static func redirectTarget(_ headers: HTTPHeaders, from url: URL) -> URL? {
-        guard let location = headers.first(name: "Location")?.trimmingCharacters(in: .whitespaces),
-              !location.isEmpty,
-              let target = URL(string: location, relativeTo: url)?.absoluteURL,
-              let scheme = target.scheme?.lowercased(), schemes.contains(scheme) else { return nil }
+    /// The absolute URL, of any scheme, a redirect's `Location` points to, resolved against `url`.
+    static func redirectLocation(_ headers: HTTPHeaders, from url: URL) -> URL? {
+        guard let location = headers.first(name: "Location")?.trimmingCharacters(in: .whitespaces), !location.isEmpty,
+              let target = URL(string: location, relativeTo: url)?.absoluteURL, target.scheme != nil else { return nil }
         return target
     }
 

@@ -42,9 +42,9 @@ struct RenderSamplingTests {
             return page("From the menu", script: nil, links: ["/"])
         case "/refresh":
             return .html("<!doctype html><title>Moving</title><meta http-equiv=\"refresh\" content=\"5; url=/\">")
-        case "/latin1":
-            return .respond(status: 200, headers: [("Content-Type", "text/html; charset=iso-8859-1")],
-                            body: Array("<!doctype html><title>Caf".utf8) + [0xE9] + Array("</title><a href=\"/\">home</a>".utf8))
+        case "/klingon":  // an encoding navwatch cannot read
+            return .respond(status: 200, headers: [("Content-Type", "text/html; charset=x-klingon")],
+                            body: Array("<!doctype html><title>Qapla</title><a href=\"/\">home</a>".utf8))
         case "/huge":  // 50 MB: more than the parser takes
             let row = "<p>" + String(repeating: "x", count: 1000) + "</p>\n"
             return .html("<!doctype html><title>Huge</title><a href=\"/\">home</a>" + String(repeating: row, count: 50_000))
@@ -137,7 +137,7 @@ struct RenderSamplingTests {
         #expect(never.reports.count { $0.wasLoaded } == 1 + Self.menuPages + Self.plainPages + Self.staticPages)
     }
 
-    @Test("a 50 MB document and one nested 100,000 deep, read from HTML: a report each, without links")
+    @Test("a 50 MB document and one nested 100,000 deep, read from HTML: a report each, its links not read and why")
     func unparsedNever() async throws {
         let server = try await LoopbackServer.start { request in
             request.path == "/deep" ? .html("<title>Deep</title>" + String(repeating: "<div>", count: 100_000) + "<a href=\"/\">x</a>")
@@ -150,10 +150,52 @@ struct RenderSamplingTests {
             #expect(report.outcome == .ok && report.status == 200 && report.rendered == false && report.renderReason == .never)
             #expect(report.links == 0 && report.title == nil)
         }
+        #expect(crawl.report("/huge", server)?.linksNotRead == "8388609 bytes, more than the parser takes (8388608)")
+        #expect(crawl.report("/deep", server)?.linksNotRead == "nested deeper than 2048 elements")
+        #expect(CrawlSummary(crawl.reports).pagesWithLinksNotRead == 2)
+    }
+
+    /// A mailing-list archive as pipermail writes it (2,100 items without
+    /// `</LI>`), a page in UTF-16 with a byte-order mark, one in
+    /// windows-1252 named by its `<meta>`: each links to a missing page.
+    static func encodedRoute(_ request: LoopbackRequest) -> LoopbackResponse {
+        switch request.path {
+        case "/archive":
+            let items = (0..<2100).map { "<LI><A HREF=\"/msg/\($0 % 3)\">Re: thread \($0)</A><A NAME=\"m\($0)\">&nbsp;</A>\n<I>someone</I>\n" }
+            return .html("<!doctype html><title>Archive</title><UL>" + items.joined() + "<LI><A HREF=\"/gone-from-archive\">last</A></UL>")
+        case "/utf16":
+            let html = "<!doctype html><title>Caf\u{E9} \u{1F600}</title><a href=\"/gone-from-utf16\">gone</a>"
+            return .respond(status: 200, headers: [("Content-Type", "text/html")],
+                            body: [0xFF, 0xFE] + html.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        case "/cp1252":
+            return .respond(status: 200, headers: [("Content-Type", "text/html")],
+                            body: Array("<!doctype html><meta charset=\"windows-1252\"><title>Caf".utf8) + [0xE9, 0x80]
+                                + Array("</title><a href=\"/gone-from-cp1252\">gone</a>".utf8))
+        case "/msg/0", "/msg/1", "/msg/2": return .html("<!doctype html><title>Message</title>")
+        default: return .html("<!doctype html><title>Not found</title>", status: 404)
+        }
+    }
+
+    @Test("never: an archive without end tags, a UTF-16 page and a windows-1252 page give their links and titles",
+          arguments: [RenderMode.never, .auto])
+    func encodingsAndImpliedEndTags(mode: RenderMode) async throws {
+        let server = try await LoopbackServer.start(route: Self.encodedRoute)
+        defer { Task { await server.shutdown() } }
+        let crawl = try await Self.crawl(server, mode, seeds: ["/archive", "/utf16", "/cp1252"])
+        let shown = ["/archive", "/utf16", "/cp1252"].map { path in
+            crawl.report(path, server).map { "\(path) \($0.outcome.rawValue) \($0.title ?? "-") \($0.links) \($0.renderReason?.rawValue ?? "-")" }
+        }
+        let reason = mode == .never ? "never" : "no-scripts"
+        #expect(shown == ["/archive ok Archive 2101 \(reason)", "/utf16 ok Caf\u{E9} \u{1F600} 1 \(reason)",
+                          "/cp1252 ok Caf\u{E9}\u{20AC} 1 \(reason)"])
+        let result = LinkCheckResult(graph: crawl.graph, reports: crawl.reports)
+        #expect(result.broken.map { "\($0.target.replacingOccurrences(of: server.baseURL.absoluteString, with: "")) \($0.detail)" } == [
+            "/gone-from-archive 404 Not Found", "/gone-from-cp1252 404 Not Found", "/gone-from-utf16 404 Not Found",
+        ])
     }
 
     @Test("pages that must be rendered to be known: a refresh, another encoding, too deep to parse",
-          arguments: [("/refresh", "meta-refresh", "Moving"), ("/latin1", "charset", "Caf\u{E9}"), ("/deep", "unparsed", "Deep")])
+          arguments: [("/refresh", "meta-refresh", "Moving"), ("/klingon", "charset", "Qapla"), ("/deep", "unparsed", "Deep")])
     func mustRender(path: String, reason: String, title: String) async throws {
         let server = try await LoopbackServer.start(route: Self.route)
         defer { Task { await server.shutdown() } }

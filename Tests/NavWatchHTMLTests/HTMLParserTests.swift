@@ -164,6 +164,65 @@ import Testing
     }
 }
 
+@Suite struct CharacterEncodingTests {
+    let page = URL(string: "http://example.test/dir/page.html")!
+
+    func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
+        (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE])
+            + text.utf16.flatMap { bigEndian ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    }
+
+    @Test("a byte-order mark says UTF-16, of either order, or UTF-8, whatever else is declared")
+    func byteOrderMarks() throws {
+        let html = "<meta charset=windows-1252><title>Stra\u{DF}e \u{1F600}</title><a href=x>x</a>"
+        for bigEndian in [false, true] {
+            let document = try HTMLParser.parseNow(utf16(html, bigEndian: bigEndian), url: page, charset: "iso-8859-1")
+            #expect(document.title == "Stra\u{DF}e \u{1F600}")
+            #expect(document.links.map(\.href) == ["x"])
+            #expect(document.encoding == (bigEndian ? "utf-16be" : "utf-16le"))
+        }
+        let document = try HTMLParser.parseNow([0xEF, 0xBB, 0xBF] + Array("<title>\u{E9}</title>".utf8), url: page)
+        #expect(document.title == "\u{E9}" && document.encoding == "utf-8")
+    }
+
+    @Test("the server's charset, then the document's own, with the Encoding Standard's labels")
+    func declared() throws {
+        let sjis: [UInt8] = Array("<title>".utf8) + [0x93, 0xFA, 0x96, 0x7B] + Array("</title>".utf8)  // 日本
+        let fromServer = try HTMLParser.parseNow(sjis, url: page, charset: "Shift_JIS")
+        #expect(fromServer.title == "\u{65E5}\u{672C}" && fromServer.encoding == "shift_jis")
+        let latin1: [UInt8] = Array("<meta http-equiv=content-type content='text/html; charset=ISO-8859-1'><title>".utf8)
+            + [0xE9, 0x80, 0x9F] + Array("</title>".utf8)
+        // iso-8859-1 is windows-1252: 0x80 is the euro sign, 0x9F is Ÿ.
+        let fromMeta = try HTMLParser.parseNow(latin1, url: page)
+        #expect(fromMeta.title == "\u{E9}\u{20AC}\u{178}" && fromMeta.encoding == "iso-8859-1")
+        // A document that says UTF-16 in ASCII bytes is UTF-8.
+        let claims = try HTMLParser.parseNow(Array("<meta charset=utf-16><title>\u{E9}</title>".utf8), url: page)
+        #expect(claims.title == "\u{E9}" && claims.encoding == "utf-8")
+    }
+
+    @Test("an encoding navwatch cannot read is read as UTF-8 and said so; bytes an encoding does not allow are U+FFFD")
+    func unreadable() throws {
+        let unknown = try HTMLParser.parseNow(Array("<title>x</title>".utf8), url: page, charset: "x-klingon")
+        #expect(unknown.title == "x" && unknown.encoding == nil)
+        let userDefined = try HTMLParser.parseNow(Array("<meta charset=x-user-defined><title>y</title>".utf8), url: page)
+        #expect(userDefined.title == "y" && userDefined.encoding == nil)
+        // A lone lead byte of Shift_JIS before ASCII, and an odd byte at the end of UTF-16.
+        let broken = try HTMLParser.parseNow(Array("<title>a".utf8) + [0x81] + Array("</title>".utf8), url: page, charset: "shift_jis")
+        #expect(broken.title == "a\u{FFFD}")
+        let odd = try HTMLParser.parseNow(utf16("<title>b</title>", bigEndian: false) + [0x41], url: page)
+        #expect(odd.title == "b")
+    }
+
+    @Test("a document that grows past the parser's limit once converted is not parsed")
+    func growsPastTheLimit() {
+        // Each byte 0xE9 of windows-1252 is two bytes of UTF-8.
+        let bytes = [UInt8](repeating: 0xE9, count: HTMLParser.maximumBytes / 2 + 1)
+        #expect(throws: HTMLParseError.tooLarge(bytes: HTMLParser.maximumBytes + 2)) {
+            try HTMLParser.parseNow(bytes, url: page, charset: "windows-1252")
+        }
+    }
+}
+
 @Suite struct NestingScanTests {
     func within(_ html: String, limit: Int) -> Bool {
         Array(html.utf8).withUnsafeBufferPointer { NestingScan.isWithinLimit($0, limit: limit) }
@@ -192,5 +251,40 @@ import Testing
     @Test("the self-closing syntax does not close an HTML element")
     func selfClosing() {
         #expect(!within("<div/><div/><div/>", limit: 2))
+    }
+    @Test("elements whose end tag may be left out close as the tree builder closes them")
+    func impliedEndTags() {
+        // A mailing-list archive (pipermail): 2,100 items without </LI>, each with a link.
+        let archive = "<UL>" + String(repeating: "<LI><A HREF=\"msg.html\">Re: a thread</A><I>someone</I>\n", count: 2100) + "</UL>"
+        #expect(within(archive, limit: 3))
+        #expect(within(String(repeating: "<p>text", count: 3000), limit: 1))
+        #expect(within("<div>" + String(repeating: "<p>one<div>block</div>", count: 3000), limit: 3))
+        #expect(within("<dl>" + String(repeating: "<dt>term<dd>definition", count: 3000), limit: 2))
+        #expect(within("<select>" + String(repeating: "<optgroup><option>a<option>b", count: 3000), limit: 3))
+        #expect(within("<table>" + String(repeating: "<tr><td>a<td>b<th>c", count: 3000), limit: 3))
+        #expect(within(String(repeating: "<h1>one<h2>two", count: 3000), limit: 1))
+        #expect(within(String(repeating: "<a name=x>anchor without an end tag", count: 3000), limit: 1))
+        #expect(within("<ul><li><ul><li>x</ul></ul>" + String(repeating: "<div></div>", count: 10), limit: 4))
+        // An end tag closes what is open above its element.
+        #expect(within(String(repeating: "<div><span><b>x</div>", count: 3000), limit: 3))
+    }
+
+    @Test("where the tree builder would not close an element, neither does the scan")
+    func noClosingWhereUnsure() {
+        // A <span>'s end tag does not reach past a block; an <option> closes only the current one.
+        #expect(!within(String(repeating: "<span><div></span>", count: 3), limit: 5))
+        #expect(!within(String(repeating: "<option><b>x", count: 3), limit: 5))
+        // A list item inside a block inside a list item does not close the outer one.
+        #expect(!within(String(repeating: "<li><section>", count: 3), limit: 5))
+        // More than `lookBehind` open elements above its own: the end tag closes nothing.
+        let far = "<b>" + String(repeating: "<i>", count: NestingScan.lookBehind) + "</b>"
+        #expect(!within(far + "<u>", limit: NestingScan.lookBehind + 1))
+    }
+
+    @Test("inside svg and math a self-closing tag is empty")
+    func foreignSelfClosing() {
+        #expect(within("<svg>" + String(repeating: "<path d='M0 0'/>", count: 3000) + "</svg>", limit: 2))
+        #expect(within("<math>" + String(repeating: "<mspace/>", count: 3000) + "</math><div/>", limit: 2))
+        #expect(!within("<svg></svg>" + String(repeating: "<div/>", count: 3), limit: 2))
     }
 }

@@ -10,6 +10,11 @@
 /// The source of a console call reported by the extension's wrapper (the
 /// engine's own reports use WEBKIT_CONSOLE_MESSAGE_SOURCE_CONSOLE_API).
 #define NW_CONSOLE_SOURCE_CALL 100
+/// The source of the extension's report of a request it refused in a view
+/// that sends only GET and HEAD requests: the text is "METHOD URL".
+#define NW_CONSOLE_SOURCE_REFUSED_REQUEST 101
+/// The extension's initialization data: whether its pages send only GET and HEAD requests.
+#define NW_EXTENSION_SETTINGS_FORMAT "(b)"
 /// WEBKIT_CONSOLE_MESSAGE_SOURCE_CONSOLE_API (a web-extension-only enum).
 #define NW_CONSOLE_SOURCE_ENGINE_CONSOLE_API 2
 

@@ -24,6 +24,8 @@
 #include "../include/navshim-messages.h"
 
 static WebKitWebExtension *the_extension;
+/// Whether the context's pages send only GET and HEAD requests (its initialization data).
+static gboolean read_only_requests;
 
 static void send_console_message(WebKitWebPage *page, guint32 source, guint32 level, const char *text,
                                  const char *url, guint32 line) {
@@ -125,14 +127,31 @@ static void on_window_object_cleared(WebKitScriptWorld *world, WebKitWebPage *pa
     jsc_context_clear_exception(context);
 }
 
+// In a read-only context, every request the page makes passes here before
+// it leaves the web process (documents, subresources, fetch, XHR): one whose
+// method is not GET or HEAD is cancelled and reported to the view.
+static gboolean on_send_request(WebKitWebPage *page, WebKitURIRequest *request, WebKitURIResponse *redirected_response,
+                                gpointer user_data) {
+    const char *method = webkit_uri_request_get_http_method(request);
+    if (!method || g_ascii_strcasecmp(method, "GET") == 0 || g_ascii_strcasecmp(method, "HEAD") == 0) return FALSE;
+    g_autofree char *text = g_strdup_printf("%s %s", method, webkit_uri_request_get_uri(request));
+    send_console_message(page, NW_CONSOLE_SOURCE_REFUSED_REQUEST, WEBKIT_CONSOLE_MESSAGE_LEVEL_ERROR, text,
+                         webkit_web_page_get_uri(page), 0);
+    return TRUE;
+}
+
 static void on_page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpointer user_data) {
     G_GNUC_BEGIN_IGNORE_DEPRECATIONS
     g_signal_connect(page, "console-message-sent", G_CALLBACK(on_console_message), NULL);
     G_GNUC_END_IGNORE_DEPRECATIONS
+    if (read_only_requests) g_signal_connect(page, "send-request", G_CALLBACK(on_send_request), NULL);
 }
 
-G_MODULE_EXPORT void webkit_web_extension_initialize(WebKitWebExtension *extension) {
+G_MODULE_EXPORT void webkit_web_extension_initialize_with_user_data(WebKitWebExtension *extension, GVariant *user_data) {
     the_extension = extension;
+    if (user_data && g_variant_is_of_type(user_data, G_VARIANT_TYPE(NW_EXTENSION_SETTINGS_FORMAT))) {
+        g_variant_get(user_data, NW_EXTENSION_SETTINGS_FORMAT, &read_only_requests);
+    }
     g_signal_connect(extension, "page-created", G_CALLBACK(on_page_created), NULL);
     g_signal_connect(webkit_script_world_get_default(), "window-object-cleared", G_CALLBACK(on_window_object_cleared),
                      NULL);

@@ -79,6 +79,9 @@ extension NavigationError {
         case stopped = 6
         /// The port is on the list of restricted ports WebKit refuses to load from.
         case blockedPort = 7
+        /// The web process used more memory than `WebViewConfiguration.webProcessMemoryLimit`
+        /// and WebKit ended it during the navigation.
+        case exceededMemoryLimit = 8
     }
 
     package static func navwatch(_ kind: Kind, _ code: NavwatchCode, _ message: String, url: URL?) -> NavigationError {

@@ -84,10 +84,13 @@ enum ShimEvent {
                 return
             }
             let source = string(event.uri)
+            let text = event.console_source == NW_CONSOLE_SOURCE_REFUSED_REQUEST
+                ? WebViewConfiguration.refusedRequestPrefix + string(event.message) + " (this view sends only GET and HEAD requests)"
+                : string(event.message)
             self = .consoleMessage(ConsoleMessage(
                 level: Self.consoleLevels[Int(event.console_level)] ?? .log,
                 source: Self.consoleSources[Int(event.console_source)] ?? .other,
-                text: string(event.message), url: source.isEmpty ? nil : URL(string: source),
+                text: text, url: source.isEmpty ? nil : URL(string: source),
                 line: event.line > 0 ? Int(event.line) : nil, navigation: nil))
         default:
             preconditionFailure("navshim sent an event kind navwatch does not know: \(event.kind.rawValue)")
@@ -99,6 +102,7 @@ enum ShimEvent {
     /// WebKitConsoleMessageSource's values, and the extension's for a console call.
     private static let consoleSources: [Int: ConsoleMessage.Source] = [
         0: .javaScript, 1: .network, 3: .security, 4: .other, Int(NW_CONSOLE_SOURCE_CALL): .consoleAPI,
+        Int(NW_CONSOLE_SOURCE_REFUSED_REQUEST): .network,
     ]
 
     /// An empty title is no title.

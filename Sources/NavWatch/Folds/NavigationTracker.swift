@@ -222,8 +222,12 @@ package struct NavigationTracker {
             var events: [NavigationEvent] = [.webContentProcessDidTerminate(reason)]
             if let current = active, current.stage != .requested {
                 active = nil
-                events.append(Self.failure(current, .navwatch(.webProcessCrashed, .webProcessTerminated,
-                    "the web process terminated (\(reason))", url: current.navigation.url)))
+                let error: NavigationError = reason == .exceededMemoryLimit
+                    ? .navwatch(.webProcessCrashed, .exceededMemoryLimit, "the web process used more memory than its limit",
+                                url: current.navigation.url)
+                    : .navwatch(.webProcessCrashed, .webProcessTerminated, "the web process terminated (\(reason))",
+                                url: current.navigation.url)
+                events.append(Self.failure(current, error))
             }
             return events
 

@@ -3,7 +3,7 @@ import Foundation
 import WebKitThread
 
 /// One WebKit web context (network process, cookie store, TLS policy,
-/// sandbox, proxy) per distinct setting, shared by the views that use it and
+/// sandbox, proxy, request methods, memory limit) per distinct setting, shared by the views that use it and
 /// kept for the life of the process.
 @WebKitActor
 package enum WebContextPool {
@@ -13,6 +13,8 @@ package enum WebContextPool {
         let sandboxed: Bool
         let networkProxy: URL?
         let memoryCache: Bool
+        let readOnlyRequests: Bool
+        let webProcessMemoryLimit: Int
     }
 
     /// The bubblewrap this WebKit build runs (a path fixed when it was built).
@@ -30,7 +32,8 @@ package enum WebContextPool {
         let extensions = try WebProcessExtension.directory.get()
         let key = Key(storage: configuration.storage, tlsErrors: configuration.tlsErrors,
                       sandboxed: configuration.sandboxed, networkProxy: configuration.networkProxy,
-                      memoryCache: configuration.memoryCache)
+                      memoryCache: configuration.memoryCache, readOnlyRequests: configuration.readOnlyRequests,
+                      webProcessMemoryLimit: configuration.webProcessMemoryLimit)
         if let context = contexts[key] { return context }
         let ignoreTLS: Int32 = configuration.tlsErrors == .ignore ? 1 : 0
         // The pages of a site share their scripts, style sheets and images:
@@ -39,12 +42,15 @@ package enum WebContextPool {
         let cacheModel = configuration.memoryCache ? NW_CACHE_MODEL_WEB_BROWSER : NW_CACHE_MODEL_DOCUMENT_VIEWER
         let sandboxed: Int32 = configuration.sandboxed ? 1 : 0
         let proxy = configuration.networkProxy?.absoluteString
+        let readOnly: Int32 = configuration.readOnlyRequests ? 1 : 0
+        let memoryLimit = UInt32(clamping: max(0, configuration.webProcessMemoryLimit))
         let context: OpaquePointer
         switch configuration.storage {
         case .ephemeral:
-            context = nw_context_new(1, nil, ignoreTLS, cacheModel, sandboxed, proxy, extensions)
+            context = nw_context_new(1, nil, ignoreTLS, cacheModel, sandboxed, proxy, extensions, readOnly, memoryLimit)
         case .persistent(let directory):
-            context = nw_context_new(0, directory.path, ignoreTLS, cacheModel, sandboxed, proxy, extensions)
+            context = nw_context_new(0, directory.path, ignoreTLS, cacheModel, sandboxed, proxy, extensions, readOnly,
+                                     memoryLimit)
         }
         contexts[key] = context
         return context

@@ -54,6 +54,28 @@ public struct WebViewConfiguration: Sendable, Hashable {
     /// every load fetches and parses everything again, as a first visit
     /// does: what repeated measurements of one page need.
     public var memoryCache: Bool
+    /// Whether the view's pages may send only GET and HEAD requests; off by
+    /// default. On, every other request (a form's POST, `fetch` and
+    /// `XMLHttpRequest` with any other method, beacons, `<a ping>`) is
+    /// refused in the web process before it leaves it, and reported as a
+    /// console message of source `network` whose text starts with
+    /// `refusedRequestPrefix` and names the method and URL.
+    public var readOnlyRequests: Bool
+    /// How a console message reporting a request refused by
+    /// `readOnlyRequests` starts: then the method, a space, the URL, and why.
+    public static let refusedRequestPrefix = "navwatch refused "
+    /// The most memory, in MB, one web process of the view may use: one that
+    /// uses more is killed (WebKit measures every half second), and its load
+    /// fails with `NavigationError.Kind.webProcessCrashed` and the reason
+    /// `WebProcessTerminationReason.exceededMemoryLimit`. 0 keeps WebKit's
+    /// own limit (the machine's memory, at most 3 GB), which it never
+    /// enforces by killing. `defaultWebProcessMemoryLimit` by default.
+    public var webProcessMemoryLimit: Int
+
+    /// The default `webProcessMemoryLimit`: 1,024 MB, some five times what a
+    /// large documentation page takes, and a quarter of a 7 GB CI runner's
+    /// memory per web process.
+    public static let defaultWebProcessMemoryLimit = 1024
 
     /// A configuration with the given settings; each one left out takes the
     /// default that works for watching and crawling pages.
@@ -69,7 +91,9 @@ public struct WebViewConfiguration: Sendable, Hashable {
         sandboxed: Bool = true,
         networkProxy: URL? = nil,
         contentFilter: ContentFilter? = nil,
-        memoryCache: Bool = true
+        memoryCache: Bool = true,
+        readOnlyRequests: Bool = false,
+        webProcessMemoryLimit: Int = WebViewConfiguration.defaultWebProcessMemoryLimit
     ) {
         self.userAgent = userAgent
         self.javaScriptEnabled = javaScriptEnabled
@@ -83,5 +107,7 @@ public struct WebViewConfiguration: Sendable, Hashable {
         self.networkProxy = networkProxy
         self.contentFilter = contentFilter
         self.memoryCache = memoryCache
+        self.readOnlyRequests = readOnlyRequests
+        self.webProcessMemoryLimit = webProcessMemoryLimit
     }
 }

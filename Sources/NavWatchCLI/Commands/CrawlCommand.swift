@@ -91,6 +91,9 @@ package struct CrawlCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-sandbox"), help: "Run the web processes without their bubblewrap sandbox.")
     package var noSandbox = false
 
+    @Option(name: .customLong("memory-limit"), help: MemoryLimitArgument.help)
+    package var memoryLimit = WebViewConfiguration.defaultWebProcessMemoryLimit
+
     @Flag(name: .customLong("allow-private"),
           help: "Let pages reach loopback, private and link-local addresses of hosts other than the seeds'.")
     package var allowPrivate = false
@@ -185,6 +188,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         if let hostConcurrency, hostConcurrency < 1 { throw ValidationError("--host-concurrency must be at least 1") }
         guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
+        try MemoryLimitArgument.validate(memoryLimit)
         guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100") }
         guard recycleAfter >= 1 else { throw ValidationError("--recycle-after must be at least 1") }
         if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more") }
@@ -334,7 +338,8 @@ package struct CrawlCommand: AsyncParsableCommand {
             text == "auto" ? .auto : .url(try URLArgument.parse(text))
         }
         configuration.webView = WebViewConfiguration(userAgent: userAgent, tlsErrors: ignoreTLSErrors ? .ignore : .fail,
-                                                     navigationTimeout: configuration.timeout, sandboxed: !noSandbox)
+                                                     navigationTimeout: configuration.timeout, sandboxed: !noSandbox,
+                                                     webProcessMemoryLimit: memoryLimit)
 
         let progress = CrawlProgress(maxPages: maxPages, alreadyDone: counts.reported)
         let crawler = try Crawler(configuration: configuration, store: store)

@@ -76,6 +76,9 @@ package struct LoadOptions: ParsableArguments {
     @Flag(name: .customLong("no-sandbox"), help: "Run the web process without its bubblewrap sandbox.")
     package var noSandbox = false
 
+    @Option(name: .customLong("memory-limit"), help: MemoryLimitArgument.help)
+    package var memoryLimit = WebViewConfiguration.defaultWebProcessMemoryLimit
+
     @Flag(name: .customLong("block-private"),
           help: "Refuse requests to loopback, private and link-local addresses of hosts other than the URLs' own.")
     package var blockPrivate = false
@@ -109,6 +112,7 @@ package struct LoadOptions: ParsableArguments {
         }
         guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
         guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100") }
+        try MemoryLimitArgument.validate(memoryLimit)
         for (option, path) in [("--har", har), ("--screenshot", screenshot)] {
             guard let path else { continue }
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -130,7 +134,7 @@ package struct LoadOptions: ParsableArguments {
         options.configuration = WebViewConfiguration(
             userAgent: userAgent, javaScriptEnabled: !noJavaScript, imagesEnabled: !noImages,
             tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: options.timeout,
-            sandboxed: !noSandbox, memoryCache: runs == 1)
+            sandboxed: !noSandbox, memoryCache: runs == 1, webProcessMemoryLimit: memoryLimit)
         options.network = network?.profile
         return options
     }

@@ -26,6 +26,8 @@ public struct CrawlSummary: Sendable, Equatable {
     /// rendered (`true`) and of pages read from their HTML (`false`); empty
     /// when every page was rendered (`RenderMode.always`).
     public private(set) var renderReasons: [Bool: [PageLoadReport.RenderReason: Int]] = [:]
+    /// Pages read from their HTML whose links were not read (`PageLoadReport.linksNotRead`).
+    public private(set) var pagesWithLinksNotRead = 0
     /// Pages put back to be loaded again after a transient failure.
     public package(set) var retries = 0
     /// How long the run took, from its start to its last report stored.
@@ -53,6 +55,7 @@ public struct CrawlSummary: Sendable, Equatable {
         if let finish = report.timings.finish { _ = loadTimes.record(UInt64(max(0, finish.rounded()))) }
         if (report.pageErrorCount ?? 0) > 0 { pagesWithPageErrors += 1 }
         if (report.console?.errors ?? 0) > 0 { pagesWithConsoleErrors += 1 }
+        if report.linksNotRead != nil { pagesWithLinksNotRead += 1 }
         if let rendered = report.rendered, let reason = report.renderReason {
             renderReasons[rendered, default: [:]][reason, default: 0] += 1
         }

@@ -3,7 +3,8 @@ import NavWatch
 
 /// Which failed loads a crawl tries again, and when.
 ///
-/// Transient: timeouts, crashes, connection resets, cancellations navwatch
+/// Transient: timeouts, crashes (but not a web process ended for using
+/// more memory than its limit), connection resets, cancellations navwatch
 /// did not ask for (WebKit's own), 5xx and 429. Each is tried again up to
 /// `retries` times, after an exponential backoff from `backoff` with up to
 /// 50 % jitter, and never sooner than a `Retry-After` the server asked for
@@ -20,7 +21,11 @@ struct RetryPolicy: Sendable {
     /// Whether `report` failed in a way that may not happen again.
     func isTransient(_ report: PageLoadReport) -> Bool {
         switch report.outcome {
-        case .timeout, .crashed: return true
+        case .timeout: return true
+        case .crashed:
+            // A page over the web process's memory limit is over it again.
+            return !(report.error?.domain == NavigationError.navwatchDomain
+                     && report.error?.code == NavigationError.NavwatchCode.exceededMemoryLimit.rawValue)
         case .failed:
             // A cancellation navwatch did not ask for (WebKit's own) is never a
             // page's outcome: the page is loaded again.

@@ -243,7 +243,9 @@ package final class PageLoader {
         }
         var routeLinks: [PageFacts.Link] = []
         if finished, let routeExplorer {
-            routeLinks = await routeExplorer.explore(view, page: url, timeout: timeout)
+            let exploration = await routeExplorer.explore(view, page: url, timeout: timeout)
+            routeLinks = exploration.links
+            if !exploration.refused.isEmpty { result.report.refusedRequests = exploration.refused }
         }
         if finished {
             let window = LateWindow(fold: fold, start: start, settle: settle)

@@ -26,9 +26,21 @@ import WebKitThread
 /// - A click never loads another document: every navigation a click asks
 ///   for is refused (so no form is submitted and no download starts), and
 ///   its URL is recorded as where the element leads, unless its method is
-///   not GET. A window it asks for is recorded likewise. What the page's
-///   own handlers do is not stopped: a handler that sends a request (a
-///   `fetch`) sends it.
+///   not GET. A window it asks for is recorded likewise.
+/// - Nothing the explorer's view does changes a server: it sends only GET
+///   and HEAD requests (`WebViewConfiguration.readOnlyRequests`). Any other
+///   request a page's handler makes (a form's POST, `fetch` or
+///   `XMLHttpRequest` with another method, `navigator.sendBeacon`, an
+///   `<a ping>`) is refused before it leaves WebKit, and recorded as
+///   "METHOD URL" in what `explore` returns. Every dialog is dismissed
+///   (`confirm` answers false, `prompt` null), so "Really delete?" is
+///   answered no.
+/// - Going back after a click allows only the history step itself, and
+///   loading the page again only that page: a navigation the page asks for
+///   meanwhile (a form submitted on `popstate` or `hashchange`) is refused.
+/// - Bounded: the exploration of a page, its load included, ends within the
+///   page's timeout, and at most `maximumCandidates` elements are listed per
+///   page (the first in document order).
 /// - A click whose same-document navigation changes the URL has reached a
 ///   route when it pushed or replaced the URL, or changed only the fragment
 ///   and, with it, the document's title or text. The route's title is read
@@ -47,9 +59,24 @@ final class RouteExplorer {
     private var clickViewPages = 0
     private let recycleAfter: Int
 
+    /// The most clickable elements listed on one page, in document order.
+    static let maximumCandidates = 500
+
+    /// What the exploration of one page found.
+    struct Exploration: Sendable {
+        /// Where the clickable elements lead, as links with the element and
+        /// its text; route links have `reached` and `routeTitle`.
+        var links: [PageFacts.Link] = []
+        /// The requests the clicks caused that the explorer's view refused
+        /// (not GET or HEAD): "METHOD URL", in order.
+        var refused: [String] = []
+    }
+
     init(memory: RouteMemory, limit: Int, configuration: WebViewConfiguration, recycleAfter: Int) {
         self.memory = memory
         self.limit = limit
+        var configuration = configuration
+        configuration.readOnlyRequests = true
         self.configuration = configuration
         self.recycleAfter = max(1, recycleAfter)
     }
@@ -61,48 +88,56 @@ final class RouteExplorer {
     }
 
     /// Where the clickable elements of the finished page `shown` shows
-    /// (loaded from `page`) lead, as links with the element and its text;
-    /// route links have `reached` and `routeTitle`.
+    /// (loaded from `page`) lead, and what the clicks' requests the
+    /// explorer refused; within `timeout` from the call.
     ///
     /// `shown` is only read: its candidates, to see whether any is new to the
     /// crawl. When one is, the page is loaded once more in a view of the
     /// explorer's own and clicked there.
-    func explore(_ shown: WebView, page: URL, timeout: Duration) async -> [PageFacts.Link] {
+    func explore(_ shown: WebView, page: URL, timeout: Duration) async -> Exploration {
+        let deadline = ContinuousClock.now + timeout
         let listed = await Self.candidates(in: shown) ?? []
-        guard listed.contains(where: { !memory.contains($0.signature(origin: page)) }) else { return [] }
+        guard listed.contains(where: { !memory.contains($0.signature(origin: page)) }) else { return Exploration() }
         if clickViewPages >= recycleAfter { close() }
-        guard let view = clickView ?? (try? WebView(configuration: configuration)) else { return [] }
+        guard let view = clickView ?? (try? WebView(configuration: configuration)) else { return Exploration() }
         clickView = view
         clickViewPages += 1
-        switch await view.loadDocument(page, timeout: timeout) {
-        case .finished?:
-            return await click(in: view, page: page, timeout: timeout)
-        case .failed(_, let error, _)? where error.kind == .webProcessCrashed:
-            close()
-            return []
-        default:
-            if view.isClosed { close() }
-            return []
-        }
-    }
-
-    /// Clicks the candidates of `page`, which `view` shows.
-    private func click(in view: WebView, page: URL, timeout: Duration) async -> [PageFacts.Link] {
-        var found: [PageFacts.Link] = []
-        var candidates = await Self.candidates(in: view) ?? []
-        var index = 0, clicks = 0
-        let gate = Gate()
+        let gate = Gate(page: page)
         let previousDelegate = view.navigationDelegate
         view.navigationDelegate = gate
         defer { view.navigationDelegate = previousDelegate }
-        while index < candidates.count, clicks < limit {
+        var exploration = Exploration()
+        switch await view.loadDocument(page, timeout: Self.remaining(until: deadline)) {
+        case .finished?:
+            exploration.links = await click(in: view, page: page, gate: gate, deadline: deadline)
+        case .failed(_, let error, _)? where error.kind == .webProcessCrashed:
+            close()
+        default:
+            if view.isClosed { close() }
+        }
+        exploration.refused = gate.refused
+        return exploration
+    }
+
+    /// The time left until `deadline`, never below zero.
+    private static func remaining(until deadline: ContinuousClock.Instant) -> Duration {
+        max(.zero, deadline - ContinuousClock.now)
+    }
+
+    /// Clicks the candidates of `page`, which `view` shows, until `deadline`.
+    private func click(in view: WebView, page: URL, gate: Gate, deadline: ContinuousClock.Instant) async -> [PageFacts.Link] {
+        var found: [PageFacts.Link] = []
+        var candidates = await Self.candidates(in: view) ?? []
+        var index = 0, clicks = 0
+        while index < candidates.count, clicks < limit, ContinuousClock.now < deadline {
             let candidate = candidates[index]
             index += 1
             guard memory.insert(candidate.signature(origin: page)) else { continue }
             clicks += 1
             let before = view.url, state = await Self.state(of: view)
             gate.begin(document: before)
-            _ = try? await view.click("[\(Self.marker)=\"\(candidate.index)\"]", timeout: .seconds(5))
+            _ = try? await view.click("[\(Self.marker)=\"\(candidate.index)\"]",
+                                      timeout: min(.seconds(5), Self.remaining(until: deadline)))
             let outcome = gate.end()
             for url in outcome.leadsTo where url.scheme == "http" || url.scheme == "https" {
                 found.append(PageFacts.Link(url: url.absoluteString, href: url.absoluteString, text: candidate.text, rel: "",
@@ -121,13 +156,16 @@ final class RouteExplorer {
             }
             // The next click starts from the page as it was: back where the
             // click added a history entry, else loaded again.
-            gate.allowAll = true
-            defer { gate.allowAll = false }
             let addedEntry = change.kind == .push || change.kind == .fragment
+            gate.phase = .goingBack
             let wentBack = addedEntry ? await Self.goBack(view, to: before) : false
             if !wentBack {
-                guard case .finished? = await view.loadDocument(page, timeout: timeout) else { break }
+                gate.phase = .reloading
+                let reloaded = await view.loadDocument(page, timeout: Self.remaining(until: deadline))
+                gate.phase = .clicking
+                guard case .finished? = reloaded else { break }
             }
+            gate.phase = .clicking
             // Marked anew: the page may have drawn its elements again.
             candidates = await Self.candidates(in: view) ?? []
         }
@@ -228,6 +266,7 @@ final class RouteExplorer {
           };
           const candidates = [], seen = new Set();
           for (const e of ordered) {
+            if (candidates.length >= \(maximumCandidates)) break;
             const tag = e.localName;
             let href = null;
             if (tag === 'a' || tag === 'area') {
@@ -264,38 +303,77 @@ final class RouteExplorer {
         })())
         """
 
-    /// The explorer's delegate while it clicks: refuses every navigation
-    /// that would load another document and records where it led.
+    /// The explorer's view's delegate: refuses every navigation that would
+    /// load another document and records where it led, dismisses every
+    /// dialog, and records the requests the view refused.
     private final class Gate: NavigationDelegate {
         struct Outcome {
             var leadsTo: [URL] = []
             var sameDocument: [SameDocumentNavigation] = []
         }
 
-        /// While true (reloading the page), every navigation is allowed.
-        var allowAll = false
+        /// What the explorer is doing, which decides the navigations allowed.
+        enum Phase {
+            /// Loading the page or clicking: only the page itself, and
+            /// fragment navigations within the document shown.
+            case clicking
+            /// Going back after a click: only the history step.
+            case goingBack
+            /// Loading the page again: only the page (and a blank page before it).
+            case reloading
+        }
+
+        var phase = Phase.clicking
+        /// "METHOD URL" of each request the view refused, the first `maximumRefused`.
+        private(set) var refused: [String] = []
+        static let maximumRefused = 100
+        private let page: URL
         private var document: URL?
         private var outcome = Outcome()
+        private var clicked = false
+
+        init(page: URL) {
+            self.page = page
+        }
 
         func begin(document: URL?) {
             self.document = document
             outcome = Outcome()
+            clicked = true
         }
 
         func end() -> Outcome {
             document = nil
+            clicked = false
             return outcome
         }
 
         func webView(_ webView: WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
-            if allowAll { return .allow }
-            // A fragment navigation stays in the document: let it happen.
-            if action.url.fragment != nil, let document,
-               URLCanonicalizer.document(action.url.absoluteString) == URLCanonicalizer.document(document.absoluteString) {
-                return .allow
+            let method = (action.httpMethod ?? "GET").uppercased()
+            let isGET = method == "GET"
+            switch phase {
+            case .goingBack:
+                return action.kind == .backForward && isGET ? .allow : .cancel
+            case .reloading:
+                return isGET && (Self.sameDocument(action.url, page) || action.url.absoluteString == "about:blank"
+                                 || action.isRedirect) ? .allow : .cancel
+            case .clicking:
+                guard clicked else {
+                    // The page's own load (and its redirects) before the clicks.
+                    return isGET && (Self.sameDocument(action.url, page) || action.url.absoluteString == "about:blank"
+                                     || action.isRedirect) ? .allow : .cancel
+                }
+                // A fragment navigation stays in the document: let it happen.
+                if action.url.fragment != nil, let document, isGET, Self.sameDocument(action.url, document) {
+                    return .allow
+                }
+                if isGET { outcome.leadsTo.append(action.url) }
+                return .cancel
             }
-            if (action.httpMethod ?? "GET").uppercased() == "GET" { outcome.leadsTo.append(action.url) }
-            return .cancel
+        }
+
+        private static func sameDocument(_ a: URL, _ b: URL) -> Bool {
+            URLCanonicalizer.document(a.absoluteString) == URLCanonicalizer.document(b.absoluteString)
         }
 
         func webView(_ webView: WebView, didSameDocumentNavigation navigation: SameDocumentNavigation) {
@@ -303,9 +381,20 @@ final class RouteExplorer {
         }
 
         func webView(_ webView: WebView, didRequestNewWindow request: NewWindowRequest) {
-            if !allowAll, let url = request.url { outcome.leadsTo.append(url) }
+            if clicked, phase == .clicking, let url = request.url { outcome.leadsTo.append(url) }
         }
 
+        func webView(_ webView: WebView, runScriptDialog dialog: ScriptDialog) -> ScriptDialogResponse {
+            .dismiss
+        }
+
+        func webView(_ webView: WebView, didLog message: ConsoleMessage) {
+            let prefix = WebViewConfiguration.refusedRequestPrefix
+            guard message.source == .network, message.text.hasPrefix(prefix), refused.count < Self.maximumRefused else { return }
+            // "navwatch refused METHOD URL (why)"
+            refused.append(message.text.dropFirst(prefix.count).split(separator: " ", maxSplits: 2).prefix(2)
+                .joined(separator: " "))
+        }
     }
 }
 

@@ -14,7 +14,8 @@ struct StaticPage: Sendable {
     var unparsed: HTMLParseError?
     /// When the fetch started.
     var startedAt: Date
-    /// Whether the body was valid UTF-8 (the body itself is let go once parsed).
+    /// Whether the body was valid UTF-8, or in an encoding it named (the body
+    /// itself is let go once parsed).
     var isUTF8 = true
 
     /// What runs on the page: its kind, for `RenderSampler`.
@@ -22,8 +23,6 @@ struct StaticPage: Sendable {
 
     /// The MIME types read as HTML. XHTML is not: WebKit parses it as XML.
     static let htmlTypes: Set<String> = ["text/html"]
-    /// The encodings the parser reads as they are (a document declaring no encoding is read as UTF-8).
-    static let utf8Names: Set<String> = ["utf-8", "utf8", "unicode-1-1-utf-8", "us-ascii", "ascii"]
 
     /// Fetches `url` with `http` (at most `HTMLParser.maximumBytes` of it) and parses an HTML answer.
     static func fetch(_ url: URL, http: HTTPChecker) async -> StaticPage {
@@ -37,11 +36,11 @@ struct StaticPage: Sendable {
             return page
         }
         do {
-            page.html = try await HTMLParser.parse(Array(document.body), url: document.finalURL)
+            page.html = try await HTMLParser.parse(Array(document.body), url: document.finalURL, charset: document.charset)
         } catch {
             page.unparsed = error
         }
-        if document.charset == nil && page.html?.declaredCharset == nil {
+        if document.charset == nil && page.html?.declaredCharset == nil && page.html?.encoding == "utf-8" {
             page.isUTF8 = String(validating: document.body, as: UTF8.self) != nil
         }
         page.document.body = Data()  // pages waiting to be rendered keep only what was read
@@ -54,9 +53,8 @@ struct StaticPage: Sendable {
         if unparsed != nil || document.mimeType == "application/xhtml+xml" { return .unparsed }
         guard let html else { return nil }
         if html.refresh != nil { return .metaRefresh }
-        let declared = document.charset ?? html.declaredCharset
-        if let declared, !Self.utf8Names.contains(declared) { return .charset }
-        if declared == nil, !isUTF8 { return .charset }
+        // An encoding named that navwatch cannot read, or bytes in none named that are not UTF-8.
+        if html.encoding == nil || !isUTF8 { return .charset }
         return nil
     }
 

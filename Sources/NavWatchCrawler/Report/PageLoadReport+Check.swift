@@ -22,7 +22,8 @@ extension PageLoadReport {
     /// either the guard's answer (`guardAnswer`, to the request for `asked`,
     /// the last hop) or the server's: its status and MIME type, the outcome
     /// (`outcome(ofStatus:)`), and without an answer `timeout` or `failed`
-    /// with the error (domain `navwatch-http`). `answeredFrom` is the final
+    /// with the error (domain `navwatch-http`), or `blocked` (`non-http`)
+    /// after a redirect to a scheme other than http and https. `answeredFrom` is the final
     /// URL to report, when there is one worth naming.
     mutating func recordAnswer(url: URL, status: Int?, mime: String?, redirects: [HTTPCheckResult.Hop],
                                errorKind: HTTPFailureKind?, errorMessage: String?, answeredFrom: URL?,
@@ -37,6 +38,13 @@ extension PageLoadReport {
         finalURL = answeredFrom.map(Self.canonical)
         if let status {
             outcome = Self.outcome(ofStatus: status)
+        } else if errorKind == .policy {
+            // A redirect to a scheme navwatch does not fetch, as a rendered page's.
+            outcome = .blocked
+            skipReason = .nonHTTP
+            finalURL = nil
+            error = .init(NavigationError(kind: .policy, domain: "navwatch-http", code: 0,
+                                          message: errorMessage ?? "not http or https", failingURL: url))
         } else {
             let kind = NavigationError.Kind(rawValue: (errorKind ?? .other).rawValue) ?? .other
             outcome = kind == .timeout ? .timeout : .failed

@@ -37,7 +37,10 @@ extension PageLoadReport {
         guard guardAnswer == nil else { return }  // the rest would describe the guard's answer
         timings.ttfb = document.responseStart?.milliseconds.tenths
         timings.finish = document.responseEnd?.milliseconds.tenths
-        guard let html = page.html else { return }
+        guard let html = page.html else {
+            linksNotRead = page.unparsed?.description
+            return
+        }
         title = html.title.flatMap { $0.isEmpty ? nil : $0 }
         links = html.links.count
         anchors = html.anchors + addedIDs.subtracting(html.anchors).sorted()

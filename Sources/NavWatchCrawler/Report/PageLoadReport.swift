@@ -23,7 +23,9 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case skipped
         /// Not loaded: the crawl's private-address guard refused the address
         /// its host resolved to, no request reached it (`skipReason`
-        /// `private-address`). `redirects` says how the page got there.
+        /// `private-address`); or it redirected to a scheme navwatch does
+        /// not fetch (`skipReason` `non-http`, the error naming the target).
+        /// `redirects` says how the page got there.
         case blocked
     }
 
@@ -466,11 +468,19 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     public var rendered: Bool?
     /// Why it was, or was not, rendered (NavWatchCLI.docc/CheckingLinks.md).
     public var renderReason: RenderReason?
+    /// For a page read from its HTML whose HTML was not parsed
+    /// (`RenderMode.never`): why its links were not read (larger than the
+    /// parser takes, nested too deep). Nil for every other page.
+    public var linksNotRead: String?
     /// For a route of a single-page app that a click reached in another page
     /// (`CrawlConfiguration.routeClicks`): how; the report itself is of its
     /// direct load. Nil for other pages, and for a route first reached in an
     /// earlier run of a resumed crawl.
     public var route: RouteInfo?
+    /// With `CrawlConfiguration.routeClicks`: the requests the clicks on this
+    /// page caused that the route explorer refused, as "METHOD URL" (a form's
+    /// POST, a `fetch` that deletes, a beacon), the first 100; nil for none.
+    public var refusedRequests: [String]?
     /// The network the page loaded over (`CrawlConfiguration.network`); nil
     /// for none. Its timings are what the page saw over it.
     public var network: NetworkProfile?
@@ -506,6 +516,8 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case handlerError = "handler_error"
         case rendered
         case renderReason = "render_reason"
+        case linksNotRead = "links_not_read"
+        case refusedRequests = "refused_requests"
         case route, network, runs, spread
     }
 
