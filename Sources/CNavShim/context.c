@@ -33,9 +33,10 @@ nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore
         // and a half of the limit, so that pages well within it run as without one.
         g_autoptr(WebKitMemoryPressureSettings) pressure = webkit_memory_pressure_settings_new();
         webkit_memory_pressure_settings_set_memory_limit(pressure, memory_limit_mb);
-        webkit_memory_pressure_settings_set_conservative_threshold(pressure, 0.5);
-        webkit_memory_pressure_settings_set_strict_threshold(pressure, 0.8);
+        // Each setter checks against the others' current values: kill, strict, then conservative.
         webkit_memory_pressure_settings_set_kill_threshold(pressure, 1.0);
+        webkit_memory_pressure_settings_set_strict_threshold(pressure, 0.8);
+        webkit_memory_pressure_settings_set_conservative_threshold(pressure, 0.5);
         webkit_memory_pressure_settings_set_poll_interval(pressure, 0.5);
         context->web_context = g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "website-data-manager", manager,
                                             "memory-pressure-settings", pressure, NULL);

@@ -128,15 +128,16 @@ static void on_window_object_cleared(WebKitScriptWorld *world, WebKitWebPage *pa
 }
 
 // In a read-only context, every request the page makes passes here before
-// it leaves the web process (documents, subresources, fetch, XHR): one whose
-// method is not GET or HEAD is cancelled and reported to the view.
+// it leaves the web process (documents, subresources, fetch, XHR, beacons,
+// pings): one whose method is not GET or HEAD is cancelled and reported to the view.
 static gboolean on_send_request(WebKitWebPage *page, WebKitURIRequest *request, WebKitURIResponse *redirected_response,
                                 gpointer user_data) {
+    const char *uri = webkit_uri_request_get_uri(request);
     const char *method = webkit_uri_request_get_http_method(request);
     if (!method || g_ascii_strcasecmp(method, "GET") == 0 || g_ascii_strcasecmp(method, "HEAD") == 0) return FALSE;
-    g_autofree char *text = g_strdup_printf("%s %s", method, webkit_uri_request_get_uri(request));
-    send_console_message(page, NW_CONSOLE_SOURCE_REFUSED_REQUEST, WEBKIT_CONSOLE_MESSAGE_LEVEL_ERROR, text,
-                         webkit_web_page_get_uri(page), 0);
+    g_autofree char *text = g_strdup_printf("%s %s", method, uri ? uri : "");
+    // No source URL: a network message naming the page's own URL is taken for the page's load failing.
+    send_console_message(page, NW_CONSOLE_SOURCE_REFUSED_REQUEST, WEBKIT_CONSOLE_MESSAGE_LEVEL_ERROR, text, "", 0);
     return TRUE;
 }
 

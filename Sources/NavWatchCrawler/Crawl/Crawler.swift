@@ -186,7 +186,7 @@ public actor Crawler {
                 }
                 if configuration.render == .auto {
                     for _ in 0..<max(1, configuration.concurrency) {
-                        group.addTask { try await self.render() }
+                        group.addTask { try await self.render(http) }
                     }
                 }
             }
@@ -256,7 +256,8 @@ public actor Crawler {
             async let upcoming = next(http)
             let result = entry.kind == .external
                 ? await check(entry, http)
-                : try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
+                : await confirmingRedirects(try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value,
+                                            of: entry, http)
             // While the next pages load: its links are sorted (and offered to a
             // waiting worker), then it is stored once its late window has closed.
             try await storing.add(Task { try await self.complete(entry, result) })
@@ -399,7 +400,7 @@ public actor Crawler {
     }
 
     /// A render worker: renders the pages the read workers hand over, in its view.
-    private func render() async throws {
+    private func render(_ http: HTTPChecker) async throws {
         let loader = try await preparedLoader()
         let timeout = configuration.timeout
         var storing = PendingStores(limit: storesWhileLoading)
@@ -408,7 +409,8 @@ public actor Crawler {
         var storingDecided: Task<Void, any Error>?
         while let job = await nextRenderJob() {
             let entry = job.entry
-            var result = try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
+            var result = await confirmingRedirects(try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value,
+                                                   of: entry, http)
             compare(job, result)
             result.renderReason = job.reason
             let decided = decideAwaiting(job.page.kind)
@@ -604,6 +606,31 @@ public actor Crawler {
     private func offer(_ url: String) -> Bool {
         if offered.count >= Self.rememberedOffers { offered.removeAll(keepingCapacity: true) }
         return offered.insert(url).inserted
+    }
+
+    /// `result`, or for a rendered page that failed before any answer (a
+    /// crash, a failure with no status) and that the HTTP client finds
+    /// redirecting to a scheme other than http and https, that page
+    /// `blocked` as the HTML path reports it. WebKit follows such a redirect
+    /// in its network process, where no signal reaches navwatch first, and
+    /// its web process then fails or crashes; the one request more is made
+    /// only after such a failure.
+    private func confirmingRedirects(_ result: PageResult, of entry: FrontierEntry, _ http: HTTPChecker) async -> PageResult {
+        guard [.crashed, .failed].contains(result.report.outcome),
+              result.report.status.map(HTTPChecker.redirectStatuses.contains) ?? true,
+              let url = URL(string: entry.url) else { return result }
+        let check = await http.check(url)
+        guard check.errorKind == .policy, let target = check.finalURL.scheme, !HTTPChecker.schemes.contains(target) else {
+            return result
+        }
+        var confirmed = PageResult(report: PageLoadReport(entry, outcome: .blocked))
+        confirmed.report.startedAt = result.report.startedAt
+        confirmed.report.attempts = result.report.attempts
+        confirmed.report.rendered = result.report.rendered
+        confirmed.report.record(check)
+        confirmed.report.checkedWith = nil  // a page of the crawl, not a checked link
+        confirmed.renderReason = result.renderReason
+        return confirmed
     }
 
     /// Checks a link outside the scope with plain HTTP.
