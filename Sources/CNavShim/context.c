@@ -5,6 +5,8 @@
 #include "navshim-private.h"
 #include "navshim-messages.h"
 
+#include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 // MARK: - Contexts
@@ -27,32 +29,50 @@ nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore
         webkit_website_data_manager_set_network_proxy_settings(manager, WEBKIT_NETWORK_PROXY_MODE_CUSTOM, proxy);
     }
     nw_context *context = g_new0(nw_context, 1);
-    if (memory_limit_mb > 0) {
-        // Measured every half second; killed at the limit. The thresholds
-        // at which WebKit starts to free memory are moved up from a third
-        // and a half of the limit, so that pages well within it run as without one.
-        g_autoptr(WebKitMemoryPressureSettings) pressure = webkit_memory_pressure_settings_new();
-        webkit_memory_pressure_settings_set_memory_limit(pressure, memory_limit_mb);
-        // Each setter checks against the others' current values: kill, strict, then conservative.
-        webkit_memory_pressure_settings_set_kill_threshold(pressure, 1.0);
-        webkit_memory_pressure_settings_set_strict_threshold(pressure, 0.8);
-        webkit_memory_pressure_settings_set_conservative_threshold(pressure, 0.5);
-        webkit_memory_pressure_settings_set_poll_interval(pressure, 0.5);
-        context->web_context = g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "website-data-manager", manager,
-                                            "memory-pressure-settings", pressure, NULL);
-    } else {
-        context->web_context = webkit_web_context_new_with_website_data_manager(manager);
-    }
+    context->web_context = webkit_web_context_new_with_website_data_manager(manager);
     webkit_web_context_set_cache_model(context->web_context, (WebKitCacheModel)cache_model);
     // Must precede the context's first web process.
     webkit_web_context_set_sandbox_enabled(context->web_context, sandboxed ? TRUE : FALSE);
     // Also before the first web process; the sandbox lets it read the directory.
     if (extensions_directory) {
+        const char *markers = memory_limit_mb > 0 ? nw_memory_marker_directory() : NULL;
+        // The extension writes its markers there from inside the sandbox.
+        if (markers) webkit_web_context_add_path_to_sandbox(context->web_context, markers, FALSE);
         webkit_web_context_set_web_extensions_directory(context->web_context, extensions_directory);
         webkit_web_context_set_web_extensions_initialization_user_data(
-            context->web_context, g_variant_new(NW_EXTENSION_SETTINGS_FORMAT, read_only_requests ? TRUE : FALSE));
+            context->web_context, g_variant_new(NW_EXTENSION_SETTINGS_FORMAT, read_only_requests ? TRUE : FALSE,
+                                                markers ? (guint32)memory_limit_mb : 0, markers ? markers : ""));
     }
     return context;
+}
+
+// MARK: - Memory markers
+
+static char *memory_markers;
+
+static void remove_memory_markers(void) {
+    g_autoptr(GDir) directory = g_dir_open(memory_markers, 0, NULL);
+    const char *name;
+    while (directory && (name = g_dir_read_name(directory))) {
+        g_autofree char *path = g_build_filename(memory_markers, name, NULL);
+        g_unlink(path);
+    }
+    g_rmdir(memory_markers);
+}
+
+const char *nw_memory_marker_directory(void) {
+    if (!memory_markers) {
+        memory_markers = g_dir_make_tmp("navwatch-memory-XXXXXX", NULL);
+        if (memory_markers) atexit(remove_memory_markers);
+    }
+    return memory_markers;
+}
+
+gboolean nw_memory_marker_take(guint64 page_id) {
+    if (!memory_markers) return FALSE;
+    g_autofree char *name = g_strdup_printf("%" G_GUINT64_FORMAT, page_id);
+    g_autofree char *path = g_build_filename(memory_markers, name, NULL);
+    return g_unlink(path) == 0;
 }
 
 // MARK: - Content filters

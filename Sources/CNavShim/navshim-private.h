@@ -41,6 +41,16 @@ struct nw_evaluation {
     gboolean is_call;           // nw_view_call_async, not nw_view_evaluate
 };
 
+// MARK: - Memory markers (context.c)
+
+/// The directory, made on first use and removed at exit, where the web
+/// process extension leaves a file named after a page's id when it ends its
+/// process for using more memory than its limit; NULL when none can be made.
+const char *nw_memory_marker_directory(void);
+
+/// Whether the extension left a marker for `page_id` (and removes it).
+gboolean nw_memory_marker_take(guint64 page_id);
+
 // MARK: - Live-object counters (runtime.c), read by nw_stats_get
 
 extern long nw_live_views;

@@ -107,6 +107,10 @@ static gboolean on_view_load_failed_tls(WebKitWebView *web_view, gchar *failing_
 static void on_view_web_process_terminated(WebKitWebView *web_view, WebKitWebProcessTerminationReason reason,
                                            gpointer user_data) {
     nw_view *view = user_data;
+    // The extension's watchdog ends its process itself, which WebKit sees as a crash.
+    if (reason == WEBKIT_WEB_PROCESS_CRASHED && nw_memory_marker_take(webkit_web_view_get_page_id(web_view))) {
+        reason = WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT;
+    }
     nw_event event = {.kind = NW_EVENT_WEB_PROCESS_TERMINATED, .termination_reason = reason};
     nw_emit(view, &event);
 }

@@ -12,6 +12,10 @@ package indirect enum LoopbackResponse: Sendable {
     case stallAfterHeaders
     /// Answers with `response` after `delay`.
     case delayed(Duration, LoopbackResponse)
+    /// Sends the status line and headers (`Content-Type: text/html`, chunked),
+    /// `start`, then `chunk` again and again, as fast as the client reads,
+    /// until it closes the connection: a body without end.
+    case endless(start: [UInt8], chunk: [UInt8])
 
     /// An HTML page.
     package static func html(_ html: String, status: Int = 200, headers: [(String, String)] = []) -> LoopbackResponse {

@@ -167,6 +167,18 @@ private final class RouteHandler: ChannelInboundHandler {
                 provider.setSoLinger(linger(l_onoff: 1, l_linger: 0))
                     .whenComplete { _ in channel.close(promise: nil) }
             }
+        case .endless(let start, let chunk):
+            let headers = HTTPHeaders([("Content-Type", "text/html"), ("Transfer-Encoding", "chunked")])
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: start)))), promise: nil)
+            let buffer = context.channel.allocator.buffer(bytes: chunk)
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            // The next chunk once the last one is written: as fast as the client reads.
+            func writeNext() {
+                let (handler, context) = bound.value
+                context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer)))).whenSuccess { writeNext() }
+            }
+            writeNext()
         case .respond(let status, let fields, let body):
             var headers = HTTPHeaders(fields)
             headers.replaceOrAdd(name: "Content-Length", value: String(body.count))

@@ -13,8 +13,11 @@
 /// The source of the extension's report of a request it refused in a view
 /// that sends only GET and HEAD requests: the text is "METHOD URL".
 #define NW_CONSOLE_SOURCE_REFUSED_REQUEST 101
-/// The extension's initialization data: whether its pages send only GET and HEAD requests.
-#define NW_EXTENSION_SETTINGS_FORMAT "(b)"
+/// The extension's initialization data: whether its pages send only GET and
+/// HEAD requests; the most resident memory, in MB, its web process may use
+/// (0: no limit); the directory where it leaves a file named after each of
+/// its pages' ids when it ends itself for using more (empty without a limit).
+#define NW_EXTENSION_SETTINGS_FORMAT "(bus)"
 /// WEBKIT_CONSOLE_MESSAGE_SOURCE_CONSOLE_API (a web-extension-only enum).
 #define NW_CONSOLE_SOURCE_ENGINE_CONSOLE_API 2
 

@@ -87,9 +87,11 @@ int nw_sandbox_check(const char *bubblewrap_path, char *_Nullable *_Nonnull out_
 /// `read_only_requests` 1 makes every web process of the context refuse any
 /// request whose method is not GET or HEAD (reported as a console message of
 /// source NW_CONSOLE_SOURCE_REFUSED_REQUEST); it needs the extension.
-/// `memory_limit_mb` > 0: a web process of the context that uses more memory
-/// than this many MB is killed (web-process-terminated with
-/// WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT); 0 keeps WebKit's default.
+/// `memory_limit_mb` > 0: a web process of the context whose resident memory
+/// passes this many MB ends itself (checked ten times a second by a thread
+/// of the extension, whatever its main thread is doing), and its views get
+/// NW_EVENT_WEB_PROCESS_TERMINATED with WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT;
+/// 0: no limit. Both need the extension.
 /// Transfer full; contexts live as long as the process (none is ever freed).
 nw_context *nw_context_new(int ephemeral, const char *_Nullable data_directory, int ignore_tls_errors,
                            nw_cache_model cache_model, int sandboxed, const char *_Nullable proxy_uri,

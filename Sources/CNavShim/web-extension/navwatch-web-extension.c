@@ -21,11 +21,22 @@
 // CNavShim target.
 #include <webkit2/webkit-web-extension.h>
 
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
 #include "../include/navshim-messages.h"
 
 static WebKitWebExtension *the_extension;
 /// Whether the context's pages send only GET and HEAD requests (its initialization data).
 static gboolean read_only_requests;
+/// The most resident memory the process may use, in bytes; 0 for no limit.
+static guint64 memory_limit;
+/// Where the watchdog leaves a file per page id before it ends the process.
+static char *marker_directory;
+/// The ids of the process's pages, for the markers; guarded by pages_lock.
+static GArray *page_ids;
+static GMutex pages_lock;
 
 static void send_console_message(WebKitWebPage *page, guint32 source, guint32 level, const char *text,
                                  const char *url, guint32 line) {
@@ -141,17 +152,75 @@ static gboolean on_send_request(WebKitWebPage *page, WebKitURIRequest *request, 
     return TRUE;
 }
 
+// MARK: - The memory watchdog
+
+static guint64 resident_bytes(void) {
+    FILE *statm = fopen("/proc/self/statm", "r");
+    if (!statm) return 0;
+    unsigned long size = 0, resident = 0;
+    int read = fscanf(statm, "%lu %lu", &size, &resident);
+    fclose(statm);
+    return read == 2 ? (guint64)resident * (guint64)sysconf(_SC_PAGESIZE) : 0;
+}
+
+// A thread of its own, so that a main thread busy parsing an endless page
+// cannot hold it back: twenty times a second, the process's resident memory;
+// past the limit, a marker for each page, then the end of the process.
+static gpointer watch_memory(gpointer data) {
+    for (;;) {
+        g_usleep(G_USEC_PER_SEC / 20);
+        if (resident_bytes() <= memory_limit) continue;
+        g_mutex_lock(&pages_lock);
+        for (guint i = 0; i < page_ids->len; i++) {
+            char name[32];
+            g_snprintf(name, sizeof name, "%" G_GUINT64_FORMAT, g_array_index(page_ids, guint64, i));
+            g_autofree char *path = g_build_filename(marker_directory, name, NULL);
+            g_file_set_contents(path, "", 0, NULL);
+        }
+        g_mutex_unlock(&pages_lock);
+        kill(getpid(), SIGKILL);
+    }
+    return NULL;
+}
+
+static void forget_page(gpointer data, GObject *page) {
+    guint64 id = (guint64)(guintptr)data;
+    g_mutex_lock(&pages_lock);
+    for (guint i = 0; i < page_ids->len; i++) {
+        if (g_array_index(page_ids, guint64, i) == id) {
+            g_array_remove_index_fast(page_ids, i);
+            break;
+        }
+    }
+    g_mutex_unlock(&pages_lock);
+}
+
+// MARK: - Pages
+
 static void on_page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpointer user_data) {
     G_GNUC_BEGIN_IGNORE_DEPRECATIONS
     g_signal_connect(page, "console-message-sent", G_CALLBACK(on_console_message), NULL);
     G_GNUC_END_IGNORE_DEPRECATIONS
     if (read_only_requests) g_signal_connect(page, "send-request", G_CALLBACK(on_send_request), NULL);
+    if (memory_limit) {
+        guint64 id = webkit_web_page_get_id(page);
+        g_mutex_lock(&pages_lock);
+        g_array_append_val(page_ids, id);
+        g_mutex_unlock(&pages_lock);
+        g_object_weak_ref(G_OBJECT(page), forget_page, (gpointer)(guintptr)id);
+    }
 }
 
 G_MODULE_EXPORT void webkit_web_extension_initialize_with_user_data(WebKitWebExtension *extension, GVariant *user_data) {
     the_extension = extension;
+    guint32 limit_mb = 0;
     if (user_data && g_variant_is_of_type(user_data, G_VARIANT_TYPE(NW_EXTENSION_SETTINGS_FORMAT))) {
-        g_variant_get(user_data, NW_EXTENSION_SETTINGS_FORMAT, &read_only_requests);
+        g_variant_get(user_data, NW_EXTENSION_SETTINGS_FORMAT, &read_only_requests, &limit_mb, &marker_directory);
+    }
+    if (limit_mb > 0 && marker_directory && *marker_directory) {
+        memory_limit = (guint64)limit_mb << 20;
+        page_ids = g_array_new(FALSE, FALSE, sizeof(guint64));
+        g_thread_unref(g_thread_new("navwatch-memory", watch_memory, NULL));
     }
     g_signal_connect(extension, "page-created", G_CALLBACK(on_page_created), NULL);
     g_signal_connect(webkit_script_world_get_default(), "window-object-cleared", G_CALLBACK(on_window_object_cleared),

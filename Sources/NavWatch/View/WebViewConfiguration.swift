@@ -64,12 +64,15 @@ public struct WebViewConfiguration: Sendable, Hashable {
     /// How a console message reporting a request refused by
     /// `readOnlyRequests` starts: then the method, a space, the URL, and why.
     public static let refusedRequestPrefix = "navwatch refused "
-    /// The most memory, in MB, one web process of the view may use: one that
-    /// uses more is killed (WebKit measures every half second), and its load
-    /// fails with `NavigationError.Kind.webProcessCrashed` and the reason
-    /// `WebProcessTerminationReason.exceededMemoryLimit`. 0 keeps WebKit's
-    /// own limit (the machine's memory, at most 3 GB), which it never
-    /// enforces by killing. `defaultWebProcessMemoryLimit` by default.
+    /// The most resident memory, in MB, one web process of the view may use.
+    /// A thread of navwatch's own in the web process measures it twenty times
+    /// a second, whatever the page keeps its main thread doing, and ends the
+    /// process once it is over: the view's load fails with
+    /// `NavigationError.Kind.webProcessCrashed` (code
+    /// `NavwatchCode.exceededMemoryLimit`), its delegate hears
+    /// `WebProcessTerminationReason.exceededMemoryLimit`, and the next load
+    /// starts a new web process. A page can pass the limit by what it adds in
+    /// a twentieth of a second. 0: no limit. `defaultWebProcessMemoryLimit` by default.
     public var webProcessMemoryLimit: Int
 
     /// The default `webProcessMemoryLimit`: 1,024 MB, some five times what a

@@ -10,8 +10,8 @@ enum MemoryLimitArgument {
     static let largest = 1 << 20
 
     static let help = ArgumentHelp(
-        "The most memory, in MB, one web process may use; a page over it ends as crashed, with the reason (0: WebKit's own limit).",
-        discussion: "WebKit measures every half second and ends a web process over the limit; the page is not tried again.",
+        "The most memory, in MB, one web process may use; a page over it ends as crashed, with the reason (0: no limit).",
+        discussion: "A web process's resident memory is measured twenty times a second; one over the limit is ended, and its page is not tried again.",
         valueName: "MB")
 
     static func validate(_ megabytes: Int) throws {
