@@ -10,7 +10,8 @@ import Testing
 @Suite struct HTMLParserFuzzTests {
     @Test("the HTML parser under generated input")
     func html() {
-        FuzzTarget(name: "html", dictionary: Self.dictionary, generators: [Self.nested], oracles: [Self.wellFormed],
+        FuzzTarget(name: "html", dictionary: Self.dictionary, generators: [Self.nested, Self.encoded],
+                   oracles: [Self.wellFormed, Self.wellFormedInUTF16],
                    maximumSize: 24 << 10, check: Self.check).run()
     }
 
@@ -68,6 +69,31 @@ import Testing
             if random.oneIn(2) { html += String(repeating: random.pick(["</div>", "</b>", "</table>", "</a>", "</p>"]), count: random.below(300)) }
         }
         return Array(html.utf8)
+    }
+
+    /// Bytes in another encoding: a byte-order mark before random bytes, or
+    /// a `<meta charset>` naming an encoding (or none navwatch reads) before them.
+    @Sendable static func encoded(_ random: inout FuzzRandom) -> [UInt8] {
+        let body = (0..<random.below(4_000)).map { _ in UInt8(truncatingIfNeeded: random.below(256)) }
+        switch random.below(3) {
+        case 0: return random.pick([[0xFF, 0xFE], [0xFE, 0xFF], [0xEF, 0xBB, 0xBF]]) + body
+        default:
+            let label = random.pick(["shift_jis", "utf-16", "utf-16be", "windows-1252", "gb18030", "big5", "euc-jp",
+                                     "iso-2022-jp", "euc-kr", "koi8-r", "x-user-defined", "klingon", "utf-8", "latin1"])
+            return Array("<meta charset=\(label)><title>".utf8) + body
+        }
+    }
+
+    /// `wellFormed`'s document in UTF-16 (either order, with its byte-order mark): the same links and ids.
+    @Sendable static func wellFormedInUTF16(_ random: inout FuzzRandom) -> (bytes: [UInt8], expect: @Sendable ([UInt8]) throws -> Void) {
+        let (utf8, expect) = wellFormed(&random)
+        let bigEndian = random.oneIn(2)
+        let units = String(decoding: utf8, as: UTF8.self).utf16
+        let mark: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+        let bytes: [UInt8] = mark + units.flatMap { (unit: UInt16) -> [UInt8] in
+            bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        return (bytes, expect)
     }
 
     /// A document of plain elements around known links and ids: the parse must give exactly those, in order.
