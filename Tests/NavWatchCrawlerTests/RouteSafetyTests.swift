@@ -69,4 +69,41 @@ struct RouteSafetyTests {
             "POST \(base)/api/hashchange", "POST \(base)/api/hashchange",
         ])
     }
+
+    @Test("a page whose every click adds 10,000 buttons is explored within the page's timeout")
+    func boundedInTime() async throws {
+        // Each click adds 10,000 buttons, which would each be clicked in turn, and waits 300 ms.
+        let page = """
+            <!doctype html><title>Growing</title>
+            <script>
+              function grow() {
+                const start = Date.now(); while (Date.now() - start < 300) {}
+                const box = document.createElement('div');
+                for (let i = 0; i < 10000; i++) {
+                  const b = document.createElement('button');
+                  b.textContent = 'more ' + document.querySelectorAll('button').length + ' ' + i;
+                  b.onclick = grow;
+                  box.append(b);
+                }
+                document.body.append(box);
+              }
+            </script>
+            """ + (0..<50).map { "<button onclick=\"grow()\">grow \($0)</button>" }.joined()
+        let server = try await LoopbackServer.start { _ in .html(page) }
+        defer { Task { await server.shutdown() } }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("route-growth-\(UUID().uuidString).db").path
+        defer { removeSQLiteDatabase(atPath: path) }
+        let store = try SQLiteCrawlStore(path: path)
+        var configuration = CrawlConfiguration(seeds: [server.url("/")])
+        configuration.routeClicks = 1000
+        configuration.maxPages = 1
+        configuration.timeout = .seconds(4)
+        let crawler = try Crawler(configuration: configuration, store: store)
+        let started = ContinuousClock.now
+        _ = try await withDeadline("the crawl to end", within: .seconds(120)) { try await crawler.run { _ in } }
+        let took = ContinuousClock.now - started
+        // The page's load, its late window and the exploration's 4 s, with room for a busy machine.
+        #expect(took < .seconds(15), "the crawl took \(took)")
+        #expect(try await store.allReports().map(\.outcome) == [.ok])
+    }
 }
