@@ -181,7 +181,7 @@ package struct PageFacts: Decodable, Sendable {
     /// the page cannot run it or the answer is not a `T`.
     @WebKitActor
     static func read<T: Decodable & Sendable>(_ script: String, from view: WebView) async -> T? {
-        guard case let answer?? = try? await view.evaluateForJSON(script) else { return nil }
+        guard let answer = (try? await view.evaluateForJSON(script)) ?? nil else { return nil }
         return await decode(answer)
     }
 
