@@ -192,8 +192,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         if let externalDelay, externalDelay < 0 { throw ValidationError("--external-delay must be 0 or more milliseconds") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
         if let readConcurrency, readConcurrency < 1 { throw ValidationError("--read-concurrency must be at least 1") }
-        if fast || render.map({ $0.value != .always }) == true {
-            let mode = fast ? "--fast" : "--render \(render!.value.rawValue)"
+        if let mode = unrenderedMode {
             if extract != nil { throw ValidationError("--extract runs on rendered pages: it cannot be combined with \(mode)") }
             if screenshots != nil { throw ValidationError("--screenshots needs rendered pages: it cannot be combined with \(mode)") }
             if network != nil { throw ValidationError("--network shapes rendered pages: it cannot be combined with \(mode)") }
@@ -215,6 +214,14 @@ package struct CrawlCommand: AsyncParsableCommand {
                 throw ValidationError("\"\(pattern)\" is not a valid regular expression")
             }
         }
+    }
+
+    /// The flag that keeps pages from being rendered, as the user wrote it
+    /// (`--fast`, `--render auto`, `--render never`); nil when every page is rendered.
+    private var unrenderedMode: String? {
+        if fast { return "--fast" }
+        guard let render, render.value != .always else { return nil }
+        return "--render \(render.value.rawValue)"
     }
 
     /// Where `Scripts/bench` asks for the crawl's CPU counters: one JSON
@@ -243,6 +250,10 @@ package struct CrawlCommand: AsyncParsableCommand {
             throw InputError("cannot crawl \(url.absoluteString): only http and https seeds can be crawled")
         }
         let policy = try policyOptions.policy()
+        // Checked as `--network` is in `validate()`, before any file is opened.
+        if network == nil, policy.network != nil, let mode = unrenderedMode {
+            throw InputError("[network] profile of the policy file shapes rendered pages: it cannot be combined with \(mode)")
+        }
         let budgetFile = try budgets.map { path throws(InputError) in try BudgetFile.read(path) } ?? policy.budgets
         if failOn?.findings.contains(.budgets) == true, budgetFile == nil {
             throw InputError("--fail-on budgets needs --budgets FILE, or [[budget]] tables in the policy file")
@@ -317,10 +328,6 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.checkExternal = checkExternal
         configuration.routeClicks = routes ? CrawlConfiguration.defaultRouteClicks : nil
         configuration.network = network?.profile ?? policy.network
-        if configuration.network != nil, configuration.render != .always {
-            throw InputError("[network] profile of the policy file shapes rendered pages: it cannot be combined with "
-                             + (fast ? "--fast" : "--render \(configuration.render.rawValue)"))
-        }
         configuration.runs = runs
         configuration.render = render?.value ?? (fast ? .auto : .always)
         if let readConcurrency { configuration.readConcurrency = readConcurrency }
