@@ -180,7 +180,9 @@ package struct CrawlCommand: AsyncParsableCommand {
 
     package func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        guard timeout > 0, timeout <= DurationArgument.longestWait else {
+            throw ValidationError("--timeout must be a positive number of seconds, 86400 (a day) at most")
+        }
         if let delay, delay < 0 { throw ValidationError("--delay must be 0 or more milliseconds") }
         if let hostConcurrency, hostConcurrency < 1 { throw ValidationError("--host-concurrency must be at least 1") }
         guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
@@ -201,11 +203,13 @@ package struct CrawlCommand: AsyncParsableCommand {
         if fast, let render, render.value != .auto {
             throw ValidationError("--fast is --render auto: it cannot be combined with --render \(render.value.rawValue)")
         }
-        if let extractTimeout, !(extractTimeout > 0 && extractTimeout.isFinite) {
-            throw ValidationError("--extract-timeout must be a positive number of seconds")
+        if let extractTimeout, !(extractTimeout > 0 && extractTimeout <= DurationArgument.longestWait) {
+            throw ValidationError("--extract-timeout must be a positive number of seconds, 86400 (a day) at most")
         }
         if extractTimeout != nil && extract == nil { throw ValidationError("--extract-timeout needs --extract") }
-        guard lease >= 1, lease.isFinite else { throw ValidationError("--lease must be at least 1 second") }
+        guard lease >= 1, lease <= DurationArgument.longestWait else {
+            throw ValidationError("--lease must be from 1 to 86400 seconds (a day)")
+        }
         if worker && resume { throw ValidationError("--worker and --resume cannot be combined: a worker always continues") }
         if worker && demo { throw ValidationError("--worker cannot be combined with --demo") }
         if worker && !seeds.isEmpty { throw ValidationError("--worker takes no seed URLs: the crawl has its own") }
