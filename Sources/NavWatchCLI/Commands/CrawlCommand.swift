@@ -369,12 +369,12 @@ package struct CrawlCommand: AsyncParsableCommand {
         }
         withExtendedLifetime(interruption) {}
         progress.finish()
-        Self.tell(CrawlSummaryText(summary).text)
+        Self.tell(CrawlSummaryText(summary).lines)
         // Read once, for the link check, the budgets and the problems.
         let reports = try await store.allReports(includingRequests: false)
         let links = LinkCheckResult(graph: try await store.linkGraph(), reports: reports, policy: policy.links)
         try await closingSummary(reports, links, store: store, recentChecks: recentChecks)
-        if extract != nil, let hint = Self.extractHint(reports) { Self.tell(hint) }
+        if extract != nil, let hint = Self.extractHint(reports) { Self.tell([hint]) }
         Self.writeCPUCounters(store)
         let seedReports = seedReportsSeen.withLock { $0 }
         if !resume, !worker, !seedReports.isEmpty, !seedReports.contains(where: \.wasAnswered) {
@@ -397,27 +397,28 @@ package struct CrawlCommand: AsyncParsableCommand {
         }
         guard !ran.isEmpty, !ran.contains(where: gaveValue) else { return nil }
         return "  extract: the script returned nothing on any of \(ran.count) page\(ran.count == 1 ? "" : "s"); "
-            + "it is the body of a function: end it with return (return {h1: …}, not ({h1: …}))\n"
+            + "it is the body of a function: end it with return (return {h1: …}, not ({h1: …}))"
     }
 
-    /// Writes lines of the closing summary to standard error, inert: they quote pages' URLs and servers' words.
-    private static func tell(_ lines: String) {
-        FileHandle.standardError.write(Data(TerminalText.inertLines(lines).utf8))
+    /// Writes lines of the closing summary to standard error, each inert and
+    /// ended by a line break: they quote pages' URLs and servers' words.
+    private static func tell(_ lines: [String]) {
+        FileHandle.standardError.write(Data(TerminalText.lines(lines).utf8))
     }
 
     /// The summary's lines on links, the link cache and the hosts that pushed back.
     private func closingSummary(_ reports: [PageLoadReport], _ links: LinkCheckResult, store: any CrawlStore,
                                 recentChecks: RecentChecks?) async throws {
-        Self.tell(LinkSummaryText(links, db: CrawlDatabase.shown(db)).text)
+        Self.tell(LinkSummaryText(links, db: CrawlDatabase.shown(db)).lines)
         if var recentChecks, let recheckAfter {
             let cached = reports.filter { $0.checkedWith == .cache }.count
-            Self.tell("  links answered from the cache (checked within \(recheckAfter)): \(cached)\n")
+            Self.tell(["  links answered from the cache (checked within \(recheckAfter)): \(cached)"])
             recentChecks.add(reports)
             do { try recentChecks.write(linkCache) } catch {
                 throw InputError("cannot write the link cache \(linkCache): \(InputError.reason(error))")
             }
         }
-        Self.tell(HostSummaryText(try await store.hostStatistics()).text)
+        Self.tell(HostSummaryText(try await store.hostStatistics()).lines)
     }
 
     /// The budgets' and the baseline's lines of the summary, the job summary
@@ -428,24 +429,24 @@ package struct CrawlCommand: AsyncParsableCommand {
         let shownDB = CrawlDatabase.shown(db)
         let budgetListing = budgetFile.map { BudgetListing(reports, budgets: $0, policy: policy.links) }
         if let budgetListing {
-            var text = "  budgets: \(budgetListing.summary)\n"
+            var lines = ["  budgets: \(budgetListing.summary)"]
             if !budgetListing.breaches.isEmpty {
-                text += "  see: navwatch budgets --db \(shownDB)" + (budgets.map { " --budgets \($0)" } ?? "") + "\n"
+                lines.append("  see: navwatch budgets --db \(shownDB)" + (budgets.map { " --budgets \($0)" } ?? ""))
             }
-            Self.tell(text)
+            Self.tell(lines)
         }
         var problems = CrawlProblems(links: links, reports: reports, budgets: budgetFile, policy: policy.links).found
         var stepSummary = StepSummary(summary: CrawlSummary(reports), links: links, problems: problems, budgets: budgetListing, db: shownDB)
         if let baseline, let baselineDB = self.baseline {
             let compared = CrawlProblems(problems).compared(with: baseline)
-            Self.tell(BaselineSummaryText(compared, baseline: CrawlDatabase.shown(baselineDB)).text)
+            Self.tell(BaselineSummaryText(compared, baseline: CrawlDatabase.shown(baselineDB)).lines)
             problems = compared.new
             stepSummary.problems = problems
             stepSummary.baseline = (CrawlDatabase.shown(baselineDB), compared.known.count, compared.fixed)
         }
         stepSummary.append()
         if let failOn, failOn.isMet(by: problems.filter { $0.severity == .error }) {
-            Self.tell("navwatch: failing (--fail-on \(failOn.description))\n")
+            Self.tell(["navwatch: failing (--fail-on \(failOn.description))"])
             throw ExitCode(1)
         }
     }
