@@ -19,11 +19,8 @@ struct ReadingCommandsTests {
 
     @Test("links, report, export, status, budgets, diff (either file) and crawl --baseline refuse in one line, exit 2, the file unchanged")
     func refused() async throws {
-        let directory = temporaryPath("reading")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (directory, crawl) = try Self.directoryWithCrawl()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let crawl = directory + "/crawl.db"
-        _ = try SQLiteCrawlStore(path: crawl)   // an empty crawl: navwatch's tables, no pages
         let budgets = directory + "/budgets.toml"
         try "[[budget]]\nload_ms = 1000\n".write(toFile: budgets, atomically: true, encoding: .utf8)
         for (file, line) in try Self.files(in: directory) {
@@ -47,11 +44,8 @@ struct ReadingCommandsTests {
 
     @Test("a crawl is read without a byte of it or a file beside it changing")
     func crawlUnchanged() async throws {
-        let directory = temporaryPath("reading")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (directory, crawl) = try Self.directoryWithCrawl()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let crawl = directory + "/crawl.db"
-        _ = try SQLiteCrawlStore(path: crawl)
         let before = try Self.sha256(crawl)
         let status = try await NavwatchProcess.run(["status", "--db", crawl])
         #expect(status.status == 0)
@@ -60,6 +54,14 @@ struct ReadingCommandsTests {
         #expect(diff.status == 0)
         #expect(try Self.sha256(crawl) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["crawl.db"])
+    }
+
+    /// A new directory with `crawl.db` in it, an empty crawl: navwatch's tables, no pages.
+    private static func directoryWithCrawl() throws -> (directory: String, crawl: String) {
+        let directory = temporaryPath("reading")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        _ = try SQLiteCrawlStore(path: directory + "/crawl.db")
+        return (directory, directory + "/crawl.db")
     }
 
     /// The SHA-256 of the file at `path`, in hex, as `sha256sum` gives it.

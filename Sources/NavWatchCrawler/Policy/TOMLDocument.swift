@@ -40,7 +40,9 @@ struct TOMLDocument {
         var line = 1, depth = 0, atLineStart = true, index = 0
         var string: (delimiter: Unicode.Scalar, multiline: Bool)?
         func starts(_ run: String, at position: Int) -> Bool {
-            run.unicodeScalars.enumerated().allSatisfy { position + $0.offset < scalars.count && scalars[position + $0.offset] == $0.element }
+            run.unicodeScalars.enumerated().allSatisfy { offset, scalar in
+                position + offset < scalars.count && scalars[position + offset] == scalar
+            }
         }
         while index < scalars.count {
             let scalar = scalars[index]
