@@ -74,7 +74,8 @@ package struct BudgetListing {
         if !breaches.isEmpty {
             lines += ["| page | budget | measured | limit |", "|---|---|---|---|"]
             for breach in breaches {
-                lines.append("| `\(Markdown.cell(breach.url))` | \(Markdown.cell(breach.budget)) | \(breach.metric.shown(breach.measured)) | \(breach.metric.shown(breach.limit)) |")
+                lines.append("| `\(Markdown.cell(breach.url))` | \(Markdown.cell(breach.budget)) | "
+                             + "\(breach.metric.shown(breach.measured)) | \(breach.metric.shown(breach.limit)) |")
             }
         }
         return lines.joined(separator: "\n") + "\n"
