@@ -191,7 +191,10 @@ let package = Package(
         // the seed corpus in Tests/NavWatchFuzzTests/Corpus (Scripts/fuzz runs a long one).
         .testTarget(
             name: "NavWatchFuzzTests",
-            dependencies: ["NavWatchGuard", "NavWatchHTTP", "NavWatchCrawler", "NavWatchHTML"],
+            dependencies: [
+                "NavWatchGuard", "NavWatchHTTP", "NavWatchCrawler", "NavWatchHTML", "NavWatchCLI", "NavWatchSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             resources: [.copy("Corpus")]
         ),
         .testTarget(

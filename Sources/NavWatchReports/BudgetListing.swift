@@ -36,7 +36,7 @@ package struct BudgetListing {
 
     package func render(_ format: Format) -> String {
         switch format {
-        case .text: return TerminalText.inertLines(text)
+        case .text: return text
         case .markdown: return markdown
         case .junit: return junit
         case .json: return json
@@ -56,14 +56,16 @@ package struct BudgetListing {
         breach.line + (breach.pattern.map { " (budget \($0))" } ?? "")
     }
 
-    package var text: String {
+    package var text: String { TerminalText.lines(textLines) }
+
+    private var textLines: [String] {
         var lines: [String] = []
         for page in pages where !page.breaches.isEmpty {
             lines.append(page.url)
             lines += page.breaches.map { "  " + Self.line($0) }
         }
         lines.append(summary)
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     package var markdown: String {
@@ -72,7 +74,8 @@ package struct BudgetListing {
         if !breaches.isEmpty {
             lines += ["| page | budget | measured | limit |", "|---|---|---|---|"]
             for breach in breaches {
-                lines.append("| `\(Markdown.cell(breach.url))` | \(breach.budget) | \(breach.metric.shown(breach.measured)) | \(breach.metric.shown(breach.limit)) |")
+                lines.append("| `\(Markdown.cell(breach.url))` | \(Markdown.cell(breach.budget)) | "
+                             + "\(breach.metric.shown(breach.measured)) | \(breach.metric.shown(breach.limit)) |")
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -25,7 +25,7 @@ package struct DiffListing {
 
     package func render(_ format: Format) -> String {
         switch format {
-        case .text: return TerminalText.inertLines(text)
+        case .text: return text
         case .markdown: return markdown
         case .jsonl: return jsonl
         case .junit: return junit
@@ -60,7 +60,9 @@ package struct DiffListing {
     }
 
     /// Per URL, its changes, a `!` before regressions, and the referrers of link problems.
-    package var text: String {
+    package var text: String { TerminalText.lines(textLines) }
+
+    private var textLines: [String] {
         var lines: [String] = []
         for group in byURL {
             lines.append(group.url)
@@ -71,7 +73,7 @@ package struct DiffListing {
         }
         lines.append(diff.summary)
         lines.append(diff.slowerRule)
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     package var markdown: String {

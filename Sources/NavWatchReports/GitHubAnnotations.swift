@@ -18,9 +18,11 @@ enum GitHubAnnotations {
         }.joined()
     }
 
+    /// `%`, CR and LF as the runner decodes them (`%25`, `%0D`, `%0A`); the
+    /// other controls, which the runner would print raw, as `TerminalText.inert` writes them (`\u001b`).
     private static func escapedData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        TerminalText.inert(text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A"))
     }
 
     private static func escapedProperty(_ text: String) -> String {

@@ -24,7 +24,7 @@ package struct LinkListing {
 
     package func render(_ format: Format) -> String {
         switch format {
-        case .text: return TerminalText.inertLines(text)
+        case .text: return text
         case .jsonl: return jsonl
         case .csv: return csv
         case .markdown: return markdown
@@ -36,7 +36,9 @@ package struct LinkListing {
     // MARK: Text
 
     /// Broken targets with every link to them; other targets on one line each.
-    package var text: String {
+    package var text: String { TerminalText.lines(textLines) }
+
+    private var textLines: [String] {
         var lines: [String] = []
         for target in targets {
             let mark = target.problem != nil ? "✘" : (target.report.map { !$0.wasLoaded } ?? true) ? "-" : "✔"
@@ -56,7 +58,7 @@ package struct LinkListing {
             lines += orphans.map { "    \($0)" }
         }
         lines.append(summaryLine)
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     private var summaryLine: String {
@@ -155,11 +157,11 @@ package struct LinkListing {
                     "\(Markdown.cell(place.link.source)) “\(Markdown.cell(place.link.text))”"
                         + (place.count > 1 ? " (\(place.count) links)" : "")
                 }.joined(separator: "<br>")
-                lines.append("| \(mark) | `\(target.target)` | \(Markdown.cell(problemText(target))) | \(from) |")
+                lines.append("| \(mark) | `\(Markdown.cell(target.target))` | \(Markdown.cell(problemText(target))) | \(from) |")
             }
         }
         if !orphans.isEmpty {
-            lines += ["", "Pages only the sitemap leads to:", ""] + orphans.map { "- `\($0)`" }
+            lines += ["", "Pages only the sitemap leads to:", ""] + orphans.map { "- `\(Markdown.cell($0))`" }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,7 +1,11 @@
-/// Escaping for text placed in a Markdown table cell.
+/// Escaping for strangers' text placed in Markdown.
 enum Markdown {
-    /// `text` for a table cell: a `|` or a line break would end the cell.
+    /// `text` for a table cell (or a code span in one): a `|` would end the
+    /// cell, a line feed or carriage return the row, and a control could
+    /// drive the terminal the Markdown is printed on. So `|` is written `\|`,
+    /// and the characters `TerminalText.inert` escapes as it does (`\n`,
+    /// `\r`, `\t`, `\u001b`, `\u009b`, `\u202e`), which Markdown shows as written.
     static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        TerminalText.inert(text).replacingOccurrences(of: "|", with: "\\|")
     }
 }

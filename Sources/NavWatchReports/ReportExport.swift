@@ -69,26 +69,35 @@ public enum ReportExport {
         ]
     }
 
+    /// A whole number without decimals, any other as Swift writes it
+    /// (`1e+300` from a page's `data` included: only a whole number of less
+    /// than 10^15 is converted to an `Int`, which never traps).
     fileprivate static func number(_ value: Double?) -> String? {
-        value.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
+        value.map { $0.magnitude < 1e15 && $0 == $0.rounded() ? String(Int($0)) : String($0) }
     }
 
     /// One RFC 4180 row (without its line break); nil fields are empty.
     ///
+    /// No field holds a raw control character: C0 and C1 controls, DEL and
+    /// bidirectional overrides and isolates are written as `TerminalText.inert`
+    /// writes them (`\n`, `\r`, `\t`, `\u001b`, `\u009b`, `\u202e`), so a row is
+    /// one line and a CSV printed on a terminal cannot drive it.
+    ///
     /// A field that a spreadsheet would evaluate as a formula (it starts with
-    /// `=`, `+`, `-`, `@`, a tab or a carriage return, and is not a plain
-    /// number) is written as text, a `'` before it and quoted, as OWASP
-    /// advises against CSV injection: titles, link texts, URLs and `data`
-    /// values are strangers' text. Numbers, negative ones included, stay numbers.
+    /// `=`, `+`, `-` or `@`, and is not a plain number; a tab or a carriage
+    /// return before one is escaped already) is written as text, a `'`
+    /// before it and quoted, as OWASP advises against CSV injection: titles,
+    /// link texts, URLs and `data` values are strangers' text. Numbers,
+    /// negative ones included, stay numbers.
     public static func csvRow(_ fields: [String?]) -> String {
-        fields.map { quote($0 ?? "") }.joined(separator: ",")
+        fields.map { quote(TerminalText.inert($0 ?? "")) }.joined(separator: ",")
     }
 
     private static func quote(_ field: String) -> String {
-        if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), !isPlainNumber(field) {
+        if let first = field.unicodeScalars.first, "=+-@".unicodeScalars.contains(first), !isPlainNumber(field) {
             return "\"'" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        guard field.contains(where: { $0 == "," || $0 == "\"" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

@@ -6,8 +6,12 @@
 ///
 /// Every text output for people goes through it: the watch lines and
 /// summaries, `crawl`'s summary, `links`, `budgets`, `diff` and `status` as
-/// text, and the one-line errors. JSON, CSV, HTML, XML and Markdown outputs
-/// keep their own escaping.
+/// text, and the one-line errors. Those outputs are made as arrays of lines
+/// and written by `lines(_:)`, so that navwatch's own line breaks are the only
+/// ones: a stranger's line feed shows as `\n` on the line it came in. CSV,
+/// Markdown and GitHub workflow commands use `inert(_:)` inside their own
+/// escaping (see `ReportExport.csvRow`, `Markdown.cell`, `GitHubAnnotations`);
+/// JSON, HTML and XML outputs keep theirs.
 package enum TerminalText {
     /// `text` with what could drive a terminal escaped, the rest kept, so it
     /// stays recognisable: C0 controls as `\n`, `\r`, `\t` or `\u001b`; DEL
@@ -34,12 +38,11 @@ package enum TerminalText {
         return String(shown)
     }
 
-    /// `text`, lines that navwatch wrote with strangers' strings in them,
-    /// with each line made inert and the line breaks kept.
-    package static func inertLines(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0 != "\n" && isActive($0) }) else { return text }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { inert(String($0)) }
-            .joined(separator: "\n")
+    /// Lines that navwatch wrote with strangers' strings in them, each made
+    /// inert (a line feed or carriage return in one shown as `\n` or `\r`)
+    /// and each ended by a line feed: the only line breaks in the result.
+    package static func lines(_ lines: [String]) -> String {
+        lines.map { inert($0) + "\n" }.joined()
     }
 
     private static func isActive(_ scalar: Unicode.Scalar) -> Bool {

@@ -145,6 +145,6 @@ struct DiffCommandTests {
         #expect(half.stderr.contains("--old-screenshots and --new-screenshots go together"))
         let negative = try await NavwatchProcess.run(["diff", missing, missing, "--slower-by-ms=-1"])
         #expect(negative.status == 2)
-        #expect(negative.stderr.contains("--slower-by-ms must be 0 or more milliseconds"))
+        #expect(negative.stderr == "navwatch: --slower-by-ms must be from 0 to 3600000 milliseconds (an hour)\n")
     }
 }

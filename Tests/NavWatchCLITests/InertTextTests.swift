@@ -97,23 +97,94 @@ struct InertTextTests {
         let linkRow = try #require(links.stdout.first { $0.contains("/formula,") }, "\(links.stdout)")
         #expect(linkRow.hasSuffix(#","'=1+1",/formula,a,"# + "\r"), "\(linkRow)")
         // What a spreadsheet gets: Python's csv module reads the cell back as the text with its quote.
-        let python = Process()
-        python.executableURL = URL(filePath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", "import csv,sys; print([r[6] for r in csv.reader(sys.stdin) if r[0].endswith('/formula')][0])"]
-        let input = Pipe(), output = Pipe()
-        (python.standardInput, python.standardOutput) = (input, output)
-        try python.run()
-        input.fileHandleForWriting.write(Data(reports.stdout.joined(separator: "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let read = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
+        let read = try Self.python(reading: reports.stdout.joined(separator: "\n"),
+                                   "print([r[6] for r in csv.reader(sys.stdin) if r[0].endswith('/formula')][0])")
         #expect(read == #"'=HYPERLINK("http://evil.test/","x")"# + "\n")
     }
 
-    @Test("a CSV cell: formulas get a quote, numbers of every sign stay numbers")
+    @Test("Python's csv reads a row of escaped controls back: one row, its cells as written")
+    func csvReadBack() throws {
+        let csv = ReportExport.csvRow([Self.controls, "x,\"y\"", "3"]) + "\r\n"
+        let read = try Self.python(reading: csv, "print([' | '.join(r) for r in csv.reader(sys.stdin)])")
+        #expect(read == "['\(Self.escaped.replacingOccurrences(of: "\\", with: "\\\\")) | x,\"y\" | 3']\n")
+    }
+
+    /// What a Python script (with `csv` and `sys` imported) prints reading `input` on its standard input.
+    private static func python(reading input: String, _ script: String) throws -> String {
+        let python = Process()
+        python.executableURL = URL(filePath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import csv,sys; " + script]
+        let stdin = Pipe(), output = Pipe()
+        (python.standardInput, python.standardOutput) = (stdin, output)
+        try python.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let read = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        return read
+    }
+
+    @Test("a CSV cell: formulas get a quote, numbers of every sign stay numbers, a tab or CR is escaped (so no formula)")
     func csvCells() {
         #expect(ReportExport.csvRow(["-3", "+4.5e-3", ".5", "-1+1", "=A1", "@SUM(A1)", "\tx", "\rx", "-", "plain", "a,b"])
-                == #"-3,+4.5e-3,.5,"'-1+1","'=A1","'@SUM(A1)","'\#tx","'\#rx","'-",plain,"a,b""#)
+                == #"-3,+4.5e-3,.5,"'-1+1","'=A1","'@SUM(A1)",\tx,\rx,"'-",plain,"a,b""#)
+    }
+
+    /// A line feed, a carriage return, ESC, BEL, a C1 control (CSI) and a right-to-left override.
+    static let controls = "a\nb\rc\u{1B}d\u{07}e\u{9B}f\u{202E}g"
+    /// `controls` as every format writes it.
+    static let escaped = #"a\nb\rc\u001bd\u0007e\u009bf\u202eg"#
+
+    @Test("each format writes a stranger's controls escaped, on the row they came in")
+    func controlsInEveryFormat() {
+        #expect(TerminalText.lines(["title: " + Self.controls, "2 changes"]) == "title: \(Self.escaped)\n2 changes\n")
+        #expect(ReportExport.csvRow([Self.controls, "1", "x\u{1B},\"y\""]) == #"\#(Self.escaped),1,"x\u001b,""y""""#)
+        #expect(Markdown.cell(Self.controls + "|h") == Self.escaped + #"\|h"#)
+        #expect(GitHubAnnotations.line(.error, title: "t:\n" + Self.controls, message: "100% " + Self.controls)
+                == #"::error title=t%3A%0Aa%0Ab%0Dc\u001bd\u0007e\u009bf\u202eg::100%25 a%0Ab%0Dc\u001bd\u0007e\u009bf\u202eg"#)
+    }
+
+    /// `/` links to itself with a text fragment whose terms hold line feeds
+    /// that, printed raw, would forge a listing's lines; only from the second crawl on.
+    private final class ForgingSite: Sendable {
+        let second = Mutex(false)
+        static let fragment = "#:~:text=fine%0A%E2%9C%94%20https://forged.example/%20ok%0Ano%20broken%20links"
+
+        func route(_ request: LoopbackRequest) -> LoopbackResponse {
+            guard request.path == "/" else { return .text("Not here", status: 404) }
+            let link = second.withLock { $0 } ? #"<a href="/\#(Self.fragment)">fine</a>"# : ""
+            return .html("<!doctype html><title>plain</title><p>plain text</p>\(link)")
+        }
+    }
+
+    @Test("a line feed in a text fragment forges no line in links, diff or crawl's summary against a baseline")
+    func forgedLines() async throws {
+        let site = ForgingSite()
+        let server = try await LoopbackServer.start(route: { site.route($0) })
+        defer { Task { await server.shutdown() } }
+        let first = temporaryPath("forged-1.db"), second = temporaryPath("forged-2.db")
+        defer {
+            for db in [first, second] { removeSQLiteDatabase(atPath: db) }
+        }
+        let seed = server.url("/").absoluteString
+        _ = try await NavwatchProcess.run(["crawl", "--db", first, seed])
+        site.second.withLock { $0 = true }
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", second, "--baseline", first, seed])
+        let links = try await NavwatchProcess.run(["links", "--db", second, "--broken"])
+        let diff = try await NavwatchProcess.run(["diff", first, second])
+        let forged = ["✔ https://forged.example/ ok", "no broken links"]
+        let outputs = [("crawl", crawl.stderr.split(separator: "\n").map(String.init)), ("links", links.stdout), ("diff", diff.stdout)]
+        for (name, lines) in outputs {
+            #expect(!lines.contains { line in forged.contains { line.hasSuffix($0) } }, "\(name): \(lines)")
+            #expect(lines.allSatisfy { Self.activeScalars($0).isEmpty }, "\(name): \(lines)")
+        }
+        let target = seed + "#:~:text=fine%0A%E2%9C%94%20https://forged.example/%20ok%0Ano%20broken%20links"
+        let detail = #"no text matching "fine\n✔ https://forged.example/ ok\nno broken links" on the rendered page"#
+        #expect(links.stdout == ["✘ \(target)  missing text fragment: \(detail)",
+                                 #"    linked from \#(seed)  "fine""#,
+                                 "1 broken target, 1 link to them on 1 page"])
+        #expect(diff.stdout.contains("! new missing-text-fragment: \(detail)"), "\(diff.stdout)")
+        #expect(crawl.stderr.contains("\n    new missing-text-fragment \(target): \(detail) (linked from \(seed))\n"), "\(crawl.stderr)")
     }
 
     @Test("inert text: each active character escaped where it stood, the rest kept")
@@ -121,7 +192,7 @@ struct InertTextTests {
         #expect(TerminalText.inert(InertTextTests.hostile)
                 == #"A\u001b[2J\u001b]0;owned\u0007\u001b[31mred\u009b1m\u202eB\u2066C"#)
         #expect(TerminalText.inert("line\nnext\ttab\u{7F}") == #"line\nnext\ttab\u007f"#)
-        #expect(TerminalText.inertLines("one \u{1B}x\ntwo\n") == "one \\u001bx\ntwo\n")
+        #expect(TerminalText.lines(["one \u{1B}x", "two"]) == "one \\u001bx\ntwo\n")
         #expect(TerminalText.inert("plain – ünïcode ✔ \u{200F}") == "plain – ünïcode ✔ \u{200F}")
     }
 }

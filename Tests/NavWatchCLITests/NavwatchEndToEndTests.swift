@@ -214,7 +214,7 @@ struct NavwatchEndToEndTests {
         (["--bogus"], "navwatch: Unknown option '--bogus'"),
         (["--wait-until", "never", "example.org"],
          "navwatch: The value 'never' is invalid for '--wait-until <wait-until>'. Please provide one of 'commit', 'finish' or 'idle'."),
-        (["--timeout=0", "example.org"], "navwatch: --timeout must be a positive number of seconds, not 0.0"),
+        (["--timeout=0", "example.org"], "navwatch: --timeout must be a positive number of seconds, 86400 (a day) at most, not 0.0"),
     ])
     func badInput(arguments: [String], message: String) async throws {
         let result = try await NavwatchProcess.run(arguments)

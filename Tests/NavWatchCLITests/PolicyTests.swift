@@ -65,4 +65,18 @@ struct PolicyTests {
         #expect(bad.stderr == "navwatch: \(file): line 3: [politeness]: delay_ms must be a whole number of 0 or more\n")
         #expect(!FileManager.default.fileExists(atPath: db))
     }
+
+    @Test("the policy file's [network] profile is refused with --fast and --render never, as --network is")
+    func networkWithoutRendering() async throws {
+        let db = temporaryPath("policy.db"), file = temporaryPath("navwatch.toml")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try "[network]\nprofile = \"3G\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        for mode in [["--fast"], ["--render", "never"]] {
+            let crawl = try await NavwatchProcess.run(["crawl", "--demo", "--db", db, "--config", file] + mode)
+            #expect(crawl.status == 2)
+            #expect(crawl.stderr == "navwatch: [network] profile of the policy file shapes rendered pages: it cannot be combined with "
+                        + mode.joined(separator: " ") + "\n")
+            #expect(!FileManager.default.fileExists(atPath: db))
+        }
+    }
 }

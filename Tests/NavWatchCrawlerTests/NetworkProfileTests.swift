@@ -20,6 +20,7 @@ struct NetworkProfileTests {
         ("up=1Gbit/s, latency=0.2s", "latency=200ms,up=1000000kbps", 200, nil, 1_000_000),
         ("rtt=40", "latency=40ms", 40, nil, nil),
         ("latency=0ms,down=56000bps", "latency=0ms,down=56kbps", 0, 56, nil),
+        ("latency=60s,down=100Gbps", "latency=60000ms,down=100000000kbps", 60_000, 100_000_000, nil),
     ] as [(String, String, Double, Double?, Double?)])
     func custom(text: String, name: String, roundTrip: Double, down: Double?, up: Double?) throws {
         #expect(try NetworkProfile(parsing: text) == NetworkProfile(name: name, roundTripMs: roundTrip, downKbps: down, upKbps: up))
@@ -32,9 +33,13 @@ struct NetworkProfileTests {
         ("latency=10ms,speed=1Mbps", "speed is not a network key (latency, down or up)"),
         ("latency=10ms,down", "down is not key=value (latency, down or up)"),
         ("latency=-5ms", "latency=-5ms is not a round trip such as 150ms (0 to 60 s)"),
-        ("latency=10ms,down=0Mbps", "0Mbps is not a bandwidth such as 1.6Mbps or 768kbps (at least 1kbps)"),
-        ("latency=10ms,down=fast", "fast is not a bandwidth such as 1.6Mbps or 768kbps (at least 1kbps)"),
-        ("latency=10ms,up=500bps", "500bps is not a bandwidth such as 1.6Mbps or 768kbps (at least 1kbps)"),
+        ("latency=10ms,down=0Mbps", "0Mbps is not a bandwidth such as 1.6Mbps or 768kbps (1kbps to 100Gbps)"),
+        ("latency=10ms,down=fast", "fast is not a bandwidth such as 1.6Mbps or 768kbps (1kbps to 100Gbps)"),
+        ("latency=10ms,up=500bps", "500bps is not a bandwidth such as 1.6Mbps or 768kbps (1kbps to 100Gbps)"),
+        ("latency=5ms,down=2e13Gbps", "2e13Gbps is not a bandwidth such as 1.6Mbps or 768kbps (1kbps to 100Gbps)"),
+        ("latency=5ms,up=1e16Gbps", "1e16Gbps is not a bandwidth such as 1.6Mbps or 768kbps (1kbps to 100Gbps)"),
+        ("latency=5ms,down=100.001Gbps", "100.001Gbps is not a bandwidth such as 1.6Mbps or 768kbps (1kbps to 100Gbps)"),
+        ("latency=1e300s", "latency=1e300s is not a round trip such as 150ms (0 to 60 s)"),
     ])
     func errors(text: String, message: String) {
         #expect(throws: NetworkProfileError.self) { try NetworkProfile(parsing: text) }

@@ -144,6 +144,8 @@ struct PolicyFileTests {
         ("[network]\nprofile = \"latency=fast\"",
          "p.toml: line 2: [network]: profile: latency=fast is not a round trip such as 150ms (0 to 60 s)"),
         ("ignore = [", "p.toml: line 1: "),
+        ("[/\u{FFFD}", "p.toml: line 1: a table header must start with a key, such as [network]"),
+        ("ignore = [\n  \"[/x]\",\n]\n# [!x]\n[[ !x]]", "p.toml: line 5: a table header must start with a key, such as [network]"),
     ])
     func badValues(text: String, message: String) {
         do {

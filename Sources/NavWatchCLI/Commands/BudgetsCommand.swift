@@ -39,7 +39,7 @@ package struct BudgetsCommand: AsyncParsableCommand {
         guard let file = try budgets.map({ path throws(InputError) in try BudgetFile.read(path) }) ?? policy.budgets else {
             throw InputError("give a budget file with --budgets FILE, or [[budget]] tables in the policy file")
         }
-        let reports = try await CrawlDatabase.with(db, mustExist: true) { store in
+        let reports = try await CrawlDatabase.with(db, reading: true) { store in
             do { return try await store.allReports(includingRequests: false) } catch {
                 throw InputError("cannot read the crawl database \(CrawlDatabase.shown(db)): \(InputError.reason(error))")
             }

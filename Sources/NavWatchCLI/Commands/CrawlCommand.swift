@@ -183,7 +183,9 @@ package struct CrawlCommand: AsyncParsableCommand {
 
     package func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        guard timeout > 0, timeout <= DurationArgument.longestWait else {
+            throw ValidationError("--timeout must be a positive number of seconds, 86400 (a day) at most")
+        }
         if let delay, delay < 0 { throw ValidationError("--delay must be 0 or more milliseconds") }
         if let hostConcurrency, hostConcurrency < 1 { throw ValidationError("--host-concurrency must be at least 1") }
         guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
@@ -196,8 +198,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         if let externalDelay, externalDelay < 0 { throw ValidationError("--external-delay must be 0 or more milliseconds") }
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
         if let readConcurrency, readConcurrency < 1 { throw ValidationError("--read-concurrency must be at least 1") }
-        if fast || render.map({ $0.value != .always }) == true {
-            let mode = fast ? "--fast" : "--render \(render!.value.rawValue)"
+        if let mode = unrenderedMode {
             if extract != nil { throw ValidationError("--extract runs on rendered pages: it cannot be combined with \(mode)") }
             if screenshots != nil { throw ValidationError("--screenshots needs rendered pages: it cannot be combined with \(mode)") }
             if network != nil { throw ValidationError("--network shapes rendered pages: it cannot be combined with \(mode)") }
@@ -206,11 +207,13 @@ package struct CrawlCommand: AsyncParsableCommand {
         if fast, let render, render.value != .auto {
             throw ValidationError("--fast is --render auto: it cannot be combined with --render \(render.value.rawValue)")
         }
-        if let extractTimeout, !(extractTimeout > 0 && extractTimeout.isFinite) {
-            throw ValidationError("--extract-timeout must be a positive number of seconds")
+        if let extractTimeout, !(extractTimeout > 0 && extractTimeout <= DurationArgument.longestWait) {
+            throw ValidationError("--extract-timeout must be a positive number of seconds, 86400 (a day) at most")
         }
         if extractTimeout != nil && extract == nil { throw ValidationError("--extract-timeout needs --extract") }
-        guard lease >= 1, lease.isFinite else { throw ValidationError("--lease must be at least 1 second") }
+        guard lease >= 1, lease <= DurationArgument.longestWait else {
+            throw ValidationError("--lease must be from 1 to 86400 seconds (a day)")
+        }
         if worker && resume { throw ValidationError("--worker and --resume cannot be combined: a worker always continues") }
         if worker && demo { throw ValidationError("--worker cannot be combined with --demo") }
         if worker && !seeds.isEmpty { throw ValidationError("--worker takes no seed URLs: the crawl has its own") }
@@ -219,6 +222,14 @@ package struct CrawlCommand: AsyncParsableCommand {
                 throw ValidationError("\"\(pattern)\" is not a valid regular expression")
             }
         }
+    }
+
+    /// The flag that keeps pages from being rendered, as the user wrote it
+    /// (`--fast`, `--render auto`, `--render never`); nil when every page is rendered.
+    private var unrenderedMode: String? {
+        if fast { return "--fast" }
+        guard let render, render.value != .always else { return nil }
+        return "--render \(render.value.rawValue)"
     }
 
     /// Where `Scripts/bench` asks for the crawl's CPU counters: one JSON
@@ -247,6 +258,10 @@ package struct CrawlCommand: AsyncParsableCommand {
             throw InputError("cannot crawl \(url.absoluteString): only http and https seeds can be crawled")
         }
         let policy = try policyOptions.policy()
+        // Checked as `--network` is in `validate()`, before any file is opened.
+        if network == nil, policy.network != nil, let mode = unrenderedMode {
+            throw InputError("[network] profile of the policy file shapes rendered pages: it cannot be combined with \(mode)")
+        }
         let budgetFile = try budgets.map { path throws(InputError) in try BudgetFile.read(path) } ?? policy.budgets
         if failOn?.findings.contains(.budgets) == true, budgetFile == nil {
             throw InputError("--fail-on budgets needs --budgets FILE, or [[budget]] tables in the policy file")
@@ -321,10 +336,6 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.checkExternal = checkExternal
         configuration.routeClicks = routes ? CrawlConfiguration.defaultRouteClicks : nil
         configuration.network = network?.profile ?? policy.network
-        if configuration.network != nil, configuration.render != .always {
-            throw InputError("[network] profile of the policy file shapes rendered pages: it cannot be combined with "
-                             + (fast ? "--fast" : "--render \(configuration.render.rawValue)"))
-        }
         configuration.runs = runs
         configuration.render = render?.value ?? (fast ? .auto : .always)
         if let readConcurrency { configuration.readConcurrency = readConcurrency }
@@ -363,12 +374,12 @@ package struct CrawlCommand: AsyncParsableCommand {
         }
         withExtendedLifetime(interruption) {}
         progress.finish()
-        Self.tell(CrawlSummaryText(summary).text)
+        Self.tell(CrawlSummaryText(summary).lines)
         // Read once, for the link check, the budgets and the problems.
         let reports = try await store.allReports(includingRequests: false)
         let links = LinkCheckResult(graph: try await store.linkGraph(), reports: reports, policy: policy.links)
         try await closingSummary(reports, links, store: store, recentChecks: recentChecks)
-        if extract != nil, let hint = Self.extractHint(reports) { Self.tell(hint) }
+        if extract != nil, let hint = Self.extractHint(reports) { Self.tell([hint]) }
         Self.writeCPUCounters(store)
         let seedReports = seedReportsSeen.withLock { $0 }
         if !resume, !worker, !seedReports.isEmpty, !seedReports.contains(where: \.wasAnswered) {
@@ -391,27 +402,28 @@ package struct CrawlCommand: AsyncParsableCommand {
         }
         guard !ran.isEmpty, !ran.contains(where: gaveValue) else { return nil }
         return "  extract: the script returned nothing on any of \(ran.count) page\(ran.count == 1 ? "" : "s"); "
-            + "it is the body of a function: end it with return (return {h1: …}, not ({h1: …}))\n"
+            + "it is the body of a function: end it with return (return {h1: …}, not ({h1: …}))"
     }
 
-    /// Writes lines of the closing summary to standard error, inert: they quote pages' URLs and servers' words.
-    private static func tell(_ lines: String) {
-        FileHandle.standardError.write(Data(TerminalText.inertLines(lines).utf8))
+    /// Writes lines of the closing summary to standard error, each inert and
+    /// ended by a line break: they quote pages' URLs and servers' words.
+    private static func tell(_ lines: [String]) {
+        FileHandle.standardError.write(Data(TerminalText.lines(lines).utf8))
     }
 
     /// The summary's lines on links, the link cache and the hosts that pushed back.
     private func closingSummary(_ reports: [PageLoadReport], _ links: LinkCheckResult, store: any CrawlStore,
                                 recentChecks: RecentChecks?) async throws {
-        Self.tell(LinkSummaryText(links, db: CrawlDatabase.shown(db)).text)
+        Self.tell(LinkSummaryText(links, db: CrawlDatabase.shown(db)).lines)
         if var recentChecks, let recheckAfter {
             let cached = reports.filter { $0.checkedWith == .cache }.count
-            Self.tell("  links answered from the cache (checked within \(recheckAfter)): \(cached)\n")
+            Self.tell(["  links answered from the cache (checked within \(recheckAfter)): \(cached)"])
             recentChecks.add(reports)
             do { try recentChecks.write(linkCache) } catch {
                 throw InputError("cannot write the link cache \(linkCache): \(InputError.reason(error))")
             }
         }
-        Self.tell(HostSummaryText(try await store.hostStatistics()).text)
+        Self.tell(HostSummaryText(try await store.hostStatistics()).lines)
     }
 
     /// The budgets' and the baseline's lines of the summary, the job summary
@@ -422,24 +434,24 @@ package struct CrawlCommand: AsyncParsableCommand {
         let shownDB = CrawlDatabase.shown(db)
         let budgetListing = budgetFile.map { BudgetListing(reports, budgets: $0, policy: policy.links) }
         if let budgetListing {
-            var text = "  budgets: \(budgetListing.summary)\n"
+            var lines = ["  budgets: \(budgetListing.summary)"]
             if !budgetListing.breaches.isEmpty {
-                text += "  see: navwatch budgets --db \(shownDB)" + (budgets.map { " --budgets \($0)" } ?? "") + "\n"
+                lines.append("  see: navwatch budgets --db \(shownDB)" + (budgets.map { " --budgets \($0)" } ?? ""))
             }
-            Self.tell(text)
+            Self.tell(lines)
         }
         var problems = CrawlProblems(links: links, reports: reports, budgets: budgetFile, policy: policy.links).found
         var stepSummary = StepSummary(summary: CrawlSummary(reports), links: links, problems: problems, budgets: budgetListing, db: shownDB)
         if let baseline, let baselineDB = self.baseline {
             let compared = CrawlProblems(problems).compared(with: baseline)
-            Self.tell(BaselineSummaryText(compared, baseline: CrawlDatabase.shown(baselineDB)).text)
+            Self.tell(BaselineSummaryText(compared, baseline: CrawlDatabase.shown(baselineDB)).lines)
             problems = compared.new
             stepSummary.problems = problems
             stepSummary.baseline = (CrawlDatabase.shown(baselineDB), compared.known.count, compared.fixed)
         }
         stepSummary.append()
         if let failOn, failOn.isMet(by: problems.filter { $0.severity == .error }) {
-            Self.tell("navwatch: failing (--fail-on \(failOn.description))\n")
+            Self.tell(["navwatch: failing (--fail-on \(failOn.description))"])
             throw ExitCode(1)
         }
     }

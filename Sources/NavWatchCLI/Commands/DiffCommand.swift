@@ -67,10 +67,17 @@ package struct DiffCommand: AsyncParsableCommand {
 
     package init() {}
 
+    /// The largest `--slower-by`, in percent: a page a hundred times slower.
+    static let slowerByLimit = 10_000.0
+    /// The largest `--slower-by-ms`: an hour.
+    static let slowerByMsLimit = 3_600_000.0
+
     package func validate() throws {
-        if let slowerBy, !(slowerBy >= 0 && slowerBy.isFinite) { throw ValidationError("--slower-by must be 0 or more percent") }
-        if let slowerByMs, !(slowerByMs >= 0 && slowerByMs.isFinite) {
-            throw ValidationError("--slower-by-ms must be 0 or more milliseconds")
+        if let slowerBy, !(0...Self.slowerByLimit).contains(slowerBy) {
+            throw ValidationError("--slower-by must be from 0 to \(Int(Self.slowerByLimit)) percent")
+        }
+        if let slowerByMs, !(0...Self.slowerByMsLimit).contains(slowerByMs) {
+            throw ValidationError("--slower-by-ms must be from 0 to \(Int(Self.slowerByMsLimit)) milliseconds (an hour)")
         }
         guard level > 0, level < 1 else { throw ValidationError("--level must be between 0 and 1, such as 0.01") }
         guard (0...100).contains(visualTolerance) else { throw ValidationError("--visual-tolerance must be a percent from 0 to 100") }

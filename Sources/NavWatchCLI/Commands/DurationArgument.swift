@@ -3,6 +3,10 @@ import ArgumentParser
 /// A length of time on the command line: a number with `s`, `m`, `h` or
 /// `d` after it (`90s`, `15m`, `12h`, `7d`), or a number of seconds.
 package struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    /// The longest wait a `--timeout`, `--lease` or `--extract-timeout` takes,
+    /// in seconds: a day (its milliseconds are converted to an `Int64`).
+    static let longestWait = 86_400.0
+
     package let seconds: Double
     package let description: String
 
@@ -13,7 +17,7 @@ package struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringCo
             number = number.dropLast()
             unit = multiplier
         }
-        guard let value = Double(number), value >= 0, value.isFinite else { return nil }
+        guard let value = Double(number), value >= 0, (value * unit).isFinite else { return nil }
         seconds = value * unit
         description = argument
     }

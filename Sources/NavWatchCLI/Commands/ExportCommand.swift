@@ -29,7 +29,7 @@ package struct ExportCommand: AsyncParsableCommand {
     /// memory stays the same whatever the size of the crawl. CSV reads them
     /// twice: first for the columns of the pages' `data`.
     package func run() async throws {
-        try await CrawlDatabase.with(db, mustExist: true) { store in
+        try await CrawlDatabase.with(db, reading: true) { store in
             let output = try TextOutput(path: out)
             let har = format == .har ? try HARWriter(output: output) : nil
             do {

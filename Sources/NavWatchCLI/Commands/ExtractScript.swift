@@ -40,7 +40,7 @@ struct ExtractScript: Sendable {
             """
         guard case .object(let error) = try await view.callAsyncJavaScript(check) else { return nil }
         let message = error["message"]?.stringValue ?? "the script does not compile"
-        guard case .number(let line)? = error["line"], line >= 1 else { return message }
+        guard case .number(let line)? = error["line"], line >= 1, line < 1e9 else { return message }
         return "line \(Int(line)): \(message)"
     }
 
@@ -61,7 +61,7 @@ struct ExtractScript: Sendable {
             let value = try await page.view.callAsyncJavaScript(wrapped)
             if case .object(let object) = value, case .string(let thrown)? = object[Self.thrownKey] {
                 var line: Int?
-                if case .number(let number)? = object["line"], number >= 1 { line = Int(number) }
+                if case .number(let number)? = object["line"], number >= 1, number < 1e9 { line = Int(number) }
                 throw JavaScriptError.exception(message: thrown, line: line)
             }
             return value == .undefined ? nil : value

@@ -38,11 +38,18 @@ package struct NavwatchCommand: AsyncParsableCommand {
                 print(fullMessage(for: error))
                 Glibc.exit(0)
             }
-            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-            let line = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
-            FileHandle.standardError.write(Data("navwatch: \(TerminalText.inert(line))\n".utf8))
+            FileHandle.standardError.write(Data((errorLine(for: error) + "\n").utf8))
             Glibc.exit(2)
         }
+    }
+
+    /// The one line, without its line break, that navwatch writes to
+    /// standard error for `error` before it exits with status 2: the first
+    /// line of the parser's message (not its usage), made inert.
+    package static func errorLine(for error: any Error) -> String {
+        let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+        let line = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+        return "navwatch: \(TerminalText.inert(line))"
     }
 }
 
@@ -107,8 +114,8 @@ package struct LoadOptions: ParsableArguments {
     package init() {}
 
     package func validate() throws {
-        guard timeout > 0, timeout.isFinite else {
-            throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)")
+        guard timeout > 0, timeout <= DurationArgument.longestWait else {
+            throw ValidationError("--timeout must be a positive number of seconds, 86400 (a day) at most, not \(timeout)")
         }
         guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
         guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100") }

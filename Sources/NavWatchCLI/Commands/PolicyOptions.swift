@@ -31,7 +31,7 @@ extension CrawlDatabase {
     /// The reports of the crawl in `db` and their link check under `policy`,
     /// or the one-line error the command line prints.
     static func read(_ db: String, policy: LinkPolicy) async throws -> ([PageLoadReport], LinkCheckResult) {
-        try await with(db, mustExist: true) { store in
+        try await with(db, reading: true) { store in
             do {
                 let reports = try await store.allReports(includingRequests: false)
                 return (reports, LinkCheckResult(graph: try await store.linkGraph(), reports: reports, policy: policy))

@@ -31,7 +31,7 @@ package struct ReportCommand: AsyncParsableCommand {
         let source = CrawlDatabase.shown(db)
         let screenshots = screenshots.map { Self.relativePath(of: $0, from: out) }
         let policy = try policyOptions.policy().links
-        let pages = try await CrawlDatabase.with(db, mustExist: true) { store in
+        let pages = try await CrawlDatabase.with(db, reading: true) { store in
             let output = try TextOutput(path: out)
             let pages: Int
             do {

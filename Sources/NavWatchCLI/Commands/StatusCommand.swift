@@ -18,15 +18,15 @@ package struct StatusCommand: AsyncParsableCommand {
     package init() {}
 
     package func run() async throws {
-        let counts = try await CrawlDatabase.with(db, mustExist: true) { store in
+        let counts = try await CrawlDatabase.with(db, reading: true) { store in
             do { return try await store.counts() } catch {
                 throw InputError("cannot read the crawl in \(CrawlDatabase.shown(db)): \(InputError.reason(error))")
             }
         }
-        print(json ? Self.json(counts) : TerminalText.inertLines(Self.text(counts)), terminator: "")
+        print(json ? Self.json(counts) : TerminalText.lines(Self.lines(counts)), terminator: "")
     }
 
-    static func text(_ counts: CrawlCounts) -> String {
+    static func lines(_ counts: CrawlCounts) -> [String] {
         var lines = [
             "done \(counts.reported) (loaded \(counts.loaded), failed \(counts.failed), skipped \(counts.reported - counts.loaded))"
                 + ", leased \(counts.leased), queued \(counts.queued)",
@@ -40,7 +40,7 @@ package struct StatusCommand: AsyncParsableCommand {
                     .map { String(repeating: " ", count: max(0, 8 - String($0).count)) + String($0) }.joined())
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     static func json(_ counts: CrawlCounts) -> String {

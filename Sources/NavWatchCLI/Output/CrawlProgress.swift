@@ -1,6 +1,7 @@
 import Foundation
 import NavWatch
 import NavWatchCrawler
+import NavWatchReports
 import Synchronization
 
 /// The live progress line on standard error (only when it is a terminal):
@@ -49,9 +50,21 @@ final class CrawlProgress: Sendable {
     }
 }
 
+/// Lines of a crawl's closing summary, made as an array so that navwatch's
+/// line breaks are the only ones: strangers' text in them is not yet inert.
+protocol SummaryLines {
+    /// The lines, without their line breaks.
+    var lines: [String] { get }
+}
+
+extension SummaryLines {
+    /// The lines as written: each inert, each ended by a line break.
+    var text: String { TerminalText.lines(lines) }
+}
+
 /// The closing summary of a crawl, for people.
-struct CrawlSummaryText {
-    let text: String
+struct CrawlSummaryText: SummaryLines {
+    let lines: [String]
 
     init(_ summary: CrawlSummary) {
         var lines: [String] = []
@@ -81,13 +94,13 @@ struct CrawlSummaryText {
         }
         let seconds = max(0.001, summary.elapsed.seconds)
         lines.append(String(format: "  %.1f pages/s, %d retries", Double(summary.loaded) / seconds, summary.retries))
-        text = lines.joined(separator: "\n") + "\n"
+        self.lines = lines
     }
 }
 
 /// The closing summary's lines on links: how many, how many broken, and where to look.
-struct LinkSummaryText {
-    let text: String
+struct LinkSummaryText: SummaryLines {
+    let lines: [String]
 
     init(_ result: LinkCheckResult, db: String) {
         let links = result.targets.reduce(0) { $0 + $1.referrers.count }
@@ -99,17 +112,17 @@ struct LinkSummaryText {
         if !result.broken.isEmpty || !result.orphans.isEmpty {
             lines.append("  see: navwatch links --db \(db) --broken")
         }
-        text = lines.joined(separator: "\n") + "\n"
+        self.lines = lines
     }
 }
 
 /// The closing summary's lines on a crawl compared with `--baseline`: the
 /// counts of new, known and fixed problems, then the new and the fixed ones
 /// (ten of each at most), with the pages that link to a broken target.
-struct BaselineSummaryText {
+struct BaselineSummaryText: SummaryLines {
     static let listed = 10
 
-    let text: String
+    let lines: [String]
 
     init(_ compared: (new: [FoundProblem], known: [FoundProblem], fixed: [FoundProblem]), baseline: String) {
         var lines = ["  baseline \(baseline): \(compared.new.count) new problem\(compared.new.count == 1 ? "" : "s"), "
@@ -122,7 +135,7 @@ struct BaselineSummaryText {
             }
             if problems.count > Self.listed { lines.append("    … and \(problems.count - Self.listed) more \(word)") }
         }
-        text = lines.joined(separator: "\n") + "\n"
+        self.lines = lines
     }
 }
 
@@ -130,17 +143,17 @@ struct BaselineSummaryText {
 /// line each, with the pages and links loaded or checked there, the push
 /// backs, and how far apart the crawl kept their requests; nothing when no
 /// host pushed back.
-struct HostSummaryText {
-    let text: String
+struct HostSummaryText: SummaryLines {
+    let lines: [String]
 
     init(_ hosts: [HostStatistics]) {
-        text = hosts.map { host in
+        lines = hosts.map { host in
             let pacing = host.pacing
             let name = host.host.hasPrefix("external ") ? "\(host.host.dropFirst(9)) (links checked)" : host.host
             return "  host \(name): \(host.requests) request\(host.requests == 1 ? "" : "s"), pushed back \(pacing.pushBacks) "
                 + "time\(pacing.pushBacks == 1 ? "" : "s"); requests kept \(Self.seconds(pacing.widest)) apart at most, "
-                + (pacing.interval > 0 ? "\(Self.seconds(pacing.interval)) at the end" : "at the crawl's own pace at the end") + "\n"
-        }.joined()
+                + (pacing.interval > 0 ? "\(Self.seconds(pacing.interval)) at the end" : "at the crawl's own pace at the end")
+        }
     }
 
     private static func seconds(_ value: Double) -> String {

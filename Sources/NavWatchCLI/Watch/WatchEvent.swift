@@ -100,7 +100,7 @@ enum JSON {
 
     static func number(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return rounded.magnitude < 1e15 && rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
     static func string(_ value: String) -> String {

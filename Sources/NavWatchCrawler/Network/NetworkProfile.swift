@@ -50,7 +50,8 @@ public struct NetworkProfile: Codable, Sendable, Hashable, CustomStringConvertib
     /// A preset by its name (any case), or the custom form
     /// `latency=150ms,down=1.6Mbps,up=768kbps` (keys in any order, each at
     /// most once, `latency` required; `ms` or `s`; `bps`, `kbps`, `Mbps`,
-    /// `Gbps`, or the same with `bit/s`).
+    /// `Gbps`, or the same with `bit/s`): a round trip of 0 to 60 s, a
+    /// bandwidth of 1 kbit/s to 100 Gbit/s.
     ///
     /// - Throws: `NetworkProfileError`, a one-line reason.
     public init(parsing text: String) throws(NetworkProfileError) {
@@ -125,12 +126,15 @@ public struct NetworkProfile: Codable, Sendable, Hashable, CustomStringConvertib
         ("gbps", 1e6), ("mbps", 1e3), ("kbps", 1), ("bps", 1e-3),
     ]
 
+    /// The widest bandwidth a profile takes: 100 Gbit/s.
+    private static let maximumKbps = 1e8
+
     private static func kilobits(_ text: String) throws(NetworkProfileError) -> Double {
         let lower = text.lowercased()
         guard let (unit, scale) = rateUnits.first(where: { lower.hasSuffix($0.0) }),
               let value = Double(lower.dropLast(unit.count).trimmingCharacters(in: .whitespaces)),
-              value.isFinite, value > 0, value * scale >= 1 else {
-            throw NetworkProfileError("\(text) is not a bandwidth such as 1.6Mbps or 768kbps (at least 1kbps)")
+              value.isFinite, value > 0, value * scale >= 1, value * scale <= maximumKbps else {
+            throw NetworkProfileError("\(text) is not a bandwidth such as 1.6Mbps or 768kbps (1kbps to 100Gbps)")
         }
         return value * scale
     }

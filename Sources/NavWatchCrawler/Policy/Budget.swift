@@ -52,7 +52,7 @@ package enum BudgetMetric: Hashable, Sendable, Comparable {
 
     /// `value` with its unit, as listings print it: `2345.6 ms`, `1200 bytes`, `3`.
     package func shown(_ value: Double) -> String {
-        let number = value.rounded() == value ? String(Int(value)) : String(format: "%.1f", value)
+        let number = value.magnitude < 1e15 && value.rounded() == value ? String(Int(value)) : String(format: "%.1f", value)
         return unit == "ms" || unit == "bytes" ? "\(number) \(unit)" : number
     }
 

@@ -21,10 +21,82 @@ struct TOMLDocument {
     init(_ text: String, name: String) throws(TOMLFileError) {
         self.name = name
         lines = TOMLLines(text)
+        if let line = Self.headerWithoutKey(in: text) {
+            throw TOMLFileError("\(name): line \(line): a table header must start with a key, such as [network]")
+        }
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
             throw TOMLFileError("\(name): line \(error.source.begin.line): \(error.description)")
         } catch {
             throw TOMLFileError("\(name): \(error)")
+        }
+    }
+
+    /// The line of the first table header (`[` or `[[` at the start of a
+    /// line, outside values and strings) whose key starts with neither a
+    /// bare key's character nor a quote, such as `[/x]`: TOMLKit's parser
+    /// (toml++) assumes it does, and traps (an assertion) when it does not.
+    static func headerWithoutKey(in text: String) -> Int? {
+        let scalars = Array(text.unicodeScalars)
+        var line = 1, depth = 0, atLineStart = true, index = 0
+        var string: (delimiter: Unicode.Scalar, multiline: Bool)?
+        func starts(_ run: String, at position: Int) -> Bool {
+            run.unicodeScalars.enumerated().allSatisfy { offset, scalar in
+                position + offset < scalars.count && scalars[position + offset] == scalar
+            }
+        }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\n" { line += 1 }
+            if let open = string {
+                if scalar == "\\" && open.delimiter == "\"" {
+                    if index + 1 < scalars.count && scalars[index + 1] == "\n" { line += 1 }
+                    index += 2
+                    continue
+                }
+                if scalar == "\n" && !open.multiline { string = nil; atLineStart = true }
+                if scalar == open.delimiter {
+                    let closing = String(repeating: String(open.delimiter), count: open.multiline ? 3 : 1)
+                    if starts(closing, at: index) { string = nil; index += closing.unicodeScalars.count; continue }
+                }
+                index += 1
+                continue
+            }
+            switch scalar {
+            case "\n": atLineStart = true
+            case " ", "\t", "\r": break
+            case "#":
+                while index + 1 < scalars.count && scalars[index + 1] != "\n" { index += 1 }
+            case "\"", "'":
+                let multiline = starts(String(repeating: String(scalar), count: 3), at: index)
+                string = (scalar, multiline)
+                index += multiline ? 2 : 0
+                atLineStart = false
+            case "[" where depth == 0 && atLineStart:
+                var next = index + 1
+                if next < scalars.count && scalars[next] == "[" { next += 1 }
+                while next < scalars.count && (scalars[next] == " " || scalars[next] == "\t") { next += 1 }
+                if next < scalars.count, !Self.startsKey(scalars[next]) { return line }
+                index = next - 1
+                atLineStart = false
+            case "[", "{":
+                depth += 1
+                atLineStart = false
+            case "]", "}":
+                depth = max(0, depth - 1)
+                atLineStart = false
+            default:
+                atLineStart = false
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Whether a key can start with `scalar` (a bare key's character, a quote), or the header closes there (an error of its own).
+    private static func startsKey(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "A"..."Z", "a"..."z", "0"..."9", "_", "-", "\"", "'", "]": return true
+        default: return false
         }
     }
 

@@ -17,7 +17,16 @@ public final class SQLiteCrawlStore: CrawlStore {
     package var databaseCPUSeconds: Double? { cpu.seconds }
 
     /// Opens or creates the crawl database at `path`, creating or migrating its schema.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        self.init(database: try Self.writable(path))
+    }
+
+    private init(database: DatabaseQueue) {
+        self.database = database
+    }
+
+    /// The database at `path`, created or migrated.
+    private static func writable(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         // WAL with synchronous=NORMAL: a commit survives a killed process
@@ -26,8 +35,59 @@ public final class SQLiteCrawlStore: CrawlStore {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
         }
-        database = try DatabaseQueue(path: path, configuration: configuration)
-        try Self.migrator.migrate(database)
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        try migrator.migrate(database)
+        return database
+    }
+
+    /// Opens the crawl database at `path` to read it, read-only: a file that
+    /// is empty, not SQLite, or SQLite without navwatch's tables (`frontier`
+    /// and `reports`, which every version made) is refused and left as it
+    /// was, byte for byte, with no journal beside it. A crawl written by an
+    /// earlier version, whose schema lacks later migrations, is migrated as
+    /// `init(path:)` does, once.
+    ///
+    /// A crawl with no `-wal` file beside it (none is writing it; the last
+    /// writer folded its log in) is read as an immutable file, so that
+    /// SQLite makes no `-wal` and `-shm` files; one with a `-wal` file (a
+    /// crawl under way, or one killed) is read through its log.
+    ///
+    /// - Throws: `CrawlFileError` for a file that holds no crawl; GRDB's
+    ///   errors for one that cannot be read.
+    public convenience init(readingAt path: String) throws {
+        self.init(database: try Self.readable(path))
+    }
+
+    /// The database at `path`, read-only, once it is known to hold a crawl.
+    private static func readable(_ path: String) throws -> DatabaseQueue {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if size == 0 { throw CrawlFileError(path: path, reason: .empty) }
+        if let file = FileHandle(forReadingAtPath: path) {
+            let header = (try? file.read(upToCount: 16)) ?? nil
+            try? file.close()
+            if header != Data("SQLite format 3\u{0}".utf8) { throw CrawlFileError(path: path, reason: .notSQLite) }
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        let log = FileManager.default.fileExists(atPath: path + "-wal")
+        let reading = try DatabaseQueue(path: log ? path : immutableURI(path), configuration: configuration)
+        let tables = try reading.read { db in try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")) }
+        guard tables.isSuperset(of: ["frontier", "reports"]) else { throw CrawlFileError(path: path, reason: .notACrawl) }
+        guard try reading.read({ db in try migrator.hasCompletedMigrations(db) }) else {
+            try reading.close()
+            return try writable(path)
+        }
+        return reading
+    }
+
+    /// An SQLite URI that opens the file at `path` as one nothing changes
+    /// while it is read: no locks, no `-wal` or `-shm` files.
+    private static func immutableURI(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
     }
 
     private static var migrator: DatabaseMigrator {
@@ -453,6 +513,31 @@ extension SQLStatement.Argument {
         case .real(let value): value.databaseValue
         case .text(let value): value.databaseValue
         case .texts: preconditionFailure("Internal inconsistency: SQLite binds the strings of a list one by one (SQLDialect.sqlite)")
+        }
+    }
+}
+
+/// Why a file given to a reading command holds no crawl, in one line.
+public struct CrawlFileError: Error, CustomStringConvertible, Sendable {
+    /// What is wrong with the file.
+    public enum Reason: Sendable {
+        /// It has no bytes.
+        case empty
+        /// It does not start as a SQLite database does.
+        case notSQLite
+        /// It is SQLite without navwatch's tables.
+        case notACrawl
+    }
+
+    public let path: String
+    public let reason: Reason
+
+    /// `navwatch.db is empty, not a crawl database`, and the like.
+    public var description: String {
+        switch reason {
+        case .empty: return "\(path) is empty, not a crawl database"
+        case .notSQLite: return "\(path) is not a crawl database: it is not a SQLite file"
+        case .notACrawl: return "\(path) is not a crawl database: it has no navwatch tables (frontier, reports)"
         }
     }
 }
