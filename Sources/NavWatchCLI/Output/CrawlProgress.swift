@@ -92,6 +92,10 @@ struct CrawlSummaryText: SummaryLines {
             }
             lines.append("  rendered: \(counted(true)); read from HTML: \(counted(false))")
         }
+        if summary.pagesWithLinksNotRead > 0 {
+            lines.append("  links not read: \(summary.pagesWithLinksNotRead) page\(summary.pagesWithLinksNotRead == 1 ? "" : "s") "
+                         + "whose HTML was not parsed (links_not_read in its report; --render auto renders them)")
+        }
         let seconds = max(0.001, summary.elapsed.seconds)
         lines.append(String(format: "  %.1f pages/s, %d retries", Double(summary.loaded) / seconds, summary.retries))
         self.lines = lines
