@@ -114,9 +114,11 @@ import Testing
             let fetched = try await withDeadline("the fetch of \(text)") { await checker.get(url, maxBytes: 1000) }
             #expect(fetched.status == nil && fetched.failure?.kind == .policy, "\(text)")
         }
-        // A redirect to a Unix socket is not followed: the 302 is the answer.
+        // A redirect to a Unix socket is not followed: the check ends there, as policy, the hop recorded.
         let redirected = try await withDeadline("the check") { await checker.check(redirecting.url("/")) }
-        #expect(redirected.status == 302 && redirected.redirects.isEmpty)
+        #expect(redirected.status == nil && redirected.errorKind == .policy)
+        #expect(redirected.redirects == [HTTPCheckResult.Hop(url: redirecting.url("/"), status: 302)])
+        #expect(redirected.errorMessage == "\(unixURLs[0]): only http and https URLs are fetched, not http+unix")
         await checker.shutdown()
         #expect(socket.connections == 0)
     }
