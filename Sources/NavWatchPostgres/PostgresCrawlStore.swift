@@ -334,9 +334,12 @@ public final class PostgresCrawlStore: CrawlStore {
             let links = try await connection.query("""
                 SELECT source, target, href, fragment, text, rel, element, route FROM navwatch_links ORDER BY seq
                 """, logger: self.logger).collect()
+            // A page's links are stored together: they share one copy of its URL.
+            var source = ""
             graph.links = try links.map { row in
-                let (source, target, href, fragment, text, rel, element, routeText) =
+                let (rowSource, target, href, fragment, text, rel, element, routeText) =
                     try row.decode((String, String, String, String?, String, String?, String, String?).self)
+                if rowSource != source { source = rowSource }
                 let route = PageLink.route(fromText: routeText)
                 return PageLink(source: source, target: target, href: href, fragment: fragment, text: text, rel: rel,
                                 element: element, reached: route.reached, routeTitle: route.title)

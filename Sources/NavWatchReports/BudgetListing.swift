@@ -23,7 +23,7 @@ package struct BudgetListing {
     /// How much a breach matters (`[severity] budget` of the policy file).
     package let severity: LinkPolicy.Severity
 
-    package init(_ reports: [PageLoadReport], budgets: BudgetFile, policy: LinkPolicy = .init()) {
+    package init(_ reports: some Sequence<PageLoadReport>, budgets: BudgetFile, policy: LinkPolicy = .init()) {
         severity = policy.severity(of: .budget, cause: nil)
         pages = reports.filter(BudgetFile.applies).map { report in
             let limits = budgets.limits(for: report)

@@ -38,3 +38,14 @@ package enum ProcessTree {
         return descendants
     }
 }
+
+extension ProcessTree {
+    /// The largest resident size `pid` has had so far (`VmHWM`), in bytes;
+    /// nil when it is gone or a zombie (whose memory is released).
+    package static func highWaterMark(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) else { return nil }
+        return kilobytes * 1024
+    }
+}

@@ -375,9 +375,11 @@ package struct CrawlCommand: AsyncParsableCommand {
         withExtendedLifetime(interruption) {}
         progress.finish()
         Self.tell(CrawlSummaryText(summary).lines)
-        // Read once, for the link check, the budgets and the problems.
-        let reports = try await store.allReports(includingRequests: false)
-        let links = LinkCheckResult(graph: try await store.linkGraph(), reports: reports, policy: policy.links)
+        // Read once, for the link check, the budgets and the problems; each
+        // report held once, shared with the link check's targets.
+        let shared = try await store.sharedReports()
+        let reports = shared.lazy.map(\.report)
+        let links = LinkCheckResult(graph: try await store.linkGraph(), shared: shared, policy: policy.links)
         try await closingSummary(reports, links, store: store, recentChecks: recentChecks)
         if extract != nil, let hint = Self.extractHint(reports) { Self.tell([hint]) }
         Self.writeCPUCounters(store)
@@ -392,7 +394,7 @@ package struct CrawlCommand: AsyncParsableCommand {
     /// One line when the `--extract` script gave no value on any page it ran
     /// on without an error: a script written as an expression (`({h1: …})`)
     /// instead of a function's body gives `undefined` everywhere.
-    static func extractHint(_ reports: [PageLoadReport]) -> String? {
+    static func extractHint(_ reports: some Sequence<PageLoadReport>) -> String? {
         let ran = reports.filter { $0.wasLoaded && $0.handlerError == nil }
         func gaveValue(_ report: PageLoadReport) -> Bool {
             switch report.data {
@@ -412,7 +414,7 @@ package struct CrawlCommand: AsyncParsableCommand {
     }
 
     /// The summary's lines on links, the link cache and the hosts that pushed back.
-    private func closingSummary(_ reports: [PageLoadReport], _ links: LinkCheckResult, store: any CrawlStore,
+    private func closingSummary(_ reports: some Sequence<PageLoadReport>, _ links: LinkCheckResult, store: any CrawlStore,
                                 recentChecks: RecentChecks?) async throws {
         Self.tell(LinkSummaryText(links, db: CrawlDatabase.shown(db)).lines)
         if var recentChecks, let recheckAfter {
@@ -429,7 +431,7 @@ package struct CrawlCommand: AsyncParsableCommand {
     /// The budgets' and the baseline's lines of the summary, the job summary
     /// of a GitHub Actions run, and exit status 1 when `--fail-on` finds an
     /// error among the problems (the new ones, against a baseline).
-    private func failIfAsked(_ reports: [PageLoadReport], _ links: LinkCheckResult, policy: PolicyFile, budgetFile: BudgetFile?,
+    private func failIfAsked(_ reports: some Sequence<PageLoadReport>, _ links: LinkCheckResult, policy: PolicyFile, budgetFile: BudgetFile?,
                              baseline: CrawlProblems?) throws {
         let shownDB = CrawlDatabase.shown(db)
         let budgetListing = budgetFile.map { BudgetListing(reports, budgets: $0, policy: policy.links) }

@@ -36,7 +36,7 @@ package struct LinksCommand: AsyncParsableCommand {
 
     package func run() async throws {
         let policy = try policyOptions.policy().links
-        let (_, result) = try await CrawlDatabase.read(db, policy: policy)
+        let result = try await CrawlDatabase.readLinks(db, policy: policy)
         try ExportCommand.write(LinkListing(result, brokenOnly: broken, policy: policy).render(format), to: out)
     }
 }

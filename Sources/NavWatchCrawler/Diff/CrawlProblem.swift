@@ -71,7 +71,8 @@ package struct CrawlProblems: Sendable, Equatable {
     /// The problems of a crawl: its link check's, its reports' page and
     /// console errors (as listed: the first five of each page), and the
     /// breaches of `budgets` when given; each rated by `policy`.
-    package init(links: LinkCheckResult, reports: [PageLoadReport], budgets: BudgetFile? = nil, policy: LinkPolicy = .init()) {
+    package init(links: LinkCheckResult, reports: some Sequence<PageLoadReport>, budgets: BudgetFile? = nil,
+                policy: LinkPolicy = .init()) {
         var found: [FoundProblem] = []
         for target in links.broken {
             let kind: CrawlProblem.Kind

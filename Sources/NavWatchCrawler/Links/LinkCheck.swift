@@ -53,7 +53,12 @@ package struct CheckedTarget: Sendable, Equatable {
     /// The URL, with `#fragment` for a missing fragment.
     package var target: String
     /// What became of the URL; nil when the crawl never got to it.
-    package var report: PageLoadReport?
+    package var report: PageLoadReport? {
+        get { shared?.report }
+        set { shared = newValue.map(SharedReport.init) }
+    }
+    /// `report`, one copy for every target and lookup of the link check that refers to it.
+    private var shared: SharedReport?
     /// Why it is broken; nil when it is not.
     package var problem: Problem?
     /// One line: the status and its reason, the error, the missing fragment, or why it was not checked.
@@ -61,8 +66,28 @@ package struct CheckedTarget: Sendable, Equatable {
     /// Every link to it, ordered by page, then text.
     package var referrers: [PageLink]
 
+    fileprivate init(target: String, shared: SharedReport?, problem: Problem?, detail: String, referrers: [PageLink]) {
+        (self.target, self.shared, self.problem, self.detail, self.referrers) = (target, shared, problem, detail, referrers)
+    }
+
     /// Whether it lies outside the crawl's scope and was checked with a plain HTTP request.
     package var isExternal: Bool { report?.checkedWith != nil }
+}
+
+/// A report of a crawl, held once for every link target and lookup of
+/// `LinkCheckResult` that refers to it: a report is large (timings,
+/// metrics, errors), a crawl can have one per link, and a copy in each
+/// would cost several kilobytes a link.
+package final class SharedReport: Sendable, Equatable {
+    package let report: PageLoadReport
+
+    package init(_ report: PageLoadReport) {
+        self.report = report
+    }
+
+    package static func == (lhs: SharedReport, rhs: SharedReport) -> Bool {
+        lhs === rhs || lhs.report == rhs.report
+    }
 }
 
 /// What a crawl's links came to: every target, broken or not, and the pages
@@ -107,31 +132,41 @@ package struct LinkCheckResult: Sendable, Equatable {
     /// - `policy` may accept other statuses for some URLs (a 403 from a site
     ///   that refuses robots, say), or refuse some below 400.
     package init(graph: LinkGraph, reports: [PageLoadReport], policy: LinkPolicy = .init()) {
-        let byURL = Dictionary(reports.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
+        self.init(graph: graph, shared: reports.map(SharedReport.init), policy: policy)
+    }
+
+    /// As `init(graph:reports:policy:)`, with reports the caller shares
+    /// (`CrawlStore.sharedReports()`): the targets refer to them, no report is
+    /// copied. A link is held in `graph` and once more among its target's referrers.
+    package init(graph: LinkGraph, shared reports: [SharedReport], policy: LinkPolicy = .init()) {
+        var byURL: [String: SharedReport] = [:]
+        byURL.reserveCapacity(reports.count)
+        for shared in reports where byURL[shared.report.url] == nil { byURL[shared.report.url] = shared }
         // What became of each target, worked out once for all of its links.
         var fates: [String: TargetFate] = [:]
         func fate(of target: String) -> TargetFate {
             if let known = fates[target] { return known }
             let reportURL = graph.aliases[target] ?? target
-            let report = byURL[reportURL] ?? byURL[target]
-            let checksFragments = report.map { $0.outcome == .ok && $0.checkedWith == nil
-                && Self.problem(of: $0, policy: policy, expectingPage: { false }) == nil } ?? false
-            let fate = TargetFate(report: report, detail: report.map(Self.detail) ?? "not checked: the crawl did not get to it",
+            let shared = byURL[reportURL] ?? byURL[target]
+            let checksFragments = shared.map { $0.report.outcome == .ok && $0.report.checkedWith == nil
+                && Self.problem(of: $0.report, policy: policy, expectingPage: { false }) == nil } ?? false
+            let fate = TargetFate(shared: shared,
+                                  detail: shared.map { Self.detail(of: $0.report) } ?? "not checked: the crawl did not get to it",
                                   anchors: checksFragments ? graph.anchors[reportURL] ?? graph.anchors[target] ?? [] : nil,
                                   textFragments: graph.textFragments[reportURL] ?? graph.textFragments[target] ?? [:])
             fates[target] = fate
             return fate
         }
-        // A group takes its report, problem and detail from its first link.
-        var groups: [(key: String, report: PageLoadReport?, problem: CheckedTarget.Problem?, detail: String, links: [PageLink])] = []
-        var groupIndex: [String: Int] = [:]
+        // A target takes its report, problem and detail from its first link.
+        var targets: [CheckedTarget] = []
+        var targetIndex: [String: Int] = [:]
         for link in graph.links {
             let fate = fate(of: link.target)
             var key = link.target
-            var problem = fate.report.flatMap { Self.problem(of: $0, policy: policy, expectingPage: { Self.expectsPage(link) }) }
+            var problem = fate.shared.flatMap { Self.problem(of: $0.report, policy: policy, expectingPage: { Self.expectsPage(link) }) }
             var detail = fate.detail
-            if link.reached != nil, let report = fate.report,
-               let routeProblem = Self.routeProblem(report, problem: problem, detail: detail, titleInPage: link.routeTitle) {
+            if link.reached != nil, let shared = fate.shared,
+               let routeProblem = Self.routeProblem(shared.report, problem: problem, detail: detail, titleInPage: link.routeTitle) {
                 (problem, detail) = routeProblem
             }
             if problem == nil, let anchors = fate.anchors, let fragment = link.fragment,
@@ -139,23 +174,23 @@ package struct LinkCheckResult: Sendable, Equatable {
                 key = link.target + "#" + fragment
                 (problem, detail) = missing
             }
-            if let index = groupIndex[key] {
-                groups[index].links.append(link)
+            if let index = targetIndex[key] {
+                targets[index].referrers.append(link)
                 // A route's problem is its target's, whichever link came first.
                 if problem == .routeNotLoadable || problem == .routeDiffers {
-                    (groups[index].problem, groups[index].detail) = (problem, detail)
+                    (targets[index].problem, targets[index].detail) = (problem, detail)
                 }
             } else {
-                groupIndex[key] = groups.count
-                groups.append((key, fate.report, problem, detail, [link]))
+                targetIndex[key] = targets.count
+                targets.append(CheckedTarget(target: key, shared: fate.shared, problem: problem, detail: detail, referrers: [link]))
             }
         }
-        targets = groups.map { group in
-            CheckedTarget(target: group.key, report: group.report, problem: group.problem, detail: group.detail,
-                          referrers: Self.ordered(group.links))
-        }.sorted { $0.target < $1.target }
-        let linked = Set(graph.links.filter { $0.source != $0.target }.map { graph.aliases[$0.target] ?? $0.target })
-        orphans = reports.filter { $0.foundInSitemap == true && $0.wasLoaded && !linked.contains($0.url) }
+        for index in targets.indices { targets[index].referrers = Self.ordered(targets[index].referrers) }
+        targets.sort { $0.target < $1.target }
+        self.targets = targets
+        var linked: Set<String> = []
+        for link in graph.links where link.source != link.target { linked.insert(graph.aliases[link.target] ?? link.target) }
+        orphans = reports.lazy.map(\.report).filter { $0.foundInSitemap == true && $0.wasLoaded && !linked.contains($0.url) }
             .map(\.url).sorted()
     }
 
@@ -163,7 +198,7 @@ package struct LinkCheckResult: Sendable, Equatable {
     /// fragments are checked against (nil when they are not checked: the
     /// page did not load in a web view with a status below 400).
     private struct TargetFate {
-        var report: PageLoadReport?
+        var shared: SharedReport?
         var detail: String
         var anchors: Set<String>?
         var textFragments: [String: Bool]

@@ -271,6 +271,14 @@ extension CrawlStore {
         for try await report in storedReports(includingRequests: includingRequests) { reports.append(report) }
         return reports
     }
+
+    /// Every stored report without its requests, in the order stored, each
+    /// in a `SharedReport` that a link check can refer to without a copy.
+    package func sharedReports() async throws -> [SharedReport] {
+        var reports: [SharedReport] = []
+        for try await report in storedReports(includingRequests: false) { reports.append(SharedReport(report)) }
+        return reports
+    }
 }
 
 /// The text fragments of links to one page, and what matching them against
