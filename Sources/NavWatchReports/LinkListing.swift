@@ -13,12 +13,15 @@ package struct LinkListing {
     /// The targets to list (all of them, or the broken ones), ordered.
     package let targets: [CheckedTarget]
     package let orphans: [String]
+    /// Pages whose links were not read: no listing can say what they link to.
+    package let linksNotRead: [LinkCheckResult.UnreadPage]
     /// The broken targets and orphans as problems, rated by the policy.
     package let problems: [FoundProblem]
 
     package init(_ result: LinkCheckResult, brokenOnly: Bool, policy: LinkPolicy = .init()) {
         targets = brokenOnly ? result.broken : result.targets
         orphans = result.orphans
+        linksNotRead = result.linksNotRead
         problems = CrawlProblems(links: result, reports: [], policy: policy).found
     }
 
@@ -57,6 +60,10 @@ package struct LinkListing {
             lines.append("pages only the sitemap leads to (no loaded page links to them):")
             lines += orphans.map { "    \($0)" }
         }
+        if !linksNotRead.isEmpty {
+            lines.append("pages whose links were not read (--render auto renders them):")
+            lines += linksNotRead.map { "    \($0.url)  \($0.reason)" }
+        }
         lines.append(summaryLine)
         return lines
     }
@@ -66,9 +73,10 @@ package struct LinkListing {
         let links = broken.reduce(0) { $0 + $1.referrers.count }
         let pages = Set(broken.flatMap { $0.referrers.map(\.source) }).count
         var line = broken.isEmpty
-            ? "no broken links among \(Self.count(targets.count, "target"))"
+            ? (linksNotRead.isEmpty ? "no broken links" : "no broken links found") + " among \(Self.count(targets.count, "target"))"
             : "\(Self.count(broken.count, "broken target")), \(Self.count(links, "link")) to them on \(Self.count(pages, "page"))"
         if !orphans.isEmpty { line += "; \(Self.count(orphans.count, "orphan page"))" }
+        if !linksNotRead.isEmpty { line += "; links not read on \(Self.count(linksNotRead.count, "page"))" }
         return line
     }
 
@@ -102,7 +110,15 @@ package struct LinkListing {
         var url: String
     }
 
-    /// One line per target (`"kind":"target"`), then one per orphan page (`"kind":"orphan"`).
+    private struct UnreadLine: Encodable {
+        var kind = "links-not-read"
+        var url: String
+        var reason: String
+    }
+
+    /// One line per target (`"kind":"target"`), then one per orphan page
+    /// (`"kind":"orphan"`), then one per page whose links were not read
+    /// (`"kind":"links-not-read"`, with the `reason`).
     package var jsonl: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -118,6 +134,10 @@ package struct LinkListing {
         }
         for orphan in orphans {
             lines.append(String(decoding: (try? encoder.encode(OrphanLine(url: orphan))) ?? Data(), as: UTF8.self))
+        }
+        for page in linksNotRead {
+            lines.append(String(decoding: (try? encoder.encode(UnreadLine(url: page.url, reason: page.reason))) ?? Data(),
+                                as: UTF8.self))
         }
         return lines.map { $0 + "\n" }.joined()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServer
 import NavWatchTestSupport
 import Testing
 #if canImport(FoundationXML)
@@ -69,5 +70,33 @@ struct LinksCommandTests {
         #expect(external.status == 1)
         let none = try await NavwatchProcess.run(["crawl", "--db", db, "--resume", "--fail-on", "orphans,fragments"])
         #expect(none.status == 1)
+    }
+
+    @Test("--render never: a page nested too deep to parse says its links were not read, in the summary and in links")
+    func linksNotRead() async throws {
+        let server = try await LoopbackServer.start { request in
+            switch request.path {
+            case "/": return .html(#"<!doctype html><title>Home</title><a href="/deep">deep</a>"#)
+            case "/deep":
+                return .html("<!doctype html><title>Deep</title>" + String(repeating: "<div>", count: 5000) + #"<a href="/gone">gone</a>"#)
+            default: return .html("<!doctype html><title>Not found</title>", status: 404)
+            }
+        }
+        defer { Task { await server.shutdown() } }
+        let db = temporaryPath("unread.db")
+        defer { removeSQLiteDatabase(atPath: db) }
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--render", "never", "--ignore-robots", server.url("/").absoluteString])
+        #expect(crawl.status == 0)
+        #expect(crawl.stderr.split(separator: "\n").contains(
+            "  links not read: 1 page whose HTML was not parsed (links_not_read in its report; --render auto renders them)"))
+        let text = try await NavwatchProcess.run(["links", "--db", db, "--broken"])
+        #expect(text.status == 0)
+        #expect(text.stdout == [
+            "pages whose links were not read (--render auto renders them):",
+            "    \(server.url("/deep").absoluteString)  nested deeper than 2048 elements",
+            "no broken links found among 0 targets; links not read on 1 page",
+        ])
+        let jsonl = try await NavwatchProcess.run(["links", "--db", db, "--broken", "--format", "jsonl"])
+        #expect(jsonl.stdout == [#"{"kind":"links-not-read","reason":"nested deeper than 2048 elements","url":"\#(server.url("/deep").absoluteString)"}"#])
     }
 }

@@ -44,7 +44,7 @@ extension CrawlDatabase {
     /// The link check of the crawl in `db` under `policy`, each report held
     /// once (`CrawlStore.sharedReports()`), or the one-line error the command line prints.
     static func readLinks(_ db: String, policy: LinkPolicy) async throws -> LinkCheckResult {
-        try await with(db, mustExist: true) { store in
+        try await with(db, reading: true) { store in
             do {
                 return LinkCheckResult(graph: try await store.linkGraph(), shared: try await store.sharedReports(), policy: policy)
             } catch {

@@ -97,6 +97,15 @@ package struct LinkCheckResult: Sendable, Equatable {
     package var targets: [CheckedTarget]
     /// Pages found in a sitemap that no loaded page links to, ordered.
     package var orphans: [String]
+    /// Pages read from their HTML whose links were not read (`PageLoadReport.linksNotRead`),
+    /// with why, ordered by URL: what links to their targets is not known.
+    package var linksNotRead: [UnreadPage]
+
+    /// A page whose links were not read, and why.
+    package struct UnreadPage: Sendable, Equatable {
+        package var url: String
+        package var reason: String
+    }
 
     package var broken: [CheckedTarget] { targets.filter { $0.problem != nil } }
     /// Broken targets inside the crawl's scope (missing fragments aside).
@@ -192,6 +201,8 @@ package struct LinkCheckResult: Sendable, Equatable {
         for link in graph.links where link.source != link.target { linked.insert(graph.aliases[link.target] ?? link.target) }
         orphans = reports.lazy.map(\.report).filter { $0.foundInSitemap == true && $0.wasLoaded && !linked.contains($0.url) }
             .map(\.url).sorted()
+        linksNotRead = reports.lazy.map(\.report).compactMap { report in report.linksNotRead.map { UnreadPage(url: report.url, reason: $0) } }
+            .sorted { $0.url < $1.url }
     }
 
     /// A link target's report, its one-line detail, and the names its
