@@ -65,7 +65,7 @@ package enum HTMLParser {
                 document.encoding = nil
                 return document
             }
-            return try parse(bytes[...], as: encoding, url: url)
+            return encoding == .utf8 ? try parseUTF8(bytes, url: url) : try parse(bytes[...], as: encoding, url: url)
         }
         let document = try parseUTF8(bytes, url: url)
         guard let declared = document.declaredCharset else { return document }
