@@ -533,7 +533,9 @@ public struct CrawlFileError: Error, CustomStringConvertible, Sendable {
         case notACrawl
     }
 
+    /// The file, as it was given.
     public let path: String
+    /// What is wrong with it.
     public let reason: Reason
 
     /// `navwatch.db is empty, not a crawl database`, and the like.
