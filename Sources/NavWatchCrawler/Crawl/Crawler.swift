@@ -620,7 +620,8 @@ public actor Crawler {
               result.report.status.map(HTTPChecker.redirectStatuses.contains) ?? true,
               let url = URL(string: entry.url) else { return result }
         let check = await http.check(url)
-        guard check.errorKind == .policy, let target = check.finalURL.scheme, !HTTPChecker.schemes.contains(target) else {
+        guard check.errorKind == .policy, let target = check.finalURL.scheme?.lowercased(),
+              !HTTPChecker.schemes.contains(target) else {
             return result
         }
         var confirmed = PageResult(report: PageLoadReport(entry, outcome: .blocked))

@@ -355,14 +355,10 @@ final class RouteExplorer {
             case .goingBack:
                 return action.kind == .backForward && isGET ? .allow : .cancel
             case .reloading:
-                return isGET && (Self.sameDocument(action.url, page) || action.url.absoluteString == "about:blank"
-                                 || action.isRedirect) ? .allow : .cancel
+                return loadsPage(action, isGET: isGET) ? .allow : .cancel
             case .clicking:
-                guard clicked else {
-                    // The page's own load (and its redirects) before the clicks.
-                    return isGET && (Self.sameDocument(action.url, page) || action.url.absoluteString == "about:blank"
-                                     || action.isRedirect) ? .allow : .cancel
-                }
+                // The page's own load (and its redirects) before the clicks.
+                guard clicked else { return loadsPage(action, isGET: isGET) ? .allow : .cancel }
                 // A fragment navigation stays in the document: let it happen.
                 if action.url.fragment != nil, let document, isGET, Self.sameDocument(action.url, document) {
                     return .allow
@@ -370,6 +366,12 @@ final class RouteExplorer {
                 if isGET { outcome.leadsTo.append(action.url) }
                 return .cancel
             }
+        }
+
+        /// Whether `action` loads the page itself: it, a blank page before
+        /// it (`leaveDocument`), or a server redirect of its load.
+        private func loadsPage(_ action: NavigationAction, isGET: Bool) -> Bool {
+            isGET && (Self.sameDocument(action.url, page) || action.url.absoluteString == "about:blank" || action.isRedirect)
         }
 
         private static func sameDocument(_ a: URL, _ b: URL) -> Bool {
