@@ -408,6 +408,16 @@ void nw_view_load_html(nw_view *view, const char *html, const char *base_uri) {
 
 void nw_view_stop(nw_view *view) { webkit_web_view_stop_loading(view->web_view); }
 void nw_view_reload(nw_view *view) { webkit_web_view_reload(view->web_view); }
+int nw_view_go_back(nw_view *view) {
+    if (!webkit_web_view_can_go_back(view->web_view)) return 0;
+    webkit_web_view_go_back(view->web_view);
+    return 1;
+}
+int nw_view_go_forward(nw_view *view) {
+    if (!webkit_web_view_can_go_forward(view->web_view)) return 0;
+    webkit_web_view_go_forward(view->web_view);
+    return 1;
+}
 void nw_view_terminate_web_process(nw_view *view) { webkit_web_view_terminate_web_process(view->web_view); }
 
 void nw_view_set_user_agent(nw_view *view, const char *user_agent) {

@@ -12,15 +12,6 @@ extension Reactive where Base: WebView {
     /// load and returns its `cancelled` failure. Failures are values: it
     /// throws only when the load cannot start (see `WebView.load`).
     public func pageLoad(_ url: URL, timeout: Duration? = nil) async throws -> PageLoadOutcome {
-        let view = base
-        let fold = try view.loadFolding(url, timeout: timeout)
-        let navigation = fold.state.navigation
-        await withTaskCancellationHandler {
-            await fold.wait(until: { $0.outcome != nil })
-        } onCancel: {
-            Task { @WebKitActor in view.stop() }
-        }
-        // No outcome: the events ended without a `.closed` (the view went away).
-        return fold.stop().outcome ?? .failed(navigation, .viewClosed(url: url), response: nil)
+        try await base.goto(url, timeout: timeout)
     }
 }

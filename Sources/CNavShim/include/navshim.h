@@ -279,6 +279,11 @@ void nw_view_load_uri(nw_view *view, const char *uri);
 void nw_view_load_html(nw_view *view, const char *html, const char *_Nullable base_uri);
 void nw_view_stop(nw_view *view);
 void nw_view_reload(nw_view *view);
+/// Goes one step back in the view's history, as the Back button does;
+/// 0 when there is no step back (nothing is done), 1 otherwise.
+int nw_view_go_back(nw_view *view);
+/// Goes one step forward in the view's history; 0 when there is none.
+int nw_view_go_forward(nw_view *view);
 void nw_view_terminate_web_process(nw_view *view);
 /// NULL restores WebKit's default.
 void nw_view_set_user_agent(nw_view *view, const char *_Nullable user_agent);
@@ -327,8 +332,25 @@ void nw_evaluation_free(nw_evaluation *evaluation);
 /// system would deliver them, so the page sees trusted events.
 void nw_view_send_click(nw_view *view, double x, double y);
 
+/// Modifier keys held during `nw_view_send_pointer` and `nw_view_send_key_chord`.
+#define NW_MODIFIER_SHIFT 1u
+#define NW_MODIFIER_CONTROL 2u
+#define NW_MODIFIER_ALT 4u
+#define NW_MODIFIER_META 8u
+
+/// Moves the pointer to (`x`, `y`) in the view and clicks button 1 there
+/// `clicks` times (0: only moves; 2: a double click), holding `modifiers`
+/// (NW_MODIFIER_* bits). Each call is a gesture of its own: WebKit never
+/// counts the clicks of two calls as one double click.
+void nw_view_send_pointer(nw_view *view, double x, double y, int clicks, unsigned modifiers);
+
 /// Sends a key press and release of `keyval` (a GDK keyval) to the view.
 void nw_view_send_key(nw_view *view, unsigned keyval);
+
+/// Presses `modifiers` (NW_MODIFIER_* bits, in the order shift, control,
+/// alt, meta), presses and releases `keyval` with them held, and releases
+/// them in reverse order.
+void nw_view_send_key_chord(nw_view *view, unsigned keyval, unsigned modifiers);
 
 /// The GDK keyval of a key name (`Return`, `Tab`, `Left`...), 0 when unknown.
 unsigned nw_keyval_from_name(const char *name);

@@ -1,7 +1,8 @@
 import Foundation
 import NavWatchSupport
 
-/// Why `click`, `fill`, `press`, `submit` or `waitFor` could not do what it was asked.
+/// Why an interaction (a locator's action or query, `click`, `fill`,
+/// `press`, `submit`, `waitFor`, `goBack`, ...) could not do what it was asked.
 public enum InteractionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No element of the page matches the selector.
     case noMatch(selector: String)
@@ -12,6 +13,12 @@ public enum InteractionError: Error, Sendable, Equatable, CustomStringConvertibl
     case notInteractable(selector: String, reason: String)
     /// `press` got a key name it does not know.
     case unknownKey(String)
+    /// `getByRole` got a role that is not an ARIA role.
+    case unknownRole(String)
+    /// An action or a query of one element found `count` elements matching
+    /// `locator` (Playwright's strict mode): narrow it with `nth`, `first`,
+    /// `filter` or a more precise locator.
+    case strictModeViolation(locator: String, count: Int)
     /// What was awaited did not happen within the time allowed.
     case timedOut(waitingFor: String, after: Duration)
     /// The script navwatch ran in the page failed (the view closed, the
@@ -25,6 +32,9 @@ public enum InteractionError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidSelector(let selector, let message): return "\(selector) is not a valid selector: \(message)"
         case .notInteractable(let selector, let reason): return "\(selector) cannot take input: \(reason)"
         case .unknownKey(let key): return "unknown key \(key)"
+        case .unknownRole(let role): return "unknown ARIA role \(role)"
+        case .strictModeViolation(let locator, let count):
+            return "strict mode violation: \(locator) matches \(count) elements, and the action needs one"
         case .timedOut(let what, let timeout): return "timed out after \(timeout.seconds) s waiting for \(what)"
         case .script(let error): return error.description
         }

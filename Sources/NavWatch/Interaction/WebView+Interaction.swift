@@ -57,10 +57,8 @@ extension WebView {
     /// keyboard input (trusted `keydown`, `keypress`, `keyup`, and the text it
     /// types), and waits for what it did (`Enter` in a form's field submits it).
     ///
-    /// - Parameter key: a character (`"a"`, `"7"`) or a key name as the DOM
-    ///   spells it: `Enter`, `Tab`, `Escape`, `Backspace`, `Delete`, `Space`,
-    ///   `ArrowUp`, `ArrowDown`, `ArrowLeft`, `ArrowRight`, `Home`, `End`,
-    ///   `PageUp`, `PageDown`.
+    /// - Parameter key: Playwright's notation, as `Locator.press(_:timeout:)`
+    ///   takes it: `a`, `Enter`, `Control+A`.
     /// - Parameter timeout: how long to wait for what the key press started, as `click` waits.
     /// - Returns: how the navigation it started ended, or nil.
     /// - Throws: `InteractionError.unknownKey`, `.timedOut` as `click` does.
@@ -68,20 +66,12 @@ extension WebView {
     public func press(_ key: String, timeout: Duration = defaultInteractionTimeout)
         async throws(InteractionError) -> PageLoadOutcome?
     {
-        let keyval: UInt32
-        if let name = Self.keyNames[key] {
-            keyval = nw_keyval_from_name(name)
-        } else if key.unicodeScalars.count == 1, let scalar = key.unicodeScalars.first {
-            keyval = nw_keyval_from_unicode(scalar.value)
-        } else {
-            keyval = 0
-        }
-        guard keyval != 0 else { throw .unknownKey(key) }
+        guard let chord = KeyChord(key) else { throw .unknownKey(key) }
         let watch = InputNavigationWatch(view: self)
         defer { watch.stop() }
         _ = try await runInWorld(InteractionScripts.arm("keyup"), for: key)
         guard let shim else { throw .script(.viewClosed) }
-        nw_view_send_key(shim, keyval)
+        nw_view_send_key_chord(shim, chord.keyval, chord.modifiers)
         return try await watch.follow(timeout: timeout, input: "the key \(key)") { await self.inputHandled() }
     }
 
@@ -133,16 +123,9 @@ extension WebView {
 
     /// Returns once the page has handled the input armed with `InteractionScripts.arm`
     /// (or the document went away).
-    private func inputHandled() async {
+    func inputHandled() async {
         _ = try? await evaluateForJSON(InteractionScripts.inputHandled, kind: .asyncFunction(world: DocumentScript.world))
     }
-
-    /// DOM key names and the GDK key names that press them.
-    private static let keyNames: [String: String] = [
-        "Enter": "Return", "Tab": "Tab", "Escape": "Escape", "Backspace": "BackSpace", "Delete": "Delete",
-        "Space": "space", "ArrowUp": "Up", "ArrowDown": "Down", "ArrowLeft": "Left", "ArrowRight": "Right",
-        "Home": "Home", "End": "End", "PageUp": "Page_Up", "PageDown": "Page_Down",
-    ]
 
     /// Runs one of `InteractionScripts` as an async function in `world` and
     /// turns its `{error: ...}` answers into errors about `target`. With a

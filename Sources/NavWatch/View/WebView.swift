@@ -50,6 +50,12 @@ public final class WebView {
     public internal(set) var pageErrors: [PageError] = []
     /// How many console messages and page errors a view keeps for its document.
     public nonisolated static let retainedConsoleEntries = 1000
+    /// The attribute `getByTestId(_:)` matches, as Playwright's
+    /// `selectors.setTestIdAttribute`; read whenever a locator is used.
+    public var testIdAttribute = "data-testid"
+    /// How long a locator's actions and queries, `goto`, `reload`, `goBack`
+    /// and `goForward` wait when a call gives no timeout of its own.
+    public var defaultTimeout: Duration = .seconds(30)
     /// The navigation that has not ended yet, if any.
     public var activeNavigation: Navigation? { tracker.active?.navigation }
     /// How far WebKit has got with `activeNavigation` (for the package's tests).
@@ -175,14 +181,14 @@ public final class WebView {
         }
     }
 
-    /// Reloads the current page. Returns nil when nothing was loaded yet.
-    @discardableResult
-    public func reload() throws -> Navigation? {
+    /// Starts reloading the current page, calling `beforeIssuing` with the
+    /// navigation first; nil when nothing was loaded yet.
+    func reload(beforeIssuing: (Navigation) -> Void) throws -> Navigation? {
         guard let current = url ?? tracker.document?.url else {
             guard shim != nil else { throw WebViewError.closed }
             return nil
         }
-        return try begin(url: current, origin: .reload) { nw_view_reload($0) }
+        return try begin(url: current, origin: .reload, beforeIssuing: beforeIssuing) { nw_view_reload($0) }
     }
 
     /// Stops loading. The running navigation ends as a failure of kind `cancelled`.
