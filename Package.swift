@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "NavWatchCrawler", targets: ["NavWatchCrawler"]),
         .library(name: "NavWatchPostgres", targets: ["NavWatchPostgres"]),
         .library(name: "NavWatchReports", targets: ["NavWatchReports"]),
+        .library(name: "NavWatchTesting", targets: ["NavWatchTesting"]),
         .executable(name: "navwatch", targets: ["navwatch"]),
     ],
     dependencies: [
@@ -57,6 +58,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Layer 4: web-first assertions for end-to-end tests (`expect(locator)`), on Swift Testing.
+        .target(name: "NavWatchTesting", dependencies: ["NavWatch"]),
         // Layer 4, beside the engine (no WebKit): plain HTTP for what the
         // crawler asks without a web view: robots.txt, sitemaps and links
         // that leave the crawl's scope.
@@ -170,6 +173,7 @@ let package = Package(
             path: "Benchmarks/NavwatchBench"
         ),
         .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "NavWatchTestSupport", "CNavShim", "WebKitThread", "LoopbackServer"]),
+        .testTarget(name: "NavWatchTestingTests", dependencies: ["NavWatchTesting", "NavWatchTestSupport", "LoopbackServer"]),
         .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "NavWatch", "NavWatchTestSupport", "WebKitThread", "LoopbackServer"]),
         .testTarget(name: "NavWatchHTMLTests", dependencies: ["NavWatchHTML"]),
         .testTarget(

@@ -1,0 +1,142 @@
+import Foundation
+import LoopbackServer
+
+/// The pages the locator, actionability and assertion tests use, on one loopback server.
+enum LocatorPages {
+    static let server = Task { try await LoopbackServer.start { request in route(request.path) } }
+
+    static func route(_ path: String) -> LoopbackResponse {
+        switch path {
+        case "/locators": return .html(locators)
+        case "/actionability": return .html(actionability)
+        case "/changes": return .html(changes)
+        case "/hostile": return .html(hostile)
+        default: return .html("<title>Not found</title>", status: 404)
+        }
+    }
+
+    /// Every kind of locator: a list, text split across elements, labels,
+    /// and an open shadow root two levels deep.
+    static let locators = """
+        <!doctype html><html><head><title>Locators</title></head><body>
+        <h1>Shopping list</h1>
+        <ul id="list">
+          <li data-testid="item">Milk <button>Remove</button></li>
+          <li data-testid="item" class="done">Bread <button>Remove</button></li>
+          <li data-testid="item">Eggs <button>Remove</button></li>
+        </ul>
+        <p id="split">Hello <b>big</b>
+           world</p>
+        <label for="name">Your name</label> <input id="name" placeholder="Ada Lovelace">
+        <label><input type="checkbox" id="agree"> I agree</label>
+        <input aria-label="Search terms" id="search" data-test="finder">
+        <a href="#top">Back to top</a>
+        <div hidden><button>Hidden button</button></div>
+        <my-card id="card"></my-card>
+        <script>
+        customElements.define('my-inner', class extends HTMLElement {
+          constructor() {
+            super();
+            this.attachShadow({ mode: 'open' }).innerHTML =
+              '<button class="deep">Deep button</button><span data-testid="deep">Two levels down</span>';
+          }
+        });
+        customElements.define('my-card', class extends HTMLElement {
+          constructor() {
+            super();
+            this.attachShadow({ mode: 'open' }).innerHTML = '<p class="card-title">Card</p><my-inner></my-inner>';
+          }
+        });
+        window.clicks = [];
+        document.addEventListener('click', event => clicks.push(event.composedPath()[0].className || event.composedPath()[0].localName), true);
+        </script>
+        </body></html>
+        """
+
+    /// Elements that become actionable later, or never.
+    static let actionability = """
+        <!doctype html><html><head><title>Actionability</title><style>
+        #moving { position: absolute; left: 20px; top: 200px; transition: left 600ms linear; }
+        #under { position: absolute; left: 20px; top: 300px; width: 120px; height: 30px; }
+        #overlay { position: absolute; left: 0; top: 280px; width: 400px; height: 80px; background: rgba(0,0,0,.1); }
+        </style></head><body>
+        <button id="disabled" disabled>Later enabled</button>
+        <button id="moving">Moving</button>
+        <button id="under">Under</button><div id="overlay"></div>
+        <div id="holder"><button id="flaky">Flaky</button></div>
+        <script>
+        window.log = [];
+        document.addEventListener('click', event => log.push(event.target.id + (event.isTrusted ? '' : ' (untrusted)')
+          + (event.target.id === 'moving' ? ' at ' + getComputedStyle(event.target).left : '')), true);
+        document.addEventListener('dblclick', event => log.push('dblclick ' + event.target.id), true);
+        setTimeout(() => {
+          const late = document.createElement('button');
+          late.id = 'late';
+          late.textContent = 'Late';
+          document.body.append(late);
+          document.getElementById('disabled').disabled = false;
+        }, 300);
+        requestAnimationFrame(() => requestAnimationFrame(() => { document.getElementById('moving').style.left = '300px'; }));
+        setTimeout(() => {
+          const old = document.getElementById('flaky');
+          old.remove();
+          setTimeout(() => {
+            const again = document.createElement('button');
+            again.id = 'flaky';
+            again.textContent = 'Flaky again';
+            document.getElementById('holder').append(again);
+          }, 200);
+        }, 100);
+        </script></body></html>
+        """
+
+    /// What the assertions watch: each changes 300 ms after the page loads.
+    static let changes = """
+        <!doctype html><html><head><title>Before</title></head><body>
+        <p id="status" class="pending">Loading</p>
+        <ul id="items"><li>One</li></ul>
+        <input id="field" value="old">
+        <input id="box" type="checkbox">
+        <button id="button" disabled>Go</button>
+        <p id="shown" style="display:none">Now you see me</p>
+        <p id="gone">Going</p>
+        <p id="empty">Not yet empty</p>
+        <a id="link" href="#">Link</a>
+        <script>
+        setTimeout(() => {
+          document.title = 'After';
+          const status = document.getElementById('status');
+          status.textContent = 'Ready: 3 items';
+          status.className = 'ready done';
+          document.getElementById('items').innerHTML = '<li>One</li><li>Two</li><li>Three</li>';
+          document.getElementById('field').value = 'new';
+          document.getElementById('box').checked = true;
+          document.getElementById('button').disabled = false;
+          document.getElementById('shown').style.display = 'block';
+          document.getElementById('gone').remove();
+          document.getElementById('empty').textContent = '';
+          document.getElementById('link').setAttribute('href', '/next');
+          document.getElementById('field').focus();
+          history.pushState(null, '', '#after');
+        }, 300);
+        </script></body></html>
+        """
+
+    /// A page that replaces what a careless engine would call.
+    static let hostile = """
+        <!doctype html><html><head><title>Hostile</title></head><body>
+        <button id="target">Press</button>
+        <script>
+        window.log = [];
+        document.getElementById('target').addEventListener('click', event => log.push('clicked ' + event.isTrusted));
+        Document.prototype.querySelector = () => null;
+        Document.prototype.querySelectorAll = () => [];
+        Element.prototype.querySelectorAll = () => [];
+        Element.prototype.click = () => log.push('fake click');
+        Element.prototype.getBoundingClientRect = () => ({ x: -1, y: -1, width: 0, height: 0, left: -1, top: -1 });
+        window.MutationObserver = function () { throw new Error('no observers'); };
+        window.requestAnimationFrame = () => 0;
+        window.getComputedStyle = () => ({ display: 'none', visibility: 'hidden' });
+        </script></body></html>
+        """
+}
