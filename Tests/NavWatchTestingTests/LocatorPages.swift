@@ -11,6 +11,7 @@ enum LocatorPages {
         case "/actionability": return .html(actionability)
         case "/changes": return .html(changes)
         case "/hostile": return .html(hostile)
+        case "/form": return .html(form)
         default: return .html("<title>Not found</title>", status: 404)
         }
     }
@@ -76,7 +77,10 @@ enum LocatorPages {
           document.body.append(late);
           document.getElementById('disabled').disabled = false;
         }, 300);
-        requestAnimationFrame(() => requestAnimationFrame(() => { document.getElementById('moving').style.left = '300px'; }));
+        // Moving from the start: the transition runs for the first 600 ms.
+        const moving = document.getElementById('moving');
+        moving.getBoundingClientRect();
+        moving.style.left = '300px';
         setTimeout(() => {
           const old = document.getElementById('flaky');
           old.remove();
@@ -137,6 +141,34 @@ enum LocatorPages {
         window.MutationObserver = function () { throw new Error('no observers'); };
         window.requestAnimationFrame = () => 0;
         window.getComputedStyle = () => ({ display: 'none', visibility: 'hidden' });
+        </script></body></html>
+        """
+
+    /// A form with a control of every kind, and a log of what the page saw.
+    static let form = """
+        <!doctype html><html><head><title>Form</title></head><body>
+        <button id="target">Target</button>
+        <label><input type="checkbox" id="subscribe"> Subscribe</label>
+        <input id="name" placeholder="Your name">
+        <select id="colour"><option value="r">Red</option><option value="g">Green</option></select>
+        <input type="file" id="file">
+        <script>
+        window.log = [];
+        const target = document.getElementById('target');
+        target.addEventListener('click', event => log.push('click ' + event.detail + ' target'));
+        target.addEventListener('dblclick', () => log.push('dblclick target'));
+        target.addEventListener('mouseover', () => log.push('mouseover target'));
+        target.addEventListener('focus', () => log.push('focus target'));
+        target.addEventListener('blur', event => log.push('blur target' + (event.isTrusted ? '' : ' (untrusted)')));
+        document.getElementById('subscribe').addEventListener('change', event => log.push('change subscribe ' + event.target.checked));
+        document.getElementById('name').addEventListener('keydown', event =>
+          log.push('keydown ' + event.key + (event.ctrlKey ? ' ctrl' : '') + (event.shiftKey && event.key !== 'Shift' ? ' shift' : '')));
+        document.getElementById('name').addEventListener('focus', () => log.push('focus name'));
+        document.getElementById('colour').addEventListener('change', event => log.push('change colour ' + event.target.value));
+        document.getElementById('file').addEventListener('change', event => {
+          const file = event.target.files[0];
+          log.push('change file ' + file.name + ' ' + file.type + ' ' + file.size);
+        });
         </script></body></html>
         """
 }

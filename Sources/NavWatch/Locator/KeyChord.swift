@@ -43,11 +43,15 @@ struct KeyChord: Equatable {
         }
         let keyval: UInt32
         if let name = Self.keyNames[key] {
-            keyval = nw_keyval_from_name(name)
+            // With Shift, a letter key types its capital, as on a US keyboard.
+            let shifted = modifiers & UInt32(NW_MODIFIER_SHIFT) != 0 && key.hasPrefix("Key")
+            keyval = nw_keyval_from_name(shifted ? name.uppercased() : name)
         } else if key.unicodeScalars.count == 1, let scalar = key.unicodeScalars.first {
             // With Control, Alt or Meta, a letter is the key, not the text it types.
             let shortcut = modifiers & ~UInt32(NW_MODIFIER_SHIFT) != 0
-            let character = shortcut ? (String(scalar).lowercased().unicodeScalars.first ?? scalar) : scalar
+            let shifted = modifiers & UInt32(NW_MODIFIER_SHIFT) != 0
+            let character = shortcut ? (String(scalar).lowercased().unicodeScalars.first ?? scalar)
+                : shifted ? (String(scalar).uppercased().unicodeScalars.first ?? scalar) : scalar
             keyval = nw_keyval_from_unicode(character.value)
         } else if let bit = Self.modifierBits[key] {
             // A modifier pressed on its own.

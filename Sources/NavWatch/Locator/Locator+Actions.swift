@@ -210,33 +210,53 @@ extension Locator {
         let modifiers = try Self.modifiers(names)
         let timeout = timeout ?? view.defaultTimeout
         let start = ContinuousClock.now
-        let watch = InputNavigationWatch(view: view)
-        defer { watch.stop() }
-        let point = try await perform(.pointer, timeout: timeout, act: """
-            engine.armInput(\(JavaScriptValue.literal(event)));
-            return engine.pointOf(element);
-            """)
-        try send(point, clicks: clicks, modifiers: modifiers)
         let what = clicks == 2 ? "the double click on \(self)" : "the click on \(self)"
-        return try await watch.follow(timeout: remaining(timeout, since: start), input: what) { await view.inputHandled() }
+        return try await guardedClick(clicks: clicks, modifiers: modifiers, arming: event, what: what,
+                                      timeout: timeout, start: start, prepare: "")
+    }
+
+    /// Clicks once the element is actionable; when the page moved something
+    /// else under the pointer in between (the press landed elsewhere, and
+    /// was stopped before the page saw it), checks and clicks again.
+    /// `prepare` runs first on the element and may `return null` to click nothing.
+    private func guardedClick(clicks: Int32, modifiers: UInt32, arming event: String, what: String,
+                              timeout: Duration, start: ContinuousClock.Instant,
+                              prepare: String) async throws(InteractionError) -> PageLoadOutcome? {
+        while true {
+            let watch = InputNavigationWatch(view: view)
+            defer { watch.stop() }
+            let point = try await perform(.pointer, timeout: remaining(timeout, since: start), reported: timeout, act: """
+                \(prepare)
+                engine.armInput(\(JavaScriptValue.literal(event)));
+                engine.guardHits(element, \(JavaScriptValue.literal(event == "mouseup" ? "click" : event)));
+                return engine.pointOf(element);
+                """)
+            guard point != .null else { return nil }
+            try send(point, clicks: clicks, modifiers: modifiers)
+            var missed: String?
+            let outcome = try await watch.follow(timeout: remaining(timeout, since: start), input: what) {
+                await view.inputHandled()
+                let answer = await view.evaluateForJSON("""
+                    \(LocatorEngine.prelude)
+                    return engine.missedHit();
+                    """, kind: .asyncFunction(world: DocumentScript.world), backstop: .seconds(5))
+                missed = ((try? answer.get()) ?? nil).flatMap { try? JSONDecoder().decode(String.self, from: Data($0.utf8)) }
+            }
+            guard let missed else { return outcome }
+            if ContinuousClock.now - start >= timeout {
+                throw .timedOut(waitingFor: "\(self) to be \(Actionability.pointer.description) (\(missed) received the click)",
+                                after: timeout)
+            }
+        }
     }
 
     private func setChecked(_ checked: Bool, timeout: Duration?) async throws(InteractionError) {
         let timeout = timeout ?? view.defaultTimeout
         let start = ContinuousClock.now
-        let watch = InputNavigationWatch(view: view)
-        defer { watch.stop() }
-        let point = try await perform(.pointer, timeout: timeout, act: """
-            if (engine.checkedState(element) === \(checked)) return null;
-            engine.armInput('mouseup');
-            return engine.pointOf(element);
-            """)
-        guard point != .null else { return }
-        try send(point, clicks: 1, modifiers: 0)
-        _ = try await watch.follow(timeout: remaining(timeout, since: start), input: "the click on \(self)") {
-            await view.inputHandled()
-        }
-        let now = try await perform(.attached, timeout: remaining(timeout, since: start),
+        _ = try await guardedClick(clicks: 1, modifiers: 0, arming: "mouseup", what: "the click on \(self)",
+                                   timeout: timeout, start: start,
+                                   prepare: "if (engine.checkedState(element) === \(checked)) return null;")
+        let now = try await perform(.attached, timeout: remaining(timeout, since: start), reported: timeout,
                                     act: "return engine.checkedState(element) === true;")
         guard now == .bool(checked) else {
             throw .notInteractable(selector: description, reason: "clicking the checkbox did not change its state")
@@ -271,7 +291,11 @@ extension Locator {
     /// Waits until the one element this locator matches is in `states`,
     /// then runs `act` (the body of an async function of `element`, with
     /// `engine` in scope) on it and returns its value.
-    func perform(_ states: Actionability, timeout: Duration, act: String) async throws(InteractionError) -> JavaScriptValue {
+    ///
+    /// - Parameter reported: the timeout a timeout error names (the
+    ///   caller's, when `timeout` is what is left of it); `timeout` when nil.
+    func perform(_ states: Actionability, timeout: Duration, reported: Duration? = nil,
+                 act: String) async throws(InteractionError) -> JavaScriptValue {
         let script = """
             \(LocatorEngine.prelude)
             return await engine.perform(\(stepsJSON), \(JavaScriptValue.literal(view.testIdAttribute)), \(Self.json(states)),
@@ -282,7 +306,7 @@ extension Locator {
         let answer = try await run(script, timeout: timeout)
         if answer.error == "timeout" {
             throw .timedOut(waitingFor: "\(self) to be \(states.description) (\(answer.message ?? "no element matches"))",
-                            after: timeout)
+                            after: reported ?? timeout)
         }
         return answer.value ?? .null
     }

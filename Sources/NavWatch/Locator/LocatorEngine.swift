@@ -419,10 +419,44 @@ enum LocatorEngine {
           const box = element.getBoundingClientRect();
           return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
         };
+        // `inputHandled` resolves two tasks after the input's `event` (or,
+        // for `mouseup`, `pointerup`: a page that cancels `pointerdown`
+        // suppresses the mouse events but not the click).
         const armInput = event => {
-          window.navwatchInputHandled = new Promise(done => addEventListener(event,
-            () => setTimeout(() => setTimeout(done, 0), 0), { capture: true, once: true }));
+          const events = event === 'mouseup' ? ['pointerup', 'mouseup', 'click'] : [event];
+          window.navwatchInputHandled = new Promise(done => {
+            const handled = () => {
+              for (const type of events) removeEventListener(type, handled, true);
+              setTimeout(() => setTimeout(done, 0), 0);
+            };
+            for (const type of events) addEventListener(type, handled, true);
+          });
         };
+        // Until the input's last event (`last`), lets through only pointer
+        // events that hit `element`: a press or click that lands elsewhere
+        // (the page moved it after the checks) is stopped before the page
+        // sees it and recorded in `hitGuard.missed`, and the action tries again.
+        const pressTypes = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick'];
+        let hitGuard = { missed: null };
+        const guardHits = (element, last) => {
+          const guard = { missed: null };
+          const check = event => {
+            const hit = event.composedPath()[0];
+            const lands = hit instanceof Node && (containsDeep(element, hit) || followLabel(hit) === element);
+            if (!lands) {
+              guard.missed = guard.missed ?? (hit instanceof Element ? describe(hit) : 'nothing');
+              event.stopImmediatePropagation();
+              // Cancelling a pointerdown would suppress the mouse events that tell the input was handled.
+              if (!event.type.startsWith('pointer')) event.preventDefault();
+            }
+            if (event.type === last) stop();
+          };
+          const stop = () => { for (const type of pressTypes) removeEventListener(type, check, true); };
+          for (const type of pressTypes) addEventListener(type, check, true);
+          setTimeout(stop, 5000);
+          hitGuard = guard;
+        };
+        const missedHit = () => hitGuard.missed;
         const eventClass = type => {
           if (/^(click|dblclick|mouse|contextmenu|auxclick)/.test(type)) return [MouseEvent, { detail: 1 }];
           if (/^pointer/.test(type)) return [PointerEvent, {}];
@@ -515,7 +549,7 @@ enum LocatorEngine {
             throw error;
           }
         };
-        return { resolve, perform, read, query, nextChange, pointOf, armInput, eventClass, fill, selectOption,
-                 setInputFiles, checkedState, isVisible };
+        return { resolve, perform, read, query, nextChange, pointOf, armInput, guardHits, missedHit, eventClass, fill,
+                 selectOption, setInputFiles, checkedState, isVisible };
         """#
 }
