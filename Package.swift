@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(name: "PageCheckerExampleTests", dependencies: ["PageCheckerExample", "NavWatchTestSupport", "LoopbackServer"],
                     path: "Examples/PageCheckerTests"),
         // The README's "Testing your web app": a small app and its end-to-end tests.
-        .testTarget(name: "WebAppTests", dependencies: ["NavWatchRx", "LoopbackServer"], path: "Examples/WebAppTests"),
+        .testTarget(name: "WebAppTests", dependencies: ["NavWatchRx", "NavWatchTesting", "LoopbackServer"], path: "Examples/WebAppTests"),
         // The README's "Crawling from Swift": a site's headings, descriptions,
         // canonical links and word counts as CSV, through the products alone.
         .target(name: "SiteInventory", dependencies: ["NavWatch", "NavWatchCrawler"], path: "Examples/SiteInventory"),
