@@ -1,5 +1,6 @@
 import Foundation
 import NavWatchRx
+import NavWatchTesting
 import Testing
 
 /// The app, started once for the whole suite.
@@ -33,9 +34,9 @@ struct WebAppTests {
         let view = try await open("/login")
         defer { view.close() }
 
-        try await view.fill("#email", "ada@example.org")
-        try await view.fill("#password", "correct horse battery staple")
-        let outcome = try await view.click("button[type=submit]")
+        try await view.getByLabel("Email").fill("ada@example.org")
+        try await view.getByLabel("Password").fill("correct horse battery staple")
+        let outcome = try await view.getByRole("button", name: "Log in").click()
 
         guard case .finished(_, let response, let title)? = outcome else {
             Issue.record("the login did not load a page: \(String(describing: outcome))")
@@ -43,8 +44,8 @@ struct WebAppTests {
         }
         #expect(title == "Dashboard")
         #expect(response?.url.path == "/dashboard")
-        try await view.waitFor(selector: "#projects .project", timeout: .seconds(5))
-        #expect(try await view.evaluateJavaScript("document.querySelector('.project').textContent", as: String.self) == "navwatch")
+        // The projects arrive 200 ms after the page: the assertion waits for them.
+        try await expect(view.locator("#projects .project")).toHaveText(["navwatch"])
     }
 
     @Test("the home page logs no console errors and throws nothing")
