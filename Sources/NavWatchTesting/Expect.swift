@@ -7,9 +7,11 @@ import Testing
 ///     try await expect(view.getByTestId("todo-count")).toHaveText("3 items left")
 ///     try await expect(view.getByRole("button", name: "Clear completed")).not.toBeVisible()
 ///
-/// - Parameter timeout: how long each assertion may wait; nil takes
-///   `ExpectTimeout.current` (5 s unless a suite sets it with
-///   `.expectTimeout(_:)`).
+/// - Parameters:
+///   - locator: what the assertions are about, resolved anew at every check.
+///   - timeout: how long each assertion may wait; nil takes
+///     `ExpectTimeout.current` (5 s unless a suite sets it with
+///     `.expectTimeout(_:)`).
 @WebKitActor
 public func expect(_ locator: Locator, timeout: Duration? = nil) -> LocatorAssertions {
     LocatorAssertions(locator: locator, timeout: timeout ?? ExpectTimeout.current, isNot: false)

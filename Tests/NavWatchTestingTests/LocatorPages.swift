@@ -94,7 +94,7 @@ enum LocatorPages {
         </script></body></html>
         """
 
-    /// What the assertions watch: each changes 300 ms after the page loads.
+    /// What the assertions watch: all of it changes when the test calls `change()`.
     static let changes = """
         <!doctype html><html><head><title>Before</title></head><body>
         <p id="status" class="pending">Loading</p>
@@ -107,7 +107,7 @@ enum LocatorPages {
         <p id="empty">Not yet empty</p>
         <a id="link" href="#">Link</a>
         <script>
-        setTimeout(() => {
+        window.change = () => {
           document.title = 'After';
           const status = document.getElementById('status');
           status.textContent = 'Ready: 3 items';
@@ -122,7 +122,7 @@ enum LocatorPages {
           document.getElementById('link').setAttribute('href', '/next');
           document.getElementById('field').focus();
           history.pushState(null, '', '#after');
-        }, 300);
+        };
         </script></body></html>
         """
 

@@ -78,7 +78,11 @@ struct LocatorTests {
         defer { view.close() }
         #expect(try await view.locator("button.deep").textContent() == "Deep button")
         #expect(try await view.locator("my-card").locator(".deep").count() == 1)
-        #expect(try await view.locator("my-card .card-title").count() == 0)  // a combinator does not cross the boundary
+        // Descendant and child combinators cross shadow boundaries, as Playwright's css engine's do.
+        #expect(try await view.locator("my-card .card-title").textContent() == "Card")
+        #expect(try await view.locator("#card my-inner > span").textContent() == "Two levels down")
+        #expect(try await view.locator("body > my-card .deep, #list > li.done").allTextContents() == ["Bread Remove", "Deep button"])
+        #expect(try await view.locator("#list my-inner").count() == 0)
         #expect(try await view.locator(".card-title").textContent() == "Card")
         #expect(try await view.getByTestId("deep").textContent() == "Two levels down")
         #expect(try await view.getByText("Two levels down").count() == 1)

@@ -96,11 +96,14 @@ extension Locator {
     /// its modifiers held, and waits for what it did (`Enter` in a form's
     /// field submits it).
     ///
-    /// - Parameter key: Playwright's notation: a character (`a`, `7`), a key
-    ///   name (`Enter`, `Escape`, `Tab`, `Backspace`, `Delete`, `ArrowLeft`,
-    ///   `Home`, `F1`…`F12`, `KeyA`, `Digit1`, ...), optionally after modifiers
-    ///   joined by `+` (`Shift`, `Control`, `Alt`, `Meta`, `ControlOrMeta`):
-    ///   `Control+A`, `Shift+ArrowLeft`.
+    /// - Parameters:
+    ///   - key: Playwright's notation: a character (`a`, `7`), a key name
+    ///     (`Enter`, `Escape`, `Tab`, `Backspace`, `Delete`, `ArrowLeft`,
+    ///     `Home`, `F1`…`F12`, `KeyA`, `Digit1`, ...), optionally after
+    ///     modifiers joined by `+` (`Shift`, `Control`, `Alt`, `Meta`,
+    ///     `ControlOrMeta`): `Control+A`, `Shift+ArrowLeft`.
+    ///   - timeout: for the wait and for the navigation the key starts;
+    ///     `view.defaultTimeout` when nil.
     /// - Returns: how the navigation the key started ended, or nil.
     /// - Throws: `InteractionError.unknownKey` naming the key, before anything is done.
     @discardableResult

@@ -8,7 +8,8 @@ import NavWatchSupport
 /// `prelude` defines `engine` once per document (kept on the world's global
 /// object) and every locator script begins with it. What the engine does
 /// follows Playwright's rules, as its documentation gives them:
-/// - CSS matches in the document and in every open shadow root below it.
+/// - CSS matches in the document and in every open shadow root below it;
+///   descendant and child combinators cross shadow boundaries.
 /// - Text is an element's text with whitespace collapsed, its shadow roots'
 ///   text included; a text locator matches the elements whose text matches
 ///   and none of whose children's does (the smallest such element).
@@ -51,6 +52,60 @@ enum LocatorEngine {
         const containsDeep = (ancestor, node) => {
           for (let at = node; at; at = parentOf(at)) if (at === ancestor) return true;
           return false;
+        };
+        // A selector's parts at the top level (outside brackets, parentheses
+        // and quotes): `split(selector, ',')` its alternatives; `compounds`
+        // its compound selectors and the combinators between them.
+        const topLevel = (selector, visit) => {
+          let depth = 0, quote = null;
+          for (let i = 0; i < selector.length; i++) {
+            const c = selector[i];
+            if (quote) { if (c === '\\') i++; else if (c === quote) quote = null; continue; }
+            if (c === '"' || c === "'") quote = c;
+            else if (c === '(' || c === '[') depth++;
+            else if (c === ')' || c === ']') depth--;
+            else if (depth === 0) visit(c, i);
+          }
+        };
+        const split = (selector, separator) => {
+          const parts = [];
+          let from = 0;
+          topLevel(selector, (c, i) => { if (c === separator) { parts.push(selector.slice(from, i)); from = i + 1; } });
+          parts.push(selector.slice(from));
+          return parts.map(part => part.trim());
+        };
+        // [{ combinator, compound }], left to right; null when a combinator
+        // other than descendant and child is used.
+        const compounds = selector => {
+          const parts = [];
+          let from = 0, pending = ' ';
+          const close = i => {
+            const compound = selector.slice(from, i).trim();
+            if (compound) { parts.push({ combinator: parts.length ? pending : null, compound }); pending = ' '; }
+          };
+          let unsupported = false;
+          topLevel(selector, (c, i) => {
+            if (c === ' ' || c === '>' || c === '+' || c === '~' || c === '\n' || c === '\t') {
+              close(i);
+              from = i + 1;
+              if (c === '>') pending = '>';
+              if (c === '+' || c === '~') unsupported = true;
+            }
+          });
+          close(selector.length);
+          return unsupported ? null : parts;
+        };
+        // Whether `element` matches `parts` with its ancestors found across
+        // shadow boundaries (a host is its shadow tree's parent).
+        const matchesAcross = (element, parts) => {
+          const from = (node, i) => {
+            if (!node.matches(parts[i].compound)) return false;
+            if (i === 0) return true;
+            if (parts[i].combinator === '>') { const parent = parentOf(node); return !!parent && from(parent, i - 1); }
+            for (let at = parentOf(node); at; at = parentOf(at)) if (from(at, i - 1)) return true;
+            return false;
+          };
+          return from(element, parts.length - 1);
         };
         class LocatorError extends Error {
           constructor(kind, message) { super(message); this.kind = kind; }
@@ -278,12 +333,20 @@ enum LocatorEngine {
             case 'css': {
               try { document.createDocumentFragment().querySelector(step.selector); }
               catch (error) { throw new LocatorError('invalid-selector', String(error && error.message)); }
+              // Within each tree as the browser matches; across shadow
+              // boundaries too for descendant and child combinators, as
+              // Playwright's css engine does.
+              const alternatives = split(step.selector, ',').map(compounds);
               return union(scopes.map(scope => {
-                const found = [];
-                for (const root of shadowRoots(scope)) for (const element of root.querySelectorAll(step.selector)) found.push(element);
+                const roots = shadowRoots(scope);
+                const found = new Set();
+                for (const root of roots) for (const element of root.querySelectorAll(step.selector)) found.add(element);
                 const order = below(scope);
-                const position = new Map(order.map((element, index) => [element, index]));
-                return found.filter(element => position.has(element)).sort((a, b) => position.get(a) - position.get(b));
+                if (roots.length > 1)
+                  for (const element of order)
+                    if (!found.has(element) && alternatives.some(parts => parts && parts.length > 1 && matchesAcross(element, parts)))
+                      found.add(element);
+                return order.filter(element => found.has(element));
               }));
             }
             case 'text': {

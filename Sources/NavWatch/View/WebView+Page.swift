@@ -15,7 +15,9 @@ extension WebView {
     /// returns its `cancelled` failure. Failures are values: it throws only
     /// when the load cannot start (see `load(_:timeout:)`).
     ///
-    /// - Parameter timeout: overrides `configuration.navigationTimeout`.
+    /// - Parameters:
+    ///   - url: the page to load.
+    ///   - timeout: overrides `configuration.navigationTimeout`.
     @discardableResult
     public func goto(_ url: URL, timeout: Duration? = nil) async throws -> PageLoadOutcome {
         let fold = try loadFolding(url, timeout: timeout)
