@@ -50,9 +50,9 @@ package protocol CrawlStore: Sendable {
     /// this report; adds `discovered` entries to the frontier and stores
     /// `skipped` reports for links the crawl will not load. Returns the
     /// reports stored, in order (reports of URLs that already have one, and
-    /// then their links, are left out).
+    /// then their links, are left out), without copying `skipped`.
     func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
-                  discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> [PageLoadReport]
+                  discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> CompletionReports
 
     /// The host `host` pushed back (429, 503): widens its interval for every
     /// worker (`HostPacing.pushedBack`) and pauses it for that long from `now`.
