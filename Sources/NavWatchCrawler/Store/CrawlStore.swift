@@ -272,11 +272,12 @@ extension CrawlStore {
         return reports
     }
 
-    /// Every stored report without its requests, in the order stored, each
-    /// in a `SharedReport` that a link check can refer to without a copy.
-    package func sharedReports() async throws -> [SharedReport] {
-        var reports: [SharedReport] = []
-        for try await report in storedReports(includingRequests: false) { reports.append(SharedReport(report)) }
+    /// Every stored report, read a batch at a time and folded into what a
+    /// link check needs of it: memory holds one batch of reports, and the
+    /// link check's part of each.
+    package func linkCheckReports() async throws -> LinkCheckReports {
+        var reports = LinkCheckReports()
+        for try await report in storedReports(includingRequests: false) { reports.add(report) }
         return reports
     }
 }
