@@ -217,12 +217,12 @@ public final class PostgresCrawlStore: CrawlStore {
     }
 
     package func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
-                         discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> [PageLoadReport] {
+                         discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> CompletionReports {
         try await session.transaction { connection in
             try await self.lockFrontier(connection)
-            var stored: [PageLoadReport] = []
+            var stored = CompletionReports(skipped: skipped)
             if try await self.store(report, kind: entry.kind, worker: worker, connection) {
-                stored.append(report)
+                stored.storedPage(report)
                 if !links.isEmpty {
                     // One statement for all of a page's links; an empty fragment or rel is none.
                     let fragments = links.map { $0.fragment ?? "" }, rels = links.map { $0.rel ?? "" }
@@ -244,8 +244,8 @@ public final class PostgresCrawlStore: CrawlStore {
             let added = try await self.insert(completion.rows, connection)
             let addedAliases = completion.aliases(among: added)
             if !addedAliases.isEmpty { try await self.run(Self.frontier.aliases(addedAliases, of: entry.url), connection) }
-            for (skip, kind) in completion.skippedReports(among: added) {
-                if try await self.store(skip, kind: kind, worker: worker, connection) { stored.append(skip) }
+            for (position, skip, kind) in completion.skippedReports(among: added) {
+                if try await self.store(skip, kind: kind, worker: worker, connection) { stored.storedSkipped(at: position) }
             }
             return stored
         }

@@ -14,9 +14,16 @@ import Testing
 @Suite("memory per link", .serialized)
 struct LinkMemoryTests {
     static let linkCount = 100_000
-    /// navwatch's own peak for a crawl of the page (a debug build, with
-    /// WebKit's libraries and navwatch's Xvfb client some 200 MB of it at rest).
-    static let crawlBound = 720 << 20
+    /// navwatch's own peak for a crawl of the page read from its HTML
+    /// (`--render never`): the 400 MB, for the whole process tree,
+    /// which is navwatch alone (a debug build: 325-329 MB measured).
+    static let crawlBound = 400 << 20
+    /// navwatch's own peak for a crawl of the page rendered (a debug build,
+    /// with WebKit's libraries and navwatch's Xvfb client some 200 MB of it
+    /// at rest, 260 MB after the page; 448-449 MB measured): above the issue's
+    /// 400 MB, by a skipped link's report (a kilobyte each) while the page's
+    /// links are stored and the link check at the end.
+    static let renderedCrawlBound = 520 << 20
     /// navwatch's peak listing the crawl's links.
     static let listingBound = 400 << 20
 
@@ -36,7 +43,8 @@ struct LinkMemoryTests {
         #expect(crawl.result.stdout.count == Self.linkCount + 1)
         #expect(crawl.result.stderr.contains("  links: \(Self.linkCount) to \(Self.linkCount) targets; broken: 0"))
         print("crawl \(renderArguments): navwatch \(crawl.own >> 20) MB, its tree \(crawl.tree >> 20) MB")
-        #expect(crawl.own < Self.crawlBound, "navwatch's own peak: \(crawl.own >> 20) MB")
+        let bound = renderArguments.isEmpty ? Self.renderedCrawlBound : Self.crawlBound
+        #expect(crawl.own < bound, "navwatch's own peak: \(crawl.own >> 20) MB")
 
         let links = try await Self.measured(["links", "--db", db, "--broken"])
         #expect(links.result.status == 0)

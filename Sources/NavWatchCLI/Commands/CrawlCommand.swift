@@ -375,11 +375,8 @@ package struct CrawlCommand: AsyncParsableCommand {
         withExtendedLifetime(interruption) {}
         progress.finish()
         Self.tell(CrawlSummaryText(summary).lines)
-        // Read once, for the link check, the budgets and the problems; each
-        // report held once, shared with the link check's targets.
-        let shared = try await store.sharedReports()
-        let reports = shared.lazy.map(\.report)
-        let links = LinkCheckResult(graph: try await store.linkGraph(), shared: shared, policy: policy.links)
+        let (reports, storedSummary, linkReports) = try await Self.storedReports(store)
+        let links = LinkCheckResult(graph: try await store.linkGraph(), reports: linkReports, policy: policy.links)
         try await closingSummary(reports, links, store: store, recentChecks: recentChecks)
         if extract != nil, let hint = Self.extractHint(reports) { Self.tell([hint]) }
         Self.writeCPUCounters(store)
@@ -388,7 +385,24 @@ package struct CrawlCommand: AsyncParsableCommand {
             let first = seedReports[0]
             throw InputError("no seed could be loaded: \(first.url): \(first.error?.message ?? first.outcome.rawValue)")
         }
-        try failIfAsked(reports, links, policy: policy, budgetFile: budgetFile, baseline: baseline)
+        try failIfAsked(reports, storedSummary, links, policy: policy, budgetFile: budgetFile, baseline: baseline)
+    }
+
+    /// The crawl's stored reports, read once, a batch at a time, for the
+    /// closing summary: those that are not `skipped`, for the link cache,
+    /// the budgets, the problems and the `--extract` hint (a skipped report
+    /// has no status, check, page or data for them); the summary of them all;
+    /// and what the link check needs of each. A page can have a skipped
+    /// report per link, and a report is over a kilobyte.
+    private static func storedReports(_ store: any CrawlStore) async throws
+        -> (notSkipped: [PageLoadReport], summary: CrawlSummary, links: LinkCheckReports) {
+        var notSkipped: [PageLoadReport] = [], summary = CrawlSummary(), links = LinkCheckReports()
+        for try await report in store.storedReports(includingRequests: false) {
+            summary.add(report)
+            links.add(report)
+            if report.outcome != .skipped { notSkipped.append(report) }
+        }
+        return (notSkipped, summary, links)
     }
 
     /// One line when the `--extract` script gave no value on any page it ran
@@ -430,9 +444,10 @@ package struct CrawlCommand: AsyncParsableCommand {
 
     /// The budgets' and the baseline's lines of the summary, the job summary
     /// of a GitHub Actions run, and exit status 1 when `--fail-on` finds an
-    /// error among the problems (the new ones, against a baseline).
-    private func failIfAsked(_ reports: some Sequence<PageLoadReport>, _ links: LinkCheckResult, policy: PolicyFile, budgetFile: BudgetFile?,
-                             baseline: CrawlProblems?) throws {
+    /// error among the problems (the new ones, against a baseline); from the
+    /// reports that are not skipped and the summary of them all.
+    private func failIfAsked(_ reports: some Sequence<PageLoadReport>, _ summary: CrawlSummary, _ links: LinkCheckResult,
+                             policy: PolicyFile, budgetFile: BudgetFile?, baseline: CrawlProblems?) throws {
         let shownDB = CrawlDatabase.shown(db)
         let budgetListing = budgetFile.map { BudgetListing(reports, budgets: $0, policy: policy.links) }
         if let budgetListing {
@@ -443,7 +458,7 @@ package struct CrawlCommand: AsyncParsableCommand {
             Self.tell(lines)
         }
         var problems = CrawlProblems(links: links, reports: reports, budgets: budgetFile, policy: policy.links).found
-        var stepSummary = StepSummary(summary: CrawlSummary(reports), links: links, problems: problems, budgets: budgetListing, db: shownDB)
+        var stepSummary = StepSummary(summary: summary, links: links, problems: problems, budgets: budgetListing, db: shownDB)
         if let baseline, let baselineDB = self.baseline {
             let compared = CrawlProblems(problems).compared(with: baseline)
             Self.tell(BaselineSummaryText(compared, baseline: CrawlDatabase.shown(baselineDB)).lines)

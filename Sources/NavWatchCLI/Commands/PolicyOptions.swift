@@ -41,12 +41,13 @@ extension CrawlDatabase {
         }
     }
 
-    /// The link check of the crawl in `db` under `policy`, each report held
-    /// once (`CrawlStore.sharedReports()`), or the one-line error the command line prints.
+    /// The link check of the crawl in `db` under `policy`, the reports read
+    /// into it a batch at a time (`CrawlStore.linkCheckReports()`), or the
+    /// one-line error the command line prints.
     static func readLinks(_ db: String, policy: LinkPolicy) async throws -> LinkCheckResult {
         try await with(db, reading: true) { store in
             do {
-                return LinkCheckResult(graph: try await store.linkGraph(), shared: try await store.sharedReports(), policy: policy)
+                return LinkCheckResult(graph: try await store.linkGraph(), reports: try await store.linkCheckReports(), policy: policy)
             } catch {
                 throw InputError("cannot read the crawl database \(shown(db)): \(InputError.reason(error))")
             }

@@ -559,17 +559,28 @@ public actor Crawler {
     /// and keeps them until its report is stored (`finish`).
     private func sortLinks(of entry: FrontierEntry, _ result: PageResult) {
         guard !retryPolicy.retries(result.report) else { return }
-        let (found, foundSkipped, links) = links.classify(result.links, from: entry,
-                                                         shownAt: result.report.finalURL ?? entry.url)
-        var discovered = found.filter { offer($0.url) }, skipped = foundSkipped.filter { offer($0.url) }
+        let found: [FrontierEntry], links: [PageLink]
+        var skipped: [PageLoadReport]
+        (found, skipped, links) = self.links.classify(result.links, from: entry, shownAt: result.report.finalURL ?? entry.url)
+        var discovered = found.filter { offer($0.url) }
+        // Filtered in place: a page can have a skipped report per link, each over a kilobyte.
+        var kept = 0
+        for position in skipped.indices where offer(skipped[position].url) {
+            skipped.swapAt(kept, position)
+            kept += 1
+        }
+        skipped.removeLast(skipped.count - kept)
         if let recentChecks = configuration.recentChecks {
             // A link answered lately is reported from that answer, not checked again.
             let now = Date()
+            var answered: [PageLoadReport] = []
             discovered.removeAll { entry in
                 guard entry.kind == .external, let report = recentChecks.report(for: entry, now: now) else { return false }
-                skipped.append(report)
+                answered.append(report)
                 return true
             }
+            skipped.reserveCapacity(skipped.count + answered.count)  // exactly: no room for more
+            skipped += answered
         }
         let loading = Set(discovered.map(\.url))
         for link in links where link.reached != nil && routesReached[link.target] == nil && loading.contains(link.target) {
@@ -596,7 +607,7 @@ public actor Crawler {
         try await Task {
             try await self.storeInOrder { [store, entries] in
                 _ = try await store.enqueue(entries)
-                return []
+                return CompletionReports()
             }
         }.value
         return true
@@ -651,7 +662,7 @@ public actor Crawler {
 
     /// Runs `write` once every earlier write has ended, then delivers the
     /// reports it stored: delivery order is store order.
-    private func storeInOrder(_ write: @escaping @Sendable () async throws -> [PageLoadReport]) async throws {
+    private func storeInOrder(_ write: @escaping @Sendable () async throws -> some Sequence<PageLoadReport> & Sendable) async throws {
         let previous = storing
         let current = Task {
             _ = await previous?.result  // an earlier write's failure is its own caller's to report
@@ -665,7 +676,7 @@ public actor Crawler {
         }
     }
 
-    private func deliver(_ reports: [PageLoadReport]) {
+    private func deliver(_ reports: some Sequence<PageLoadReport>) {
         for report in reports {
             summary.add(report)
             onReport(report)

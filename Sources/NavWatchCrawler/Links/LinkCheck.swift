@@ -53,12 +53,7 @@ package struct CheckedTarget: Sendable, Equatable {
     /// The URL, with `#fragment` for a missing fragment.
     package var target: String
     /// What became of the URL; nil when the crawl never got to it.
-    package var report: PageLoadReport? {
-        get { shared?.report }
-        set { shared = newValue.map(SharedReport.init) }
-    }
-    /// `report`, one copy for every target and lookup of the link check that refers to it.
-    private var shared: SharedReport?
+    package var report: LinkedReport?
     /// Why it is broken; nil when it is not.
     package var problem: Problem?
     /// One line: the status and its reason, the error, the missing fragment, or why it was not checked.
@@ -66,28 +61,12 @@ package struct CheckedTarget: Sendable, Equatable {
     /// Every link to it, ordered by page, then text.
     package var referrers: [PageLink]
 
-    fileprivate init(target: String, shared: SharedReport?, problem: Problem?, detail: String, referrers: [PageLink]) {
-        (self.target, self.shared, self.problem, self.detail, self.referrers) = (target, shared, problem, detail, referrers)
+    fileprivate init(target: String, report: LinkedReport?, problem: Problem?, detail: String, referrers: [PageLink]) {
+        (self.target, self.report, self.problem, self.detail, self.referrers) = (target, report, problem, detail, referrers)
     }
 
     /// Whether it lies outside the crawl's scope and was checked with a plain HTTP request.
     package var isExternal: Bool { report?.checkedWith != nil }
-}
-
-/// A report of a crawl, held once for every link target and lookup of
-/// `LinkCheckResult` that refers to it: a report is large (timings,
-/// metrics, errors), a crawl can have one per link, and a copy in each
-/// would cost several kilobytes a link.
-package final class SharedReport: Sendable, Equatable {
-    package let report: PageLoadReport
-
-    package init(_ report: PageLoadReport) {
-        self.report = report
-    }
-
-    package static func == (lhs: SharedReport, rhs: SharedReport) -> Bool {
-        lhs === rhs || lhs.report == rhs.report
-    }
 }
 
 /// What a crawl's links came to: every target, broken or not, and the pages
@@ -140,27 +119,24 @@ package struct LinkCheckResult: Sendable, Equatable {
     ///   title is not the one the page showed.
     /// - `policy` may accept other statuses for some URLs (a 403 from a site
     ///   that refuses robots, say), or refuse some below 400.
-    package init(graph: LinkGraph, reports: [PageLoadReport], policy: LinkPolicy = .init()) {
-        self.init(graph: graph, shared: reports.map(SharedReport.init), policy: policy)
+    package init(graph: LinkGraph, reports: some Sequence<PageLoadReport>, policy: LinkPolicy = .init()) {
+        self.init(graph: graph, reports: LinkCheckReports(reports), policy: policy)
     }
 
-    /// As `init(graph:reports:policy:)`, with reports the caller shares
-    /// (`CrawlStore.sharedReports()`): the targets refer to them, no report is
-    /// copied. A link is held in `graph` and once more among its target's referrers.
-    package init(graph: LinkGraph, shared reports: [SharedReport], policy: LinkPolicy = .init()) {
-        var byURL: [String: SharedReport] = [:]
-        byURL.reserveCapacity(reports.count)
-        for shared in reports where byURL[shared.report.url] == nil { byURL[shared.report.url] = shared }
+    /// As `init(graph:reports:policy:)`, with the reports folded already
+    /// (`CrawlStore.linkCheckReports()`): no report is held, only what the
+    /// check needs of each. A link is held in `graph` and once more among its target's referrers.
+    package init(graph: LinkGraph, reports: LinkCheckReports, policy: LinkPolicy = .init()) {
+        let byURL = reports.byURL
         // What became of each target, worked out once for all of its links.
         var fates: [String: TargetFate] = [:]
         func fate(of target: String) -> TargetFate {
             if let known = fates[target] { return known }
             let reportURL = graph.aliases[target] ?? target
-            let shared = byURL[reportURL] ?? byURL[target]
-            let checksFragments = shared.map { $0.report.outcome == .ok && $0.report.checkedWith == nil
-                && Self.problem(of: $0.report, policy: policy, expectingPage: { false }) == nil } ?? false
-            let fate = TargetFate(shared: shared,
-                                  detail: shared.map { Self.detail(of: $0.report) } ?? "not checked: the crawl did not get to it",
+            let report = byURL[reportURL] ?? byURL[target]
+            let checksFragments = report.map { $0.outcome == .ok && $0.checkedWith == nil
+                && Self.problem(of: $0, policy: policy, expectingPage: { false }) == nil } ?? false
+            let fate = TargetFate(report: report, detail: report?.detail ?? "not checked: the crawl did not get to it",
                                   anchors: checksFragments ? graph.anchors[reportURL] ?? graph.anchors[target] ?? [] : nil,
                                   textFragments: graph.textFragments[reportURL] ?? graph.textFragments[target] ?? [:])
             fates[target] = fate
@@ -172,10 +148,10 @@ package struct LinkCheckResult: Sendable, Equatable {
         for link in graph.links {
             let fate = fate(of: link.target)
             var key = link.target
-            var problem = fate.shared.flatMap { Self.problem(of: $0.report, policy: policy, expectingPage: { Self.expectsPage(link) }) }
+            var problem = fate.report.flatMap { Self.problem(of: $0, policy: policy, expectingPage: { Self.expectsPage(link) }) }
             var detail = fate.detail
-            if link.reached != nil, let shared = fate.shared,
-               let routeProblem = Self.routeProblem(shared.report, problem: problem, detail: detail, titleInPage: link.routeTitle) {
+            if link.reached != nil, let report = fate.report,
+               let routeProblem = Self.routeProblem(report, problem: problem, detail: detail, titleInPage: link.routeTitle) {
                 (problem, detail) = routeProblem
             }
             if problem == nil, let anchors = fate.anchors, let fragment = link.fragment,
@@ -191,7 +167,7 @@ package struct LinkCheckResult: Sendable, Equatable {
                 }
             } else {
                 targetIndex[key] = targets.count
-                targets.append(CheckedTarget(target: key, shared: fate.shared, problem: problem, detail: detail, referrers: [link]))
+                targets.append(CheckedTarget(target: key, report: fate.report, problem: problem, detail: detail, referrers: [link]))
             }
         }
         for index in targets.indices { targets[index].referrers = Self.ordered(targets[index].referrers) }
@@ -199,17 +175,15 @@ package struct LinkCheckResult: Sendable, Equatable {
         self.targets = targets
         var linked: Set<String> = []
         for link in graph.links where link.source != link.target { linked.insert(graph.aliases[link.target] ?? link.target) }
-        orphans = reports.lazy.map(\.report).filter { $0.foundInSitemap == true && $0.wasLoaded && !linked.contains($0.url) }
-            .map(\.url).sorted()
-        linksNotRead = reports.lazy.map(\.report).compactMap { report in report.linksNotRead.map { UnreadPage(url: report.url, reason: $0) } }
-            .sorted { $0.url < $1.url }
+        orphans = reports.sitemapPages.filter { !linked.contains($0) }.sorted()
+        linksNotRead = reports.linksNotRead.sorted { $0.url < $1.url }
     }
 
     /// A link target's report, its one-line detail, and the names its
     /// fragments are checked against (nil when they are not checked: the
     /// page did not load in a web view with a status below 400).
     private struct TargetFate {
-        var shared: SharedReport?
+        var report: LinkedReport?
         var detail: String
         var anchors: Set<String>?
         var textFragments: [String: Bool]
@@ -217,7 +191,7 @@ package struct LinkCheckResult: Sendable, Equatable {
 
     /// What is wrong with a route a click reached in the page, whose direct
     /// load gave `report` (with `problem` and `detail` as a link's target).
-    private static func routeProblem(_ report: PageLoadReport, problem: CheckedTarget.Problem?, detail: String,
+    private static func routeProblem(_ report: LinkedReport, problem: CheckedTarget.Problem?, detail: String,
                                      titleInPage: String?) -> (CheckedTarget.Problem, String)? {
         switch problem {
         case .httpError?, .failed?, .timeout?, .crashed?, .download?:
@@ -268,7 +242,7 @@ package struct LinkCheckResult: Sendable, Equatable {
     }
 
     /// `expectingPage` is asked only of a download (it parses the link's URL).
-    private static func problem(of report: PageLoadReport, policy: LinkPolicy,
+    private static func problem(of report: LinkedReport, policy: LinkPolicy,
                                 expectingPage: () -> Bool) -> CheckedTarget.Problem? {
         switch report.outcome {
         case .ok, .httpError:
@@ -279,23 +253,6 @@ package struct LinkCheckResult: Sendable, Equatable {
         case .timeout: return .timeout
         case .crashed: return .crashed
         case .download: return expectingPage() ? .download : nil
-        }
-    }
-
-    /// One line on what became of a URL.
-    static func detail(of report: PageLoadReport) -> String {
-        switch report.outcome {
-        case .ok, .httpError:
-            guard let status = report.status else { return report.outcome.rawValue }
-            let reason = HTTPStatus.reason(status)
-            return reason.isEmpty ? "\(status)" : "\(status) \(reason)"
-        case .failed, .timeout, .crashed:
-            guard let error = report.error else { return report.outcome.rawValue }
-            return "\(error.kind.rawValue): \(error.message)"
-        case .download:
-            return "a download" + (report.mime.map { " (\($0))" } ?? "")
-        case .skipped, .blocked:
-            return "not checked: \(report.outcome.rawValue) (\(report.skipReason?.rawValue ?? "unknown"))"
         }
     }
 

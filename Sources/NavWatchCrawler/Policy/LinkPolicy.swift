@@ -64,7 +64,7 @@ package struct LinkPolicy: Sendable {
     static func cause(of target: CheckedTarget) -> String? {
         guard target.isExternal, let report = target.report else { return nil }
         if report.outcome == .timeout { return "external-timeout" }
-        if report.error?.kind == .tls { return "external-tls" }
+        if report.errorKind == .tls { return "external-tls" }
         switch report.status {
         case 429: return "external-429"
         case .some(500...599): return "external-5xx"

@@ -50,9 +50,9 @@ package protocol CrawlStore: Sendable {
     /// this report; adds `discovered` entries to the frontier and stores
     /// `skipped` reports for links the crawl will not load. Returns the
     /// reports stored, in order (reports of URLs that already have one, and
-    /// then their links, are left out).
+    /// then their links, are left out), without copying `skipped`.
     func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
-                  discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> [PageLoadReport]
+                  discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> CompletionReports
 
     /// The host `host` pushed back (429, 503): widens its interval for every
     /// worker (`HostPacing.pushedBack`) and pauses it for that long from `now`.
@@ -272,11 +272,12 @@ extension CrawlStore {
         return reports
     }
 
-    /// Every stored report without its requests, in the order stored, each
-    /// in a `SharedReport` that a link check can refer to without a copy.
-    package func sharedReports() async throws -> [SharedReport] {
-        var reports: [SharedReport] = []
-        for try await report in storedReports(includingRequests: false) { reports.append(SharedReport(report)) }
+    /// Every stored report, read a batch at a time and folded into what a
+    /// link check needs of it: memory holds one batch of reports, and the
+    /// link check's part of each.
+    package func linkCheckReports() async throws -> LinkCheckReports {
+        var reports = LinkCheckReports()
+        for try await report in storedReports(includingRequests: false) { reports.add(report) }
         return reports
     }
 }

@@ -72,12 +72,15 @@ package enum FrontierRules {
         }
 
         /// The reports of the skipped links among `added` (indexes in
-        /// `rows`, ascending), with their entries' kind, in order; each
-        /// taken as it is iterated, not copied into an array: a page can
-        /// have a report skipped per link.
-        package func skippedReports(among added: [Int]) -> some Sequence<(report: PageLoadReport, kind: FrontierEntry.Kind)> {
+        /// `rows`, ascending), with their positions in `skipped` and their
+        /// entries' kind, in order; each taken as it is iterated, not copied
+        /// into an array: a page can have a report skipped per link.
+        package func skippedReports(among added: [Int])
+            -> some Sequence<(position: Int, report: PageLoadReport, kind: FrontierEntry.Kind)> {
             let firstSkipped = rows.count - skipped.count
-            return added.lazy.filter { $0 >= firstSkipped }.map { [skipped, rows] in (skipped[$0 - firstSkipped], rows[$0].entry.kind) }
+            return added.lazy.filter { $0 >= firstSkipped }.map { [skipped, rows] in
+                ($0 - firstSkipped, skipped[$0 - firstSkipped], rows[$0].entry.kind)
+            }
         }
     }
 }

@@ -236,11 +236,11 @@ public final class SQLiteCrawlStore: CrawlStore {
     }
 
     package func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
-                         discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> [PageLoadReport] {
+                         discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> CompletionReports {
         try await write { db in
-            var stored: [PageLoadReport] = []
+            var stored = CompletionReports(skipped: skipped)
             if try Self.store(report, kind: entry.kind, worker: worker, in: db) {
-                stored.append(report)
+                stored.storedPage(report)
                 let insertLink = try db.cachedStatement(sql: """
                     INSERT INTO links (source, target, href, fragment, text, rel, element, route) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """)
@@ -257,8 +257,8 @@ public final class SQLiteCrawlStore: CrawlStore {
             let added = try Self.insert(completion.rows, in: db)
             let addedAliases = completion.aliases(among: added)
             if !addedAliases.isEmpty { try Self.execute(Self.frontier.aliases(addedAliases, of: entry.url), in: db) }
-            for (skip, kind) in completion.skippedReports(among: added) {
-                if try Self.store(skip, kind: kind, worker: worker, in: db) { stored.append(skip) }
+            for (position, skip, kind) in completion.skippedReports(among: added) {
+                if try Self.store(skip, kind: kind, worker: worker, in: db) { stored.storedSkipped(at: position) }
             }
             return stored
         }

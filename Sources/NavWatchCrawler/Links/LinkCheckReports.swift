@@ -1,0 +1,30 @@
+/// A crawl's reports as its link check reads them, folded one at a time
+/// (`add`), so that they can come straight from a store
+/// (`CrawlStore.linkCheckReports()`) without an array of them all.
+///
+/// It keeps the first report of each URL as a `LinkedReport`, and the URLs
+/// of the pages a sitemap listed and of those whose links were not read;
+/// nothing else of a report is kept once it is added.
+package struct LinkCheckReports: Sendable {
+    /// What the link check keeps of the first report of each URL.
+    private(set) var byURL: [String: LinkedReport] = [:]
+    /// The pages loaded that a sitemap listed, in the order added: orphans unless linked.
+    private(set) var sitemapPages: [String] = []
+    /// The pages whose links were not read, in the order added.
+    private(set) var linksNotRead: [LinkCheckResult.UnreadPage] = []
+
+    /// None yet.
+    package init() {}
+
+    /// `reports`, each added in turn.
+    package init(_ reports: some Sequence<PageLoadReport>) {
+        for report in reports { add(report) }
+    }
+
+    /// Adds `report`: what the link check needs of it, unless its URL has a report already.
+    package mutating func add(_ report: PageLoadReport) {
+        if byURL[report.url] == nil { byURL[report.url] = LinkedReport(report) }
+        if report.foundInSitemap == true && report.wasLoaded { sitemapPages.append(report.url) }
+        if let reason = report.linksNotRead { linksNotRead.append(LinkCheckResult.UnreadPage(url: report.url, reason: reason)) }
+    }
+}
