@@ -34,6 +34,7 @@ enum LocatorPages {
         <a href="#top">Back to top</a>
         <div hidden><button>Hidden button</button></div>
         <my-card id="card"></my-card>
+        <my-greeting>World</my-greeting>
         <script>
         customElements.define('my-inner', class extends HTMLElement {
           constructor() {
@@ -41,6 +42,9 @@ enum LocatorPages {
             this.attachShadow({ mode: 'open' }).innerHTML =
               '<button class="deep">Deep button</button><span data-testid="deep">Two levels down</span>';
           }
+        });
+        customElements.define('my-greeting', class extends HTMLElement {
+          constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML = '<p class="greeting">Hello, <slot></slot>!</p>'; }
         });
         customElements.define('my-card', class extends HTMLElement {
           constructor() {

@@ -86,6 +86,8 @@ struct LocatorTests {
         #expect(try await view.locator(".card-title").textContent() == "Card")
         #expect(try await view.getByTestId("deep").textContent() == "Two levels down")
         #expect(try await view.getByText("Two levels down").count() == 1)
+        // Slotted text reads where the slot shows it.
+        #expect(try await view.getByText("Hello, World!", exact: true).getAttribute("class") == "greeting")
         #expect(try await view.getByRole("button", name: "Deep button").count() == 1)
         try await view.getByRole("button", name: "Deep button").click()
         #expect(try await view.evaluateJavaScript("window.clicks", as: [String].self) == ["deep"])

@@ -306,7 +306,7 @@ extension Locator {
             \(act)
             });
             """
-        let answer = try await run(script, timeout: timeout)
+        let answer = try await run(script, timeout: timeout, reported: reported)
         if answer.error == "timeout" {
             throw .timedOut(waitingFor: "\(self) to be \(states.description) (\(answer.message ?? "no element matches"))",
                             after: reported ?? timeout)
@@ -323,16 +323,19 @@ extension Locator {
         var missing: Bool?
     }
 
-    /// Runs a locator script in navwatch's world, giving up one second after
-    /// `timeout`, and turns the engine's errors other than `timeout` into
-    /// `InteractionError`s about this locator.
-    func run(_ script: String, timeout: Duration) async throws(InteractionError) -> Answer {
+    /// Runs a locator script in navwatch's world and turns the engine's
+    /// errors other than `timeout` into `InteractionError`s about this
+    /// locator. The script keeps to `timeout` itself; a page that keeps its
+    /// main thread busy is given up on five seconds after it (a timeout
+    /// naming `reported`, or `timeout`).
+    func run(_ script: String, timeout: Duration, reported: Duration? = nil) async throws(InteractionError) -> Answer {
         let result = await view.evaluateForJSON(script, kind: .asyncFunction(world: DocumentScript.world),
-                                                backstop: timeout + .seconds(1))
+                                                backstop: timeout + .seconds(5))
         let json: String?
         switch result {
         case .success(let value): json = value
-        case .failure(.cancelled) where !Task.isCancelled: throw .timedOut(waitingFor: description, after: timeout)
+        case .failure(.cancelled) where !Task.isCancelled:
+            throw .timedOut(waitingFor: "\(self) (the page did not answer)", after: reported ?? timeout)
         case .failure(let error): throw .script(error)
         }
         guard let json, let answer = try? JSONDecoder().decode(Answer.self, from: Data(json.utf8)) else {

@@ -111,6 +111,16 @@ enum LocatorEngine {
           constructor(kind, message) { super(message); this.kind = kind; }
         }
 
+        // An element's child nodes as rendered (the flat tree): a host's
+        // open shadow root's, and for a slot the nodes assigned to it.
+        const renderedChildNodes = element => {
+          if (element.localName === 'slot') {
+            const assigned = element.assignedNodes({ flatten: true });
+            if (assigned.length) return assigned;
+          }
+          return element.shadowRoot && element.shadowRoot.mode === 'open'
+            ? [...element.shadowRoot.childNodes] : [...element.childNodes];
+        };
         // Text as Playwright reads it: text nodes and shadow roots, not scripts or styles.
         const skipped = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'HEAD', 'TEMPLATE']);
         const textCache = new Map();
@@ -120,8 +130,7 @@ enum LocatorEngine {
           if (!skipped.has(element.nodeName)) {
             if (element instanceof HTMLInputElement && ['button', 'submit', 'reset'].includes(element.type)) text = element.value;
             else {
-              const nodes = element.shadowRoot && element.shadowRoot.mode === 'open'
-                ? [...element.shadowRoot.childNodes] : [...element.childNodes];
+              const nodes = renderedChildNodes(element);
               for (const node of nodes) {
                 if (node.nodeType === Node.TEXT_NODE) text += node.nodeValue;
                 else if (node.nodeType === Node.ELEMENT_NODE) text += elementText(node);
@@ -268,7 +277,7 @@ enum LocatorEngine {
           return contentText(element, visiting);
         };
         const contentText = (element, visiting) => {
-          const nodes = element.shadowRoot && element.shadowRoot.mode === 'open' ? element.shadowRoot.childNodes : element.childNodes;
+          const nodes = renderedChildNodes(element);
           let text = '';
           for (const node of nodes) {
             if (node.nodeType === Node.TEXT_NODE) text += node.nodeValue;
