@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// navwatch is licensed under the Apache License 2.0: see LICENSE.
 import PackageDescription
 
 let package = Package(
@@ -116,7 +117,7 @@ let package = Package(
         .target(
             name: "NavWatchReports",
             dependencies: [
-                "NavWatch", "NavWatchCrawler", "NavWatchSupport",
+                "NavWatch", "NavWatchCrawler",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             // The HTML report's style sheet and script, compiled into the binary.
@@ -139,7 +140,7 @@ let package = Package(
             name: "NavWatchCLI",
             dependencies: [
                 "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "NavWatchGuard", "NavWatchReports",
-                "LoopbackServer", "NavWatchSupport", "WebKitThread",
+                "LoopbackServer", "WebKitThread",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["ReleaseVersion"]

@@ -30,11 +30,14 @@ enum SVGChart {
         return svg + "</svg>"
     }
 
-    /// Vertical bars over labelled buckets (a histogram).
+    /// Vertical bars over labelled buckets (a histogram). Every bar has its
+    /// label as a tooltip; under the axis, labels that would not fit their
+    /// slot are thinned to every second, third, ... one, starting with the first.
     static func columns(_ bars: [Bar], id: String, width: Int = 640, height: Int = 220) -> String {
         let bottom = height - 40, top = 20
         let largest = bars.map(\.value).max() ?? 0
         let slot = Double(width - 20) / Double(max(1, bars.count))
+        let labelStep = self.labelStep(bars.map(\.label), slot: slot)
         var svg = #"<svg id="\#(id)" class="chart" viewBox="0 0 \#(width) \#(height)" width="\#(width)" height="\#(height)" role="img">"#
         svg += "<line x1=\"10\" y1=\"\(bottom)\" x2=\"\(width - 10)\" y2=\"\(bottom)\" stroke=\"#999\"/>"
         for (index, bar) in bars.enumerated() {
@@ -42,9 +45,22 @@ enum SVGChart {
             let x = 10 + slot * Double(index)
             svg += #"<rect x="\#(format(x + slot * 0.15))" y="\#(format(Double(bottom) - barHeight))" width="\#(format(slot * 0.7))" height="\#(format(barHeight))" fill="\#(bar.color)"><title>\#(HTML.escape(bar.label)): \#(HTML.escape(bar.text))</title></rect>"#
             svg += #"<text x="\#(format(x + slot / 2))" y="\#(format(Double(bottom) - barHeight - 4))" text-anchor="middle" class="value">\#(HTML.escape(bar.text))</text>"#
-            svg += #"<text x="\#(format(x + slot / 2))" y="\#(bottom + 16)" text-anchor="middle">\#(HTML.escape(bar.label))</text>"#
+            if index % labelStep == 0 {
+                svg += #"<text x="\#(format(x + slot / 2))" y="\#(bottom + 16)" text-anchor="middle">\#(HTML.escape(bar.label))</text>"#
+            }
         }
         return svg + "</svg>"
+    }
+
+    /// The report's axis text is 12 px sans-serif: at most this wide per character.
+    static let characterWidth = 7.0
+
+    /// Show every `labelStep`-th label: the smallest step at which the
+    /// widest label, and a gap of one character, fits the space it gets.
+    static func labelStep(_ labels: [String], slot: Double) -> Int {
+        guard let longest = labels.map(\.count).max(), longest > 0 else { return 1 }
+        let widest = Double(longest + 1) * characterWidth
+        return max(1, Int((widest / max(slot, 1)).rounded(.up)))
     }
 
     /// One timing's spread over repeated loads as a box plot on a line:
