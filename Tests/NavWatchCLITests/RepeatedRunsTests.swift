@@ -93,6 +93,9 @@ struct RepeatedRunsTests {
             #expect(spread.q1 == sorted[1] && spread.q3 == sorted[3])
             #expect(report.timings.commit == runs.compactMap(\.commit).sorted()[2])
         }
+        // The reports the crawl wrote are the final ones, with their runs: the same as the database's.
+        let written = try crawl.stdout.map { try PageLoadReport.decoder.decode(PageLoadReport.self, from: Data($0.utf8)) }
+        #expect(Dictionary(uniqueKeysWithValues: written.map { (String($0.url.dropFirst(site.base.count)), $0) }) == reports)
 
         // Run again: every page has its five runs, so nothing is loaded.
         let before = site.server.receivedRequests.count

@@ -360,10 +360,14 @@ package struct CrawlCommand: AsyncParsableCommand {
         let interruption = InterruptHandler { Glibc.exit(130) }
         let seedKeys = Set(urls.compactMap { URLCanonicalizer.canonical($0)?.absoluteString })
         let seedReportsSeen = Mutex<[PageLoadReport]>([])
+        // With --runs, a page's report is final once its runs are done, after
+        // the crawl: the reports are written then, in the order stored.
+        let repeated = runs > 1
+        let reportedURLs = Mutex<Set<String>>([])
         let summary: CrawlSummary
         do {
             summary = try await crawler.run { report in
-                output.write(report)
+                if repeated { reportedURLs.withLock { _ = $0.insert(report.url) } } else { output.write(report) }
                 progress.record(report)
                 if seedKeys.contains(report.url) { seedReportsSeen.withLock { $0.append(report) } }
             }
@@ -371,6 +375,12 @@ package struct CrawlCommand: AsyncParsableCommand {
             throw InputError(error.description)
         } catch let error as CrawlError {
             throw InputError(error.description)
+        }
+        if repeated {
+            let urls = reportedURLs.withLock { $0 }
+            for try await report in store.storedReports(includingRequests: false) where urls.contains(report.url) {
+                output.write(report)
+            }
         }
         withExtendedLifetime(interruption) {}
         progress.finish()
