@@ -40,7 +40,8 @@ enum LocatorPages {
           constructor() {
             super();
             this.attachShadow({ mode: 'open' }).innerHTML =
-              '<button class="deep">Deep button</button><span data-testid="deep">Two levels down</span>';
+              '<button class="deep">Deep button</button><span data-testid="deep">Two levels down</span>'
+              + '<input class="deep-field" placeholder="Deep field">';
           }
         });
         customElements.define('my-greeting', class extends HTMLElement {

@@ -89,6 +89,10 @@ struct LocatorTests {
         // Slotted text reads where the slot shows it.
         #expect(try await view.getByText("Hello, World!", exact: true).getAttribute("class") == "greeting")
         #expect(try await view.getByRole("button", name: "Deep button").count() == 1)
+        try await view.getByPlaceholder("Deep field").fill("typed in a shadow root")
+        #expect(try await view.getByPlaceholder("Deep field").inputValue() == "typed in a shadow root")
+        try await view.getByPlaceholder("Deep field").press("Backspace")
+        #expect(try await view.locator(".deep-field").inputValue() == "typed in a shadow roo")
         try await view.getByRole("button", name: "Deep button").click()
         #expect(try await view.evaluateJavaScript("window.clicks", as: [String].self) == ["deep"])
     }
