@@ -15,6 +15,11 @@ shape of playwright-todo.py's:
      "process_seconds": P,  # the swift test process, start to exit (SwiftPM and the test binary starting included)
      "per_test": {"addItems": {"seconds": s, "error": null}, ...}}
 
+process_seconds includes SwiftPM compiling its manifest when the
+environment differs from its last run's (any variable: some 20 s on a busy
+2-core machine); Scripts/bench runs `swift test` once untimed first, in the
+same environment.
+
 Swift Testing runs a suite's tests all at once (W = 12, interleaved on the
 WebKit actor's thread); `--serial` passes `--no-parallel`, one test after
 another (W = 1). Per-test names are the functions' names, read from the
