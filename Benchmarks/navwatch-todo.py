@@ -15,10 +15,11 @@ shape of playwright-todo.py's:
      "process_seconds": P,  # the swift test process, start to exit (SwiftPM and the test binary starting included)
      "per_test": {"addItems": {"seconds": s, "error": null}, ...}}
 
-process_seconds includes SwiftPM compiling its manifest when the
-environment differs from its last run's (any variable: some 20 s on a busy
-2-core machine); Scripts/bench runs `swift test` once untimed first, in the
-same environment.
+process_seconds would include SwiftPM compiling its manifest again when
+the environment differs from its last run's (any variable, even `_`, which
+the shell sets to the command's path: some 20 s on a busy 2-core machine),
+so this script runs `swift test` without `_`, and `--warm-up` runs it once,
+untimed, selecting no test, in the environment of the timed runs.
 
 Swift Testing runs a suite's tests all at once (W = 12, interleaved on the
 WebKit actor's thread); `--serial` passes `--no-parallel`, one test after
@@ -41,8 +42,15 @@ SUITE = os.path.join(ROOT, "Examples", "WebAppTests", "TodoAppTests.swift")
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--serial", action="store_true", help="one test after another (swift test --no-parallel)")
+    parser.add_argument("--warm-up", action="store_true",
+                        help="run swift test once selecting no test (SwiftPM's manifest cache), print nothing")
     parser.add_argument("extra", nargs="*", help="more swift test options, after --")
     args = parser.parse_args()
+    environment = {name: value for name, value in os.environ.items() if name != "_"}
+    if args.warm_up:
+        subprocess.run(["swift", "test", "--skip-build", "--filter", "TodoAppTests/none"], cwd=ROOT, env=environment,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return 0
 
     names = dict(re.findall(r'@Test\("((?:[^"\\]|\\.)*)"\)\s*\n\s*func (\w+)', open(SUITE).read()))
     command = ["swift", "test", "--skip-build", "--filter", "TodoAppTests"]
@@ -50,7 +58,8 @@ def main():
         command.append("--no-parallel")
     command += args.extra
     start = time.monotonic()
-    run = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    run = subprocess.run(command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         errors="replace")
     process_seconds = time.monotonic() - start
 
     per_test, total, passed_run = {}, None, False
