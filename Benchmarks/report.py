@@ -410,6 +410,85 @@ def scripted_table(r):
     print()
 
 
+TODO_MODES = (("parallel", "all 12 at once (Swift Testing's default; `--workers 0`)"),
+              ("serial", "one at a time (`swift test --no-parallel`; `--workers 1`)"))
+
+
+def todo_runs(r, engine, mode):
+    """The runs of the todo suite by `engine` (navwatch, playwright) in
+    `mode`: (process wall s, suite s, CPU s of the process tree, the JSON,
+    the run's number), passed runs only."""
+    runs = []
+    for path in sorted(glob.glob(f"{r}/todo-{engine}-{mode}-r*.json")):
+        if path.endswith(".tree.json"):
+            continue
+        try:
+            run = load(path)
+        except ValueError:
+            continue  # cut short
+        tree_path = path.replace(".json", ".tree.json")
+        tree = load(tree_path) if os.path.exists(tree_path) else {}
+        if run.get("failed") or not run.get("seconds"):
+            continue
+        runs.append((tree.get("wall_seconds") or run.get("process_seconds"), run["seconds"], tree.get("cpu_seconds"), run,
+                     path.rsplit("-r", 1)[1].split(".")[0]))
+    return runs
+
+
+def todo_table(r):
+    """The todo app's end-to-end suite, navwatch (`swift test`) against
+    Playwright (Benchmarks/playwright-todo.py), per mode: the whole
+    process's wall time (start to exit: SwiftPM and the test binary, or
+    Python, Playwright's driver and the browser, starting included), the
+    suite's own time (Swift Testing's "Test run ... after S seconds";
+    Playwright's browser launch to its close), ms per step (an action or a
+    web-first assertion: the suite's time over the steps of all 12 tests, the
+    same count on both sides) and CPU of the process tree. Medians of the
+    runs, whose failed runs are left out; returns the parallel wall-time
+    ratio for the targets table, or None."""
+    rows, ratio = [], None
+    steps = None
+    for mode, label in TODO_MODES:
+        navwatch, playwright = todo_runs(r, "navwatch", mode), todo_runs(r, "playwright", mode)
+        if not navwatch:
+            continue
+        if playwright:
+            steps = steps or playwright[0][3]["actions"] + playwright[0][3]["assertions"]
+        n_wall, n_suite = (statistics.median(x[i] for x in navwatch) for i in (0, 1))
+        n_cpu = [x[2] for x in navwatch if x[2] is not None]
+        cells = [label, f"{n_wall:.2f}"]
+        if playwright:
+            p_wall, p_suite = (statistics.median(x[i] for x in playwright) for i in (0, 1))
+            p_cpu = [x[2] for x in playwright if x[2] is not None]
+            if mode == "parallel":
+                ratio = n_wall / p_wall
+            peer = {x[4]: x for x in playwright}
+            cells += [f"{p_wall:.2f}", f"**{n_wall / p_wall:.2f}** (runs: "
+                      + ", ".join(f"{n[0] / peer[n[4]][0]:.2f}" for n in navwatch if n[4] in peer) + ")",
+                      f"{n_suite:.2f}", f"{p_suite:.2f}", f"{n_suite / p_suite:.2f}",
+                      f"{n_suite * 1000 / steps:.0f}", f"{p_suite * 1000 / steps:.0f}",
+                      f"{statistics.median(n_cpu):.1f}" if n_cpu else "?", f"{statistics.median(p_cpu):.1f}" if p_cpu else "?",
+                      f"{len(navwatch)} / {len(playwright)}"]
+        else:
+            cells += ["–", "–", f"{n_suite:.2f}", "–", "–", "–", "–",
+                      f"{statistics.median(n_cpu):.1f}" if n_cpu else "?", "–", f"{len(navwatch)} / 0"]
+        rows.append("| " + " | ".join(cells) + " |")
+    if not rows:
+        return None
+    counted = f", {steps} steps: actions and web-first assertions" if steps else ""
+    print(f"The todo app's end-to-end suite (12 tests{counted}): navwatch as `swift test --filter TodoAppTests` runs it "
+          "(debug build) against the same tests with Playwright for Python and Debian's Chromium "
+          "(Benchmarks/playwright-todo.py), medians of the runs, interleaved:")
+    print()
+    print("| tests | navwatch wall s | Playwright wall s | navwatch / Playwright (wall) | navwatch suite s "
+          "| Playwright suite s | navwatch / Playwright (suite) | navwatch ms per step | Playwright ms per step "
+          "| navwatch CPU s | Playwright CPU s | passed runs (navwatch / Playwright) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    print()
+    return ratio
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("results")
@@ -418,14 +497,18 @@ def main():
     parser.add_argument("--rss-pages", type=int, default=20000)
     parser.add_argument("--links-only", action="store_true",
                         help="only the link checking and scripted site tables (Benchmarks/link-check.sh)")
+    parser.add_argument("--todo-only", action="store_true", help="only the todo suite's table")
     args = parser.parse_args()
     r = args.results
     if args.links_only:
         link_table(r)
         scripted_table(r)
         return
+    if args.todo_only:
+        todo_table(r)
+        return
     if args.pages is None or args.loads is None:
-        parser.error("--pages and --loads are required (but with --links-only)")
+        parser.error("--pages and --loads are required (but with --links-only or --todo-only)")
 
     rows = crawl_table(r, "", "the generated site")
     crawl_table(r, "docs-", "the real site (python3.11-doc)")
@@ -433,6 +516,7 @@ def main():
     link_table(r)
     scripted_table(r)
     breakdown_table(r, (("", "generated site"), ("docs-", "real site")))
+    todo_ratio = todo_table(r)
 
     # What an option costs (or saves) against the default crawl at concurrency 2,
     # whose runs alternate with these.
@@ -464,6 +548,8 @@ def main():
 
     print("| measurement | figure | target |")
     print("|---|---|---|")
+    if todo_ratio is not None:
+        print(f"| the todo suite's wall time (`swift test`, all tests at once), navwatch / Playwright | {todo_ratio:.2f} | ≤ 1.00 |")
     for subscriber, where in (("callback", "a closure subscribed on the WebKit actor (`subscribe(onNext:)`)"),
                               ("webkit", "a `for await` loop on the WebKit actor"),
                               ("global", "a `for await` loop on the global executor")):
