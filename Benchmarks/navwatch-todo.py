@@ -47,12 +47,14 @@ def main():
     parser.add_argument("extra", nargs="*", help="more swift test options, after --")
     args = parser.parse_args()
     environment = {name: value for name, value in os.environ.items() if name != "_"}
+    # Playwright's suite tests the plain-DOM build of the app: so does this run.
+    environment["NAVWATCH_TODO_BUILD"] = "plain"
     if args.warm_up:
         subprocess.run(["swift", "test", "--skip-build", "--filter", "TodoAppTests/none"], cwd=ROOT, env=environment,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return 0
 
-    names = dict(re.findall(r'@Test\("((?:[^"\\]|\\.)*)"\)\s*\n\s*func (\w+)', open(SUITE).read()))
+    names = dict(re.findall(r'@Test\("((?:[^"\\]|\\.)*)"(?:, arguments: [^)]*)?\)\s*\n\s*func (\w+)', open(SUITE).read()))
     command = ["swift", "test", "--skip-build", "--filter", "TodoAppTests"]
     if args.serial:
         command.append("--no-parallel")
@@ -64,7 +66,8 @@ def main():
 
     per_test, total, passed_run = {}, None, False
     for line in run.stdout.splitlines():
-        test = re.search(r'Test (?:"((?:[^"\\]|\\.)*)"|(\w+)\(\)) (passed|failed) after ([0-9.]+) seconds', line)
+        test = re.search(r'Test (?:"((?:[^"\\]|\\.)*)"|(\w+)\(\))(?: with \d+ test cases?)? (passed|failed) after ([0-9.]+) seconds',
+                         line)
         if test:
             display = test.group(1) or test.group(2)
             name = names.get(display, display)

@@ -1,3 +1,4 @@
+import Foundation
 import LoopbackServer
 
 /// A todo app in the shape of TodoMVC (the app Playwright's own example
@@ -5,8 +6,24 @@ import LoopbackServer
 /// hash-routed filters, kept in `localStorage`. Plain JavaScript, served on
 /// loopback as your own app would be.
 enum TodoApp {
-    static func start() async throws -> LoopbackServer {
-        try await LoopbackServer.start { request in
+    /// How the app is built: plain DOM (`TodoApp.page`), or web components
+    /// with shadow roots (`ShadowTodoApp.page`).
+    enum Build: String, CaseIterable, Sendable, CustomStringConvertible {
+        case plain, shadowDOM
+
+        var page: String { self == .plain ? TodoApp.page : ShadowTodoApp.page }
+
+        /// The builds the suite tests: both, or the one `NAVWATCH_TODO_BUILD`
+        /// names (Scripts/bench compares the plain one with Playwright's run).
+        static var tested: [Build] {
+            ProcessInfo.processInfo.environment["NAVWATCH_TODO_BUILD"].flatMap(Build.init(rawValue:)).map { [$0] } ?? allCases
+        }
+        var description: String { rawValue }
+    }
+
+    static func start(_ build: Build = .plain) async throws -> LoopbackServer {
+        let page = build.page
+        return try await LoopbackServer.start { request in
             request.path == "/" ? .html(page) : .html("<title>Not found</title>", status: 404)
         }
     }

@@ -4,16 +4,18 @@ import NavWatchTesting
 import Testing
 
 /// `TodoApp`, end to end, as Playwright's example suite tests its todo app:
-/// locators, actions that wait, and assertions that retry. Each test has
-/// its own server, so its own origin and its own `localStorage`.
+/// locators, actions that wait, and assertions that retry; each test runs
+/// on the app built with plain DOM and on the one built of web components
+/// with shadow roots (`ShadowTodoApp`). Each test has its own server, so
+/// its own origin and its own `localStorage`.
 @Suite("The todo app, end to end")
 @WebKitActor
 struct TodoAppTests {
     static let items = ["buy some cheese", "feed the cat", "book a doctors appointment"]
 
     /// A fresh view showing a fresh app, closed and stopped by `body`'s end.
-    func withApp(adding todos: [String] = [], _ body: (WebView, URL) async throws -> Void) async throws {
-        let server = try await TodoApp.start()
+    func withApp(_ build: TodoApp.Build, adding todos: [String] = [], _ body: (WebView, URL) async throws -> Void) async throws {
+        let server = try await TodoApp.start(build)
         let view = try WebView()
         defer {
             view.close()
@@ -35,9 +37,9 @@ struct TodoAppTests {
 
     // MARK: New todo
 
-    @Test("adding items shows them in order and clears the field")
-    func addItems() async throws {
-        try await withApp { view, _ in
+    @Test("adding items shows them in order and clears the field", arguments: TodoApp.Build.tested)
+    func addItems(_ build: TodoApp.Build) async throws {
+        try await withApp(build) { view, _ in
             let newTodo = view.getByPlaceholder("What needs to be done?")
             try await newTodo.fill(Self.items[0])
             try await newTodo.press("Enter")
@@ -50,9 +52,9 @@ struct TodoAppTests {
         }
     }
 
-    @Test("new items go to the bottom of the list, and the counter counts them")
-    func appendAndCount() async throws {
-        try await withApp(adding: Self.items) { view, _ in
+    @Test("new items go to the bottom of the list, and the counter counts them", arguments: TodoApp.Build.tested)
+    func appendAndCount(_ build: TodoApp.Build) async throws {
+        try await withApp(build, adding: Self.items) { view, _ in
             try await expect(view.getByTestId("todo-count")).toHaveText("3 items left")
             try await expect(view.getByTestId("todo-count")).toContainText("3")
             try await expect(view.getByTestId("todo-title")).toHaveText(Self.items)
@@ -61,9 +63,9 @@ struct TodoAppTests {
 
     // MARK: Mark all as completed
 
-    @Test("mark all as complete, then clear the complete state of all")
-    func markAll() async throws {
-        try await withApp(adding: Self.items) { view, _ in
+    @Test("mark all as complete, then clear the complete state of all", arguments: TodoApp.Build.tested)
+    func markAll(_ build: TodoApp.Build) async throws {
+        try await withApp(build, adding: Self.items) { view, _ in
             try await view.getByLabel("Mark all as complete").check()
             try await expect(view.getByTestId("todo-item")).toHaveClass(["completed", "completed", "completed"])
             try await view.getByLabel("Mark all as complete").uncheck()
@@ -71,9 +73,9 @@ struct TodoAppTests {
         }
     }
 
-    @Test("the complete-all checkbox follows the items")
-    func completeAllFollows() async throws {
-        try await withApp(adding: Self.items) { view, _ in
+    @Test("the complete-all checkbox follows the items", arguments: TodoApp.Build.tested)
+    func completeAllFollows(_ build: TodoApp.Build) async throws {
+        try await withApp(build, adding: Self.items) { view, _ in
             let toggleAll = view.getByLabel("Mark all as complete")
             try await toggleAll.check()
             try await expect(toggleAll).toBeChecked()
@@ -87,9 +89,9 @@ struct TodoAppTests {
 
     // MARK: Items
 
-    @Test("items can be marked complete and un-marked")
-    func markItems() async throws {
-        try await withApp(adding: Array(Self.items[0...1])) { view, _ in
+    @Test("items can be marked complete and un-marked", arguments: TodoApp.Build.tested)
+    func markItems(_ build: TodoApp.Build) async throws {
+        try await withApp(build, adding: Array(Self.items[0...1])) { view, _ in
             let first = view.getByTestId("todo-item").nth(0), second = view.getByTestId("todo-item").nth(1)
             try await first.getByRole("checkbox").check()
             try await expect(first).toHaveClass("completed")
@@ -101,9 +103,9 @@ struct TodoAppTests {
         }
     }
 
-    @Test("an item is edited by double-clicking it")
-    func editItem() async throws {
-        try await withApp(adding: Self.items) { view, _ in
+    @Test("an item is edited by double-clicking it", arguments: TodoApp.Build.tested)
+    func editItem(_ build: TodoApp.Build) async throws {
+        try await withApp(build, adding: Self.items) { view, _ in
             let second = view.getByTestId("todo-item").nth(1)
             try await second.dblclick()
             try await second.getByRole("textbox", name: "Edit").fill("buy some sausages")
@@ -114,9 +116,9 @@ struct TodoAppTests {
 
     // MARK: Editing
 
-    @Test("editing hides the item's other controls")
-    func editingHidesControls() async throws {
-        try await withApp(adding: Self.items) { view, _ in
+    @Test("editing hides the item's other controls", arguments: TodoApp.Build.tested)
+    func editingHidesControls(_ build: TodoApp.Build) async throws {
+        try await withApp(build, adding: Self.items) { view, _ in
             let item = view.getByTestId("todo-item").nth(1)
             try await item.dblclick()
             try await expect(item.getByRole("checkbox")).not.toBeVisible()
@@ -124,9 +126,9 @@ struct TodoAppTests {
         }
     }
 
-    @Test("edits are saved on blur, trimmed, and an empty title removes the item")
-    func saveTrimRemove() async throws {
-        try await withApp(adding: Self.items) { view, _ in
+    @Test("edits are saved on blur, trimmed, and an empty title removes the item", arguments: TodoApp.Build.tested)
+    func saveTrimRemove(_ build: TodoApp.Build) async throws {
+        try await withApp(build, adding: Self.items) { view, _ in
             let items = view.getByTestId("todo-item")
             try await items.nth(1).dblclick()
             try await items.nth(1).getByRole("textbox", name: "Edit").fill("buy some sausages")
@@ -145,9 +147,9 @@ struct TodoAppTests {
         }
     }
 
-    @Test("Escape cancels an edit")
-    func cancelEdit() async throws {
-        try await withApp(adding: Self.items) { view, _ in
+    @Test("Escape cancels an edit", arguments: TodoApp.Build.tested)
+    func cancelEdit(_ build: TodoApp.Build) async throws {
+        try await withApp(build, adding: Self.items) { view, _ in
             let second = view.getByTestId("todo-item").nth(1)
             try await second.dblclick()
             try await second.getByRole("textbox", name: "Edit").fill("buy some sausages")
@@ -158,9 +160,9 @@ struct TodoAppTests {
 
     // MARK: Clear completed
 
-    @Test("Clear completed removes the completed items, and hides when none is left")
-    func clearCompleted() async throws {
-        try await withApp(adding: Self.items) { view, _ in
+    @Test("Clear completed removes the completed items, and hides when none is left", arguments: TodoApp.Build.tested)
+    func clearCompleted(_ build: TodoApp.Build) async throws {
+        try await withApp(build, adding: Self.items) { view, _ in
             let clear = view.getByRole("button", name: "Clear completed")
             try await expect(clear).toBeHidden()
             try await view.getByTestId("todo-item").nth(1).getByRole("checkbox").check()
@@ -174,9 +176,9 @@ struct TodoAppTests {
 
     // MARK: Persistence
 
-    @Test("the list survives a reload")
-    func persistence() async throws {
-        try await withApp(adding: Array(Self.items[0...1])) { view, _ in
+    @Test("the list survives a reload", arguments: TodoApp.Build.tested)
+    func persistence(_ build: TodoApp.Build) async throws {
+        try await withApp(build, adding: Array(Self.items[0...1])) { view, _ in
             try await view.getByTestId("todo-item").nth(0).getByRole("checkbox").check()
             try await view.reload()
             try await expect(view.getByTestId("todo-title")).toHaveText(Array(Self.items[0...1]))
@@ -187,9 +189,9 @@ struct TodoAppTests {
 
     // MARK: Routing
 
-    @Test("filters show active, completed and all items, and the back button goes back through them")
-    func routing() async throws {
-        try await withApp(adding: Self.items) { view, url in
+    @Test("filters show active, completed and all items, and the back button goes back through them", arguments: TodoApp.Build.tested)
+    func routing(_ build: TodoApp.Build) async throws {
+        try await withApp(build, adding: Self.items) { view, url in
             try await view.getByTestId("todo-item").nth(1).getByRole("checkbox").check()
             try await view.getByRole("link", name: "All").click()
             try await expect(view.getByRole("link", name: "All")).toHaveClass("selected")
