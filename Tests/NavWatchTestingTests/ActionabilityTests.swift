@@ -47,6 +47,15 @@ struct ActionabilityTests {
         #expect(try await log(view).filter { $0.hasPrefix("flaky") } == ["flaky"])
     }
 
+    @Test("a button the page replaces on mousedown, as frameworks re-render: pressed once, never again")
+    func replacedOnPress() async throws {
+        let view = try await open("/actionability")
+        defer { view.close() }
+        try await view.locator("#rerender").click()
+        let seen = try await log(view)
+        #expect(seen.filter { $0.hasPrefix("mousedown") } == ["mousedown rerender"], "\(seen)")
+    }
+
     @Test("a covered element: the click times out naming the element on top, and nothing is clicked")
     func covered() async throws {
         let view = try await open("/actionability")

@@ -70,8 +70,14 @@ enum LocatorPages {
         <button id="moving">Moving</button>
         <button id="under">Under</button><div id="overlay"></div>
         <div id="holder"><button id="flaky">Flaky</button></div>
+        <div id="renders"><button id="rerender">Re-rendered on press</button></div>
         <script>
         window.log = [];
+        // As a framework re-renders on a press: the button is replaced under the pointer.
+        document.getElementById('renders').addEventListener('mousedown', event => {
+          log.push('mousedown ' + event.target.id);
+          document.getElementById('renders').innerHTML = '<button id="rerender">Re-rendered on press</button>';
+        });
         document.addEventListener('click', event => log.push(event.target.id + (event.isTrusted ? '' : ' (untrusted)')
           + (event.target.id === 'moving' ? ' at ' + getComputedStyle(event.target).left : '')), true);
         document.addEventListener('dblclick', event => log.push('dblclick ' + event.target.id), true);

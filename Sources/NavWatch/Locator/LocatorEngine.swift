@@ -504,23 +504,24 @@ enum LocatorEngine {
             for (const type of events) addEventListener(type, handled, true);
           });
         };
-        // Until the input's last event (`last`), lets through only pointer
-        // events that hit `element`: a press or click that lands elsewhere
-        // (the page moved it after the checks) is stopped before the page
-        // sees it and recorded in `hitGuard.missed`, and the action tries again.
+        // Checks where the input's first press lands: on `element` (or in
+        // it), the guard steps aside; elsewhere (the page moved something
+        // under the pointer after the checks), every press event up to the
+        // input's last (`last`) is stopped before the page sees it, the miss
+        // is recorded in `hitGuard.missed`, and the action tries again.
         const pressTypes = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick'];
         let hitGuard = { missed: null };
         const guardHits = (element, last) => {
           const guard = { missed: null };
           const check = event => {
-            const hit = event.composedPath()[0];
-            const lands = hit instanceof Node && (containsDeep(element, hit) || followLabel(hit) === element);
-            if (!lands) {
-              guard.missed = guard.missed ?? (hit instanceof Element ? describe(hit) : 'nothing');
-              event.stopImmediatePropagation();
-              // Cancelling a pointerdown would suppress the mouse events that tell the input was handled.
-              if (!event.type.startsWith('pointer')) event.preventDefault();
+            if (guard.missed === null) {
+              const hit = event.composedPath()[0];
+              if (hit instanceof Node && (containsDeep(element, hit) || followLabel(hit) === element)) return stop();
+              guard.missed = hit instanceof Element ? describe(hit) : 'nothing';
             }
+            event.stopImmediatePropagation();
+            // Cancelling a pointerdown would suppress the mouse events that tell the input was handled.
+            if (!event.type.startsWith('pointer')) event.preventDefault();
             if (event.type === last) stop();
           };
           const stop = () => { for (const type of pressTypes) removeEventListener(type, check, true); };
