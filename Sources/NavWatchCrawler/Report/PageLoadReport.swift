@@ -558,13 +558,14 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     }
 
     /// The report of a frontier entry: its URL, depth, parent and whether a sitemap listed it.
-    package init(_ entry: FrontierEntry, outcome: Outcome) {
-        self.init(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: outcome)
+    package init(_ entry: FrontierEntry, outcome: Outcome, fetchedAt: Date = Date()) {
+        self.init(url: entry.url, depth: entry.depth, parent: entry.parent, fetchedAt: fetchedAt, outcome: outcome)
         if entry.kind == .sitemapPage { foundInSitemap = true }
     }
 
-    package static func skipped(_ entry: FrontierEntry, _ reason: SkipReason) -> PageLoadReport {
-        var report = PageLoadReport(entry, outcome: .skipped)
+    /// The report of `entry`, skipped for `reason` at `date`.
+    package static func skipped(_ entry: FrontierEntry, _ reason: SkipReason, at date: Date = Date()) -> PageLoadReport {
+        var report = PageLoadReport(entry, outcome: .skipped, fetchedAt: date)
         report.skipReason = reason
         return report
     }

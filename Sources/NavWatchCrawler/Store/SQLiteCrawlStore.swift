@@ -236,7 +236,7 @@ public final class SQLiteCrawlStore: CrawlStore {
     }
 
     package func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
-                         discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> CompletionReports {
+                         discovered: [FrontierEntry], skipped: SkippedLinks, links: [PageLink]) async throws -> CompletionReports {
         try await write { db in
             var stored = CompletionReports(skipped: skipped)
             if try Self.store(report, kind: entry.kind, worker: worker, in: db) {
