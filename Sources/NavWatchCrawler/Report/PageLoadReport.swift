@@ -653,7 +653,12 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
 
     /// One line of JSON.
     public var jsonLine: String {
-        String(decoding: (try? Self.encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+        SkippedReportJSON.line(of: self) ?? jsonLine(by: Self.encoder)
+    }
+
+    /// The report as one line of JSON, as `encoder` writes it.
+    func jsonLine(by encoder: JSONEncoder) -> String {
+        String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
     }
 }
 
