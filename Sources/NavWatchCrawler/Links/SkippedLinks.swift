@@ -77,7 +77,9 @@ package struct SkippedLinks: RandomAccessCollection, Sendable, ExpressibleByArra
                              kind: report.checkedWith == nil ? .page : .external)
     }
 
+    /// The first link's position: 0.
     package var startIndex: Int { 0 }
+    /// The position after the last link: how many there are.
     package var endIndex: Int { entries.count + answered.count }
 
     /// The report of the link at `position`, made anew unless it was answered.
