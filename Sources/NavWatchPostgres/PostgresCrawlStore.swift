@@ -217,7 +217,7 @@ public final class PostgresCrawlStore: CrawlStore {
     }
 
     package func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
-                         discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> CompletionReports {
+                         discovered: [FrontierEntry], skipped: SkippedLinks, links: [PageLink]) async throws -> CompletionReports {
         try await session.transaction { connection in
             try await self.lockFrontier(connection)
             var stored = CompletionReports(skipped: skipped)

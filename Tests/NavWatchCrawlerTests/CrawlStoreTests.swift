@@ -440,7 +440,7 @@ struct CrawlStoreTests {
                         group.addTask {
                             _ = try await store.complete(page, worker: "w\(index)", report: loaded(page), aliases: [],
                                                          discovered: reversed ? found.reversed() : found,
-                                                         skipped: reversed ? off.reversed() : off, links: [])
+                                                         skipped: SkippedLinks(reversed ? off.reversed() : off), links: [])
                         }
                     }
                     try await group.waitForAll()

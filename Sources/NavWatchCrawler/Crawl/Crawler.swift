@@ -61,7 +61,7 @@ public actor Crawler {
     private var waitingLinks: [String: SortedLinks] = [:]
     private struct SortedLinks {
         var discovered: [FrontierEntry]
-        var skipped: [PageLoadReport]
+        var skipped: SkippedLinks
         var links: [PageLink]
     }
 
@@ -560,16 +560,10 @@ public actor Crawler {
     private func sortLinks(of entry: FrontierEntry, _ result: PageResult) {
         guard !retryPolicy.retries(result.report) else { return }
         let found: [FrontierEntry], links: [PageLink]
-        var skipped: [PageLoadReport]
+        var skipped: SkippedLinks
         (found, skipped, links) = self.links.classify(result.links, from: entry, shownAt: result.report.finalURL ?? entry.url)
         var discovered = found.filter { offer($0.url) }
-        // Filtered in place: a page can have a skipped report per link, each over a kilobyte.
-        var kept = 0
-        for position in skipped.indices where offer(skipped[position].url) {
-            skipped.swapAt(kept, position)
-            kept += 1
-        }
-        skipped.removeLast(skipped.count - kept)
+        skipped.retain { offer($0) }
         if let recentChecks = configuration.recentChecks {
             // A link answered lately is reported from that answer, not checked again.
             let now = Date()
@@ -579,8 +573,7 @@ public actor Crawler {
                 answered.append(report)
                 return true
             }
-            skipped.reserveCapacity(skipped.count + answered.count)  // exactly: no room for more
-            skipped += answered
+            skipped.append(answered: answered)
         }
         let loading = Set(discovered.map(\.url))
         for link in links where link.reached != nil && routesReached[link.target] == nil && loading.contains(link.target) {

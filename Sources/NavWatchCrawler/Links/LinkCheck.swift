@@ -125,32 +125,40 @@ package struct LinkCheckResult: Sendable, Equatable {
 
     /// As `init(graph:reports:policy:)`, with the reports folded already
     /// (`CrawlStore.linkCheckReports()`): no report is held, only what the
-    /// check needs of each. A link is held in `graph` and once more among its target's referrers.
+    /// check needs of each. A link is held in `graph` and once more among
+    /// its target's referrers; what else is worked out per target is kept
+    /// in small records found through one index, by target URL.
     package init(graph: LinkGraph, reports: LinkCheckReports, policy: LinkPolicy = .init()) {
-        let byURL = reports.byURL
+        let linked = reports.reports
         // What became of each target, worked out once for all of its links.
-        var fates: [String: TargetFate] = [:]
+        var fates: [TargetFate] = []
+        // By target URL (or with `#fragment`, for a missing fragment): its
+        // fate's position in `fates`, and its position in `targets`.
+        var slots: [String: Slot] = [:]
         func fate(of target: String) -> TargetFate {
-            if let known = fates[target] { return known }
+            if let known = slots[target], known.fate >= 0 { return fates[Int(known.fate)] }
             let reportURL = graph.aliases[target] ?? target
-            let report = byURL[reportURL] ?? byURL[target]
-            let checksFragments = report.map { $0.outcome == .ok && $0.checkedWith == nil
-                && Self.problem(of: $0, policy: policy, expectingPage: { false }) == nil } ?? false
-            let fate = TargetFate(report: report, detail: report?.detail ?? "not checked: the crawl did not get to it",
+            let position = reports.position(of: reportURL) ?? reports.position(of: target)
+            let checksFragments = position.map {
+                linked[$0].outcome == .ok && linked[$0].checkedWith == nil
+                    && Self.problem(of: linked[$0], policy: policy, expectingPage: { false }) == nil
+            } ?? false
+            let fate = TargetFate(report: position.map(Int32.init) ?? -1,
                                   anchors: checksFragments ? graph.anchors[reportURL] ?? graph.anchors[target] ?? [] : nil,
                                   textFragments: graph.textFragments[reportURL] ?? graph.textFragments[target] ?? [:])
-            fates[target] = fate
+            slots[target, default: Slot()].fate = Int32(fates.count)
+            fates.append(fate)
             return fate
         }
         // A target takes its report, problem and detail from its first link.
         var targets: [CheckedTarget] = []
-        var targetIndex: [String: Int] = [:]
         for link in graph.links {
             let fate = fate(of: link.target)
+            let report = fate.report >= 0 ? linked[Int(fate.report)] : nil
             var key = link.target
-            var problem = fate.report.flatMap { Self.problem(of: $0, policy: policy, expectingPage: { Self.expectsPage(link) }) }
-            var detail = fate.detail
-            if link.reached != nil, let report = fate.report,
+            var problem = report.flatMap { Self.problem(of: $0, policy: policy, expectingPage: { Self.expectsPage(link) }) }
+            var detail = report?.detail ?? "not checked: the crawl did not get to it"
+            if link.reached != nil, let report,
                let routeProblem = Self.routeProblem(report, problem: problem, detail: detail, titleInPage: link.routeTitle) {
                 (problem, detail) = routeProblem
             }
@@ -159,34 +167,46 @@ package struct LinkCheckResult: Sendable, Equatable {
                 key = link.target + "#" + fragment
                 (problem, detail) = missing
             }
-            if let index = targetIndex[key] {
+            if let index = slots[key].flatMap({ $0.target >= 0 ? Int($0.target) : nil }) {
                 targets[index].referrers.append(link)
                 // A route's problem is its target's, whichever link came first.
                 if problem == .routeNotLoadable || problem == .routeDiffers {
                     (targets[index].problem, targets[index].detail) = (problem, detail)
                 }
             } else {
-                targetIndex[key] = targets.count
-                targets.append(CheckedTarget(target: key, report: fate.report, problem: problem, detail: detail, referrers: [link]))
+                slots[key, default: Slot()].target = Int32(targets.count)
+                targets.append(CheckedTarget(target: key, report: report, problem: problem, detail: detail, referrers: [link]))
             }
         }
+        slots = [:]
+        fates = []
         for index in targets.indices { targets[index].referrers = Self.ordered(targets[index].referrers) }
         targets.sort { $0.target < $1.target }
         self.targets = targets
-        var linked: Set<String> = []
-        for link in graph.links where link.source != link.target { linked.insert(graph.aliases[link.target] ?? link.target) }
-        orphans = reports.sitemapPages.filter { !linked.contains($0) }.sorted()
+        if reports.sitemapPages.isEmpty {
+            orphans = []
+        } else {
+            var linked: Set<String> = []
+            for link in graph.links where link.source != link.target { linked.insert(graph.aliases[link.target] ?? link.target) }
+            orphans = reports.sitemapPages.filter { !linked.contains($0) }.sorted()
+        }
         linksNotRead = reports.linksNotRead.sorted { $0.url < $1.url }
     }
 
-    /// A link target's report, its one-line detail, and the names its
-    /// fragments are checked against (nil when they are not checked: the
-    /// page did not load in a web view with a status below 400).
+    /// A link target's report (its position among the `LinkCheckReports`,
+    /// -1 for none), and the names its fragments are checked against (nil
+    /// when they are not checked: the page did not load in a web view with
+    /// a status below 400).
     private struct TargetFate {
-        var report: LinkedReport?
-        var detail: String
+        var report: Int32
         var anchors: Set<String>?
         var textFragments: [String: Bool]
+    }
+
+    /// Where a URL's fate and target are (-1: not yet).
+    private struct Slot {
+        var fate: Int32 = -1
+        var target: Int32 = -1
     }
 
     /// What is wrong with a route a click reached in the page, whose direct

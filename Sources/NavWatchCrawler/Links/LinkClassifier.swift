@@ -59,12 +59,11 @@ struct LinkClassifier: Sendable {
     /// check, reports of links skipped, and the page's part of the link
     /// graph, whose links are on the page at `shownAt` (where a redirect led).
     func classify(_ links: [PageFacts.Link], from entry: FrontierEntry, shownAt: String)
-        -> (discovered: [FrontierEntry], skipped: [PageLoadReport], graph: [PageLink]) {
+        -> (discovered: [FrontierEntry], skipped: SkippedLinks, graph: [PageLink]) {
         var discovered: [FrontierEntry] = [], graph: [PageLink] = []
-        // The skipped links' reports are made at the end, in an array of
-        // their exact size: a report is over a kilobyte, a page can have
-        // one per link, and an array grown by appending has room to spare.
-        var skipped: [(entry: FrontierEntry, reason: PageLoadReport.SkipReason)] = []
+        // A skipped link's report is made when it is read: a report is over
+        // a kilobyte, and a page can have a skipped link per link.
+        var skipped = SkippedLinks()
         var seen: Set<String> = [], inGraph: Set<PageLink> = []
         for link in links {
             let hash = link.url.utf8.firstIndex(of: UInt8(ascii: "#"))  // by byte: no grapheme breaking
@@ -93,22 +92,22 @@ struct LinkClassifier: Sendable {
             let child = FrontierEntry(url: key, depth: entry.depth + 1, parent: entry.url)
             let tooDeep = maxDepth.map { child.depth > $0 } ?? false
             if target.scheme != "http" && target.scheme != "https" {
-                skipped.append((child, .nonHTTP))
+                skipped.append(child, .nonHTTP)
             } else if target.ignored {
-                skipped.append((child, .ignored))
+                skipped.append(child, .ignored)
             } else if !target.inScope {
                 if checkExternal && !tooDeep {
                     discovered.append(FrontierEntry(url: child.url, depth: child.depth, parent: child.parent, kind: .external))
                 } else {
-                    skipped.append((child, .scope))
+                    skipped.append(child, .scope)
                 }
             } else if tooDeep {
-                skipped.append((child, .maxDepth))
+                skipped.append(child, .maxDepth)
             } else {
                 discovered.append(child)
             }
         }
-        return (discovered, skipped.map { .skipped($0.entry, $0.reason) }, graph)
+        return (discovered, skipped, graph)
     }
 
     /// What the link `text` (without its fragment) comes to; nil for no

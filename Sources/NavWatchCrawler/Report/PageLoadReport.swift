@@ -558,13 +558,14 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     }
 
     /// The report of a frontier entry: its URL, depth, parent and whether a sitemap listed it.
-    package init(_ entry: FrontierEntry, outcome: Outcome) {
-        self.init(url: entry.url, depth: entry.depth, parent: entry.parent, outcome: outcome)
+    package init(_ entry: FrontierEntry, outcome: Outcome, fetchedAt: Date = Date()) {
+        self.init(url: entry.url, depth: entry.depth, parent: entry.parent, fetchedAt: fetchedAt, outcome: outcome)
         if entry.kind == .sitemapPage { foundInSitemap = true }
     }
 
-    package static func skipped(_ entry: FrontierEntry, _ reason: SkipReason) -> PageLoadReport {
-        var report = PageLoadReport(entry, outcome: .skipped)
+    /// The report of `entry`, skipped for `reason` at `date`.
+    package static func skipped(_ entry: FrontierEntry, _ reason: SkipReason, at date: Date = Date()) -> PageLoadReport {
+        var report = PageLoadReport(entry, outcome: .skipped, fetchedAt: date)
         report.skipReason = reason
         return report
     }
@@ -652,7 +653,12 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
 
     /// One line of JSON.
     public var jsonLine: String {
-        String(decoding: (try? Self.encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+        SkippedReportJSON.line(of: self) ?? jsonLine(by: Self.encoder)
+    }
+
+    /// The report as one line of JSON, as `encoder` writes it.
+    func jsonLine(by encoder: JSONEncoder) -> String {
+        String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
     }
 }
 

@@ -1,19 +1,20 @@
 /// The reports one `CrawlStore.complete` stored, in the order stored: the
 /// page's own report when it was stored, then the skipped reports stored.
 ///
-/// It refers to the skipped reports given to `complete` by their positions
-/// instead of copying them: a page can have a skipped report per link, and
-/// a report is over a kilobyte. Reading an element copies that one report.
+/// It refers to the skipped links given to `complete` by their positions
+/// instead of keeping their reports: a page can have a skipped link per
+/// link, and a report is over a kilobyte. Reading an element makes that one
+/// report (`SkippedLinks`).
 package struct CompletionReports: RandomAccessCollection, Sendable {
     /// The page's own report, when it was stored.
     private var page: PageLoadReport?
-    /// The skipped reports given to `complete`, stored or not.
-    private let skipped: [PageLoadReport]
+    /// The skipped links given to `complete`, stored or not.
+    private let skipped: SkippedLinks
     /// The positions in `skipped` of those stored, ascending.
     private var storedSkipped: [Int] = []
 
-    /// None stored yet, of a page whose skipped links have `skipped` for reports.
-    package init(skipped: [PageLoadReport] = []) {
+    /// None stored yet, of a page whose skipped links are `skipped`.
+    package init(skipped: SkippedLinks = []) {
         self.skipped = skipped
     }
 

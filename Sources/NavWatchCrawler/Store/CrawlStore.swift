@@ -48,11 +48,12 @@ package protocol CrawlStore: Sendable {
     /// In one transaction: stores `report` and the page's `links` and marks
     /// its URL done; marks `aliases` (redirect targets) as seen, covered by
     /// this report; adds `discovered` entries to the frontier and stores
-    /// `skipped` reports for links the crawl will not load. Returns the
-    /// reports stored, in order (reports of URLs that already have one, and
-    /// then their links, are left out), without copying `skipped`.
+    /// the reports of the `skipped` links, which the crawl will not load.
+    /// Returns the reports stored, in order (reports of URLs that already
+    /// have one, and then their links, are left out), without making the
+    /// skipped links' reports (`CompletionReports`, `SkippedLinks`).
     func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
-                  discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> CompletionReports
+                  discovered: [FrontierEntry], skipped: SkippedLinks, links: [PageLink]) async throws -> CompletionReports
 
     /// The host `host` pushed back (429, 503): widens its interval for every
     /// worker (`HostPacing.pushedBack`) and pauses it for that long from `now`.

@@ -54,14 +54,16 @@ package enum FrontierRules {
         /// The entries to add, each in its state: aliases, discovered, skipped.
         package let rows: [(entry: FrontierEntry, state: FrontierState)]
         private let aliasCount: Int
-        private let skipped: [PageLoadReport]
+        private let skipped: SkippedLinks
 
-        package init(_ entry: FrontierEntry, aliases: [String], discovered: [FrontierEntry], skipped: [PageLoadReport]) {
+        package init(_ entry: FrontierEntry, aliases: [String], discovered: [FrontierEntry], skipped: SkippedLinks) {
             let aliasEntries = aliases.map { FrontierEntry(url: $0, depth: entry.depth, parent: entry.parent) }
-            let skippedEntries = skipped.map {
-                FrontierEntry(url: $0.url, depth: $0.depth, parent: $0.parent, kind: $0.checkedWith == nil ? .page : .external)
-            }
-            rows = aliasEntries.map { ($0, .done) } + discovered.map { ($0, .queued) } + skippedEntries.map { ($0, .done) }
+            var rows: [(entry: FrontierEntry, state: FrontierState)] = []
+            rows.reserveCapacity(aliasEntries.count + discovered.count + skipped.count)
+            rows += aliasEntries.lazy.map { ($0, .done) }
+            rows += discovered.lazy.map { ($0, .queued) }
+            rows += skipped.indices.lazy.map { (skipped.entry(at: $0), .done) }
+            self.rows = rows
             aliasCount = aliases.count
             self.skipped = skipped
         }
@@ -73,8 +75,8 @@ package enum FrontierRules {
 
         /// The reports of the skipped links among `added` (indexes in
         /// `rows`, ascending), with their positions in `skipped` and their
-        /// entries' kind, in order; each taken as it is iterated, not copied
-        /// into an array: a page can have a report skipped per link.
+        /// entries' kind, in order; each made as it is iterated, not kept
+        /// in an array: a page can have a skipped link per link.
         package func skippedReports(among added: [Int])
             -> some Sequence<(position: Int, report: PageLoadReport, kind: FrontierEntry.Kind)> {
             let firstSkipped = rows.count - skipped.count

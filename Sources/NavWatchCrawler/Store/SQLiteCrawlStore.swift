@@ -236,7 +236,7 @@ public final class SQLiteCrawlStore: CrawlStore {
     }
 
     package func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
-                         discovered: [FrontierEntry], skipped: [PageLoadReport], links: [PageLink]) async throws -> CompletionReports {
+                         discovered: [FrontierEntry], skipped: SkippedLinks, links: [PageLink]) async throws -> CompletionReports {
         try await write { db in
             var stored = CompletionReports(skipped: skipped)
             if try Self.store(report, kind: entry.kind, worker: worker, in: db) {
@@ -332,6 +332,8 @@ public final class SQLiteCrawlStore: CrawlStore {
     package func linkGraph() async throws -> LinkGraph {
         try await read { db in
             var graph = LinkGraph()
+            // Exactly as many as there are: a crawl can have millions, and an array grown by appending has room to spare.
+            graph.links.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM links") ?? 0)
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT source, target, href, fragment, text, rel, element, route FROM links ORDER BY seq
                 """)
