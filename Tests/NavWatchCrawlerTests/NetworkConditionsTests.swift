@@ -94,12 +94,16 @@ struct NetworkConditionsTests {
         }
         #expect(server.connectionCount == 1 + onNew.count, "waits \(waits), \(server.connectionCount) connections")
         #expect(onNew.count >= 1 && onNew.count <= 3, "waits \(waits)")
-        // The page finishes when its last image has come: after at least two round trips for the document
-        // and two for an image on a new connection, later when images waited their turn on an open one.
+        // The page's load event ends when its last image has come: after at least two round trips for the
+        // document and two for an image on a new connection, later when images waited their turn on an open
+        // one. Both are read on the page's own clock (Navigation and Resource Timing); the view's finish comes
+        // after, on navwatch's clock, which starts earlier and hears of the load over IPC (14-18 ms later idle,
+        // once 120 ms on a busy CI machine): not a cost of the network.
+        let load = try #require(report.timings.load)
         let finish = try #require(report.timings.finish)
         let lastImage = try #require(images.map { $0.startMs + $0.timings.wait + $0.timings.receive }.max())
-        #expect(finish >= 4 * rtt && finish >= lastImage - 5 && finish <= lastImage + 0.25 * rtt,
-                "finish \(finish) ms, the last image \(lastImage) ms, waits \(waits), document \(document.timings.wait)")
+        #expect(load >= 4 * rtt && load >= lastImage - 5 && load <= lastImage + 0.25 * rtt && finish >= load,
+                "load \(load) ms, finish \(finish) ms, the last image \(lastImage) ms, waits \(waits), document \(document.timings.wait)")
     }
 
     @Test("over a profile, a view's next page starts once the last one's late window has closed")
