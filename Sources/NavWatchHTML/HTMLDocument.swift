@@ -31,8 +31,11 @@ package struct HTMLDocument: Sendable, Equatable {
     package struct Scripts: Sendable, Hashable {
         /// The resolved URLs of `<script src>` elements, sorted, each once.
         package var sources: [String] = []
-        /// Hashes of the inline scripts' text (`String.hashValue`: equal
-        /// within one process, not across processes), sorted, each once.
+        /// Hashes of the inline scripts' shapes (`ScriptShape`: the text with
+        /// its string and number literals taken out, so a template's script
+        /// that carries the page's own name has one shape on all its pages;
+        /// `String.hashValue`: equal within one process, not across
+        /// processes), sorted, each once.
         package var inline: [Int] = []
         /// Whether any element has an event handler attribute (`onload`, `onclick`, ...)
         /// or an iframe's `src` is a `javascript:` URL.

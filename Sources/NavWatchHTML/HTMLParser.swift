@@ -195,7 +195,7 @@ private struct DocumentReader {
             if let source = attributes.attribute("src") {
                 scriptSources.append(source)
             } else {
-                inline.insert(Self.childText(of: element).hashValue)
+                inline.insert(ScriptShape.of(Self.childText(of: element)).hashValue)
             }
         default:
             break

@@ -113,11 +113,31 @@ import Testing
             <script type="text/template"><a href="x"></a></script>
             """)
         #expect(document.scripts.sources == ["http://127.0.0.1:8080/b.js", "http://127.0.0.1:8080/docs/a.js"])
-        #expect(document.scripts.inline == ["console.log(1)".hashValue])
+        #expect(document.scripts.inline == ["console.log(0)".hashValue])
         #expect(!document.scripts.handlers)
         #expect(try parse("<body onload=\"go()\">").scripts.handlers)
         #expect(try parse("<iframe src=\" JavaScript:alert(1)\"></iframe>").scripts.handlers)
         #expect(try parse("<p>plain</p><script type=\"application/json\">[]</script>").scripts.isEmpty)
+    }
+
+    @Test("an inline script's shape: literals, comments and runs of white space taken out, code kept")
+    func scriptShapes() throws {
+        #expect(ScriptShape.of("$(document).ready(function(){initNavTree('globals_eval_n.html',''); initResizable(); });")
+                == #"$(document).ready(function(){initNavTree("",""); initResizable(); });"#)
+        #expect(ScriptShape.of(#"var page = "a \"quoted\" name", n = 0x1F + 1.5e-3 + 10n; // the page's own"#)
+                == #"var page = "", n = 0 + 0 + 0;"#)
+        #expect(ScriptShape.of("/* a\nlicence */\n  track(`/docs/${path + '}'}/x`,\t\t42)") == #"track("", 0)"#)
+        // Names that hold digits stay; a string without its end quote ends with its line; an unterminated comment ends the script.
+        #expect(ScriptShape.of("h1.x2 = v3") == "h1.x2 = v3")
+        #expect(ScriptShape.of("a('open\nb()") == #"a("" b()"#)
+        #expect(ScriptShape.of("go() /* never closed") == "go()")
+        // Another call, or the same calls in another order, is another shape.
+        #expect(ScriptShape.of("show('menu')") != ScriptShape.of("hide('menu')"))
+        #expect(ScriptShape.of("a(1); b(2)") != ScriptShape.of("b(2); a(1)"))
+        // So the pages of one template are one kind; a page whose script does more is another.
+        let first = try parse("<script>initNavTree('a.html','')</script>"), second = try parse("<script>initNavTree('b.html','')</script>")
+        let more = try parse("<script>initNavTree('b.html',''); addLinks()</script>")
+        #expect(first.scripts == second.scripts && first.scripts != more.scripts)
     }
 
     @Test("a page that navigates by itself, and the encoding it declares")

@@ -8,8 +8,9 @@ import NavWatchSupport
 /// kind showed. Pure: no I/O; the crawler asks it and tells it what renders found.
 ///
 /// A page's kind is what runs on it (`HTMLDocument.Scripts`: the URLs of its
-/// scripts, the text of its inline scripts, whether it has event handler
-/// attributes). The rules, per kind:
+/// scripts, the shapes of its inline scripts (`ScriptShape`: their code with
+/// the literals taken out), whether it has event handler attributes). The
+/// rules, per kind:
 /// - A page with nothing that runs is never rendered (`no-scripts`).
 /// - The first `sampleSize` pages of a kind are rendered (`sample`), and
 ///   what the render found is compared with the page's HTML
