@@ -33,7 +33,7 @@ struct BridgeOverhead: AsyncParsableCommand {
         let view = try await Task { @WebKitActor in try WebView() }.value
         _ = try await Task { @WebKitActor in try await view.rx.pageLoad(URL(string: "about:blank")!) }.value
         let subscription = await Task { @WebKitActor in
-            WebView.signalProbe = { event, time in
+            SignalProbe.onSignal = { event, time in
                 // Waking the baseline's thread is the probe's own cost, not
                 // the bridge's: it is timed and left out of the latency.
                 let start = nw_monotonic_ns()
@@ -80,7 +80,7 @@ struct BridgeOverhead: AsyncParsableCommand {
             await finishes.next()
         }
         let sent = await Task { @WebKitActor in
-            WebView.signalProbe = nil
+            SignalProbe.onSignal = nil
             view.close()
             return signals.entries
         }.value

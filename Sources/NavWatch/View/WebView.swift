@@ -99,11 +99,6 @@ public final class WebView {
 
     private nonisolated static let navigationCounter = Atomic<UInt64>(0)
 
-    /// For the benchmark: called on the WebKit thread with each navigation
-    /// event, just before the delegate gets it, and the `nw_monotonic_ns()`
-    /// time its WebKit signal reached the shim. Events navwatch makes itself
-    /// (timeouts, cancellations) are not passed.
-    package static var signalProbe: ((NavigationEvent, UInt64) -> Void)?
     /// The shim time of the signal being handled; 0 outside a signal.
     var signalTime: UInt64 = 0
 
@@ -287,7 +282,7 @@ public final class WebView {
                 consoleMessages = []
                 pageErrors = []
             }
-            if signalTime != 0, let probe = Self.signalProbe { probe(event, signalTime) }
+            if signalTime != 0, let probe = SignalProbe.onSignal { probe(event, signalTime) }
             emit(.navigation(event))
         }
     }
