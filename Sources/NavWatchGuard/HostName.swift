@@ -46,6 +46,18 @@ package enum HostName {
         return host
     }
 
+    /// The site `host` belongs to, as navwatch approximates a registrable
+    /// domain: the last two labels of its `normalized` form
+    /// (`a.example.org` and `B.Example.org.` are both `example.org`); an IP
+    /// address in any of its forms, or a name that ends in a number, is a
+    /// site of its own. The one rule of `CrawlScope.sameDomain` and of a
+    /// report's third-party hosts.
+    package static func site(_ host: String) -> String {
+        let host = normalized(host)
+        if host.contains(":") || endsInANumber(host) { return host }
+        return host.split(separator: ".").suffix(2).joined(separator: ".")
+    }
+
     /// `host:port` for messages, with IPv6 addresses in brackets (`[::1]:8080`).
     package static func authority(_ host: String, port: Int) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NavWatchCrawler
+import NavWatchGuard
 import PropertyBased
 import Testing
 
@@ -90,6 +91,24 @@ struct URLCanonicalizerTests {
           arguments: ["http://1.2.3.999/", "http://1.2.3.4.5/", "http://0x100000000/", "http://example.0x/", "http://[::g]/"])
     func refusedHosts(input: String) {
         #expect(URLCanonicalizer.key(input) == nil)
+    }
+
+    @Test("one site rule for --scope same-domain and third-party hosts: the last two labels, an IP address alone")
+    func sites() throws {
+        #expect(HostName.site("a.docs.example.org") == "example.org")
+        #expect(HostName.site("B.Example.ORG.") == "example.org")
+        #expect(HostName.site("10.0.0.1") == "10.0.0.1" && HostName.site("0x7f.1") == "127.0.0.1")
+        #expect(HostName.site("[fe80::a]") == "fe80::a" && HostName.site("fe80::A") == "fe80::a")
+        #expect(HostName.site("1.2.3.999") == "1.2.3.999")
+        // The scope and a report's third-party hosts read hosts the same way: an IPv6 host with letters
+        // is its own site, and a host written in capitals is its lower-case self.
+        let seeds = [URL(string: "http://[fe80::a]:8080/")!, URL(string: "http://Docs.Example.org/")!]
+        #expect(CrawlScope.sameDomain.contains(URL(string: "http://[fe80::a]/other")!, seeds: seeds))
+        #expect(!CrawlScope.sameDomain.contains(URL(string: "http://[fe80::b]/")!, seeds: seeds))
+        #expect(CrawlScope.sameDomain.contains(URL(string: "https://www.example.org/")!, seeds: seeds))
+        #expect(CrawlScope.sameOrigin.contains(URL(string: "http://Docs.Example.org:80/a")!, seeds: seeds))
+        #expect(!CrawlScope.sameOrigin.contains(URL(string: "https://Docs.Example.org/a")!, seeds: seeds))
+        #expect(URLCanonicalizer.defaultPort("https") == 443 && URLCanonicalizer.defaultPort("about") == nil)
     }
 
     @Test("an origin keeps IPv6 brackets and the port as written")

@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchGuard
 
 /// Which discovered links a crawl follows, relative to the seed they came from.
 public enum CrawlScope: String, Codable, Sendable, CaseIterable {
@@ -7,7 +8,8 @@ public enum CrawlScope: String, Codable, Sendable, CaseIterable {
     /// Same host, any scheme or port.
     case sameHost = "same-host"
     /// Same registrable domain, approximated by the last two host labels
-    /// (`a.example.org` and `b.example.org`); IP addresses must match exactly.
+    /// (`a.example.org` and `b.example.org`); IP addresses must match exactly
+    /// (`HostName.site`).
     case sameDomain = "same-domain"
     /// Anything http or https.
     case any
@@ -28,12 +30,10 @@ public enum CrawlScope: String, Codable, Sendable, CaseIterable {
     }
 
     private static func port(_ url: URL) -> Int? {
-        url.port ?? (url.scheme == "https" ? 443 : url.scheme == "http" ? 80 : nil)
+        url.port ?? url.scheme.flatMap(URLCanonicalizer.defaultPort)
     }
 
     private static func domain(_ host: String?) -> String? {
-        guard let host else { return nil }
-        if host.allSatisfy({ $0.isNumber || $0 == "." || $0 == ":" }) { return host }
-        return host.split(separator: ".").suffix(2).joined(separator: ".")
+        host.map(HostName.site)
     }
 }

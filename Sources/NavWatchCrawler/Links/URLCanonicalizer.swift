@@ -65,6 +65,11 @@ package enum URLCanonicalizer {
         URL(string: text).flatMap(canonical)?.absoluteString
     }
 
+    /// The port a URL of `scheme` (lower-case) has when it names none; nil for a scheme without one.
+    package static func defaultPort(_ scheme: String) -> Int? {
+        defaultPorts[scheme]
+    }
+
     private static let defaultPorts = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21]
 
     private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)

@@ -145,16 +145,9 @@ extension PageLoadReport {
         }
         resources.byType = byType
         resources.fromCache = requests.count { $0.fromCache == true }
-        let site = URL(string: url).flatMap(\.host).map(Self.site)
-        let others = Set(requests.compactMap { URL(string: $0.url)?.host?.lowercased() }.filter { Self.site($0) != site })
+        let site = URL(string: url).flatMap(\.host).map(HostName.site)
+        let others = Set(requests.compactMap { URL(string: $0.url)?.host?.lowercased() }.filter { HostName.site($0) != site })
         thirdPartyHosts = others.isEmpty ? nil : others.sorted()
-    }
-
-    /// The site a host belongs to: its last two labels (the host itself for an IP address).
-    private static func site(_ host: String) -> String {
-        let host = host.lowercased()
-        guard host.contains(where: \.isLetter) else { return host }
-        return host.split(separator: ".").suffix(2).joined(separator: ".")
     }
 
     /// A report's stage for the stage a navigation reached.
