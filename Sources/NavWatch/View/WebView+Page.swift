@@ -24,6 +24,18 @@ extension WebView {
         return await outcome(of: fold, url: url)
     }
 
+    /// Shows a blank page (`about:blank`, 30 s at most) and returns how
+    /// its load ended. The one warm-up of a new view: its web process is
+    /// running once it returns, so the next page's timeout does not count
+    /// the process's start (and a view that shares a process asks nothing
+    /// of it before that process has a page for it, which can stall the
+    /// WebKit thread for 500 ms in WebKitGTK 2.50). Also leaves a document
+    /// whose fragments a next load would only move between.
+    @discardableResult
+    package func showBlankPage() async throws -> PageLoadOutcome {
+        try await goto(URL(string: "about:blank")!, timeout: .seconds(30))
+    }
+
     /// Reloads the page shown and returns how the reload ended, as
     /// `goto(_:timeout:)` does; nil when nothing was loaded yet.
     @discardableResult

@@ -31,7 +31,7 @@ struct ExtractScript: Sendable {
     private func compileError() async throws -> String? {
         let view = try WebView()
         defer { view.close() }
-        _ = try await view.rx.pageLoad(URL(string: "about:blank")!, timeout: .seconds(30))
+        try await view.showBlankPage()
         // The async function constructor compiles without running; its
         // source starts with two lines of its own before the body.
         let check = """

@@ -146,7 +146,7 @@ package final class PageLoader {
         let view = try WebView(configuration: configuration)
         slots = [Slot(view: view)]
         pagesOnProcess = 0
-        _ = try await view.rx.pageLoad(URL(string: "about:blank")!, timeout: .seconds(30))
+        try await view.showBlankPage()
         return view
     }
 
@@ -173,10 +173,7 @@ package final class PageLoader {
         if slots.count < viewLimit {
             let slot = Slot(view: try WebView(configuration: configuration, sharingProcessWith: slots[0].view))
             slots.append(slot)
-            // A page asked of a view the web process has no page for yet can
-            // stall the WebKit thread for 500 ms (WebKitGTK 2.50); a blank
-            // page first does not.
-            _ = try await slot.view.rx.pageLoad(URL(string: "about:blank")!, timeout: .seconds(30))
+            try await slot.view.showBlankPage()
             return slot
         }
         let oldest = slots.min { $0.openedAt < $1.openedAt }!

@@ -19,6 +19,6 @@ extension WebView {
     func leaveDocument(before url: URL) async {
         guard url.fragment != nil, let shown = self.url,
               URLCanonicalizer.document(shown.absoluteString) == URLCanonicalizer.document(url.absoluteString) else { return }
-        _ = try? await rx.pageLoad(URL(string: "about:blank")!, timeout: .seconds(30))
+        _ = try? await showBlankPage()
     }
 }
