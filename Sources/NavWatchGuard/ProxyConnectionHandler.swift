@@ -2,22 +2,6 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// What every connection of one guard shares.
-struct GuardSettings: Sendable {
-    /// Whether non-public addresses are refused (but for `allowance`).
-    var blocksPrivateAddresses = true
-    var allowance: HostAllowance
-    var connectTimeout: TimeAmount
-    var headTimeout: TimeAmount
-    /// How long an error answer waits for the client to finish sending
-    /// before the connection is closed regardless.
-    var lingerTimeout: TimeAmount = .seconds(2)
-    var resolverPool: NIOThreadPool
-    var log: GuardLog
-    /// The network every connection behaves as if it crossed; nil: none.
-    var link: SharedLink?
-}
-
 /// Serves one client connection of the guard: reads a request head,
 /// resolves and checks its target, then either answers an error and closes,
 /// or reaches the checked address and:
@@ -224,36 +208,6 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
     }
 
     // MARK: - Resolving and checking
-
-    /// What a request is called in records and answers.
-    private struct Subject {
-        var host: String
-        var port: Int
-        private var head: ProxyRequestHead
-        /// `host:port`, IPv6 in brackets.
-        var authority: String { HostName.authority(host, port: port) }
-
-        init(_ head: ProxyRequestHead) {
-            host = HostName.normalized(head.target.host)
-            port = head.target.port
-            self.head = head
-        }
-
-        /// The URL asked for; nil for a tunnel. (Made only for a record: most requests need none.)
-        var url: URL? {
-            guard case .http(_, _, _, let path) = head.target else { return nil }
-            let scheme = head.rawTarget.lowercased().hasPrefix("ws://") ? "ws" : "http"
-            let authority = host.contains(":") ? "[\(host)]" : host
-            return URL(string: "\(scheme)://\(authority)\(port == 80 ? "" : ":\(port)")\(path)")
-        }
-
-        var key: GuardRecordKey {
-            switch head.target {
-            case .tunnel: .tunnel(host: host, port: port)
-            case .http(_, _, _, let path): .http(host: host, port: port, path: path)
-            }
-        }
-    }
 
     private func resolve(_ head: ProxyRequestHead, context: ChannelHandlerContext) {
         let subject = Subject(head)
