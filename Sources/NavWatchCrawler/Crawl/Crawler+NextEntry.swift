@@ -1,0 +1,73 @@
+import Foundation
+
+// Leasing the next URL to load (robots.txt checked), keeping leases
+// alive, and the workers' waits for a page to finish.
+extension Crawler {
+    /// The next URL to load: an entry leased from the frontier (one robots.txt
+    /// refuses is stored as skipped, and the next one leased); nil when the crawl is over.
+    func nextEntry() async throws -> FrontierEntry? {
+        while !Task.isCancelled {
+            let changesSeen = changes
+            let now = Date()
+            let request = LeaseRequest(worker: configuration.worker, now: now,
+                                       until: now.addingTimeInterval(configuration.leaseDuration.seconds),
+                                       hostDelay: configuration.delay.seconds,
+                                       externalHostDelay: configuration.externalDelay.seconds,
+                                       maxPages: configuration.maxPages, hostConcurrency: configuration.hostConcurrency)
+            switch try await store.lease(request) {
+            case .finished:
+                return nil
+            case .wait(let until):
+                if changes != changesSeen { continue }  // a page finished meanwhile: ask again
+                if try await offerWaitingLinks() { continue }
+                // Local pages wake us when they finish; other workers' do
+                // not, so a shared store is asked again every poll interval.
+                let poll = store.isShared ? configuration.pollInterval : .seconds(1)
+                var deadline = clock.now + poll
+                if let until {
+                    deadline = min(deadline, clock.now + .milliseconds(Int64(max(0, until.timeIntervalSinceNow) * 1000) + 1))
+                }
+                await waitForChange(until: deadline)
+            case .leased(let entry):
+                leased.insert(entry.url)
+                if configuration.obeyRobots, let url = URL(string: entry.url), let robots, await !robots.allows(url) {
+                    let worker = configuration.worker
+                    try await storeInOrder { [store] in
+                        try await store.complete(entry, worker: worker, report: .skipped(entry, .robots),
+                                                 aliases: [], discovered: [], skipped: [], links: [])
+                    }
+                    leased.remove(entry.url)
+                    continue
+                }
+                return entry
+            }
+        }
+        return nil
+    }
+
+    /// Keeps this crawler's leases alive while it runs.
+    func renewLeases() async {
+        let period = configuration.leaseDuration / 3
+        while (try? await Task.sleep(for: period)) != nil {
+            let until = Date().addingTimeInterval(configuration.leaseDuration.seconds)
+            try? await store.renewLeases(Array(leased), worker: configuration.worker, until: until)
+        }
+    }
+
+    /// Waits until a page finishes or `deadline` passes.
+    func waitForChange(until deadline: ContinuousClock.Instant) async {
+        await withCheckedContinuation { continuation in
+            waiters.append(continuation)
+            Task { [clock] in
+                try? await Task.sleep(until: deadline, clock: clock)
+                self.wakeAll()
+            }
+        }
+    }
+
+    func wakeAll() {
+        let current = waiters
+        waiters.removeAll()
+        for waiter in current { waiter.resume() }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import NavWatchGuard
+import NavWatchHTTP
+
+// Deciding what to render (RenderMode.auto): each page read from its HTML
+// is reported from it, handed to the render workers, or kept until renders
+// of its kind decide (`RenderSampler`).
+extension Crawler {
+    /// The page `entry` read from its HTML; nil when it was handed to the render workers instead.
+    func read(_ entry: FrontierEntry, _ http: HTTPChecker) async -> PageResult? {
+        guard let url = URL(string: entry.url) else { return PageResult(report: .skipped(entry, .nonHTTP)) }
+        let guardMark = privateAddressGuard?.mark
+        let page = await StaticPage.fetch(url, http: http)
+        var reason = PageLoadReport.RenderReason.never
+        if configuration.render == .auto {
+            if let mustRender = page.mustRender {
+                await handOver(RenderJob(entry: entry, page: page, reason: mustRender))
+                return nil
+            }
+            guard page.html != nil else { return readResult(entry, page, .notHTML, guardMark: guardMark) }
+            switch sampler.decide(page.kind, url: entry.url) {
+            case .readHTML(let why):
+                reason = why
+            case .render(let why):
+                await handOver(RenderJob(entry: entry, page: page, reason: why))
+                return nil
+            case .wait:
+                // Decided when a render of its kind is recorded; this worker reads on meanwhile.
+                awaitingVerdict[page.kind, default: []].append((entry, page, guardMark))
+                return nil
+            }
+        }
+        return readResult(entry, page, reason, guardMark: guardMark)
+    }
+
+    /// Decides again the pages of `kind` read while its renders were under
+    /// way: those to render are queued, and those read from HTML are returned, for the caller to store.
+    func decideAwaiting(_ kind: RenderSampler.Kind) -> [(FrontierEntry, PageResult)] {
+        guard let waiting = awaitingVerdict.removeValue(forKey: kind) else { return [] }
+        var read: [(FrontierEntry, PageResult)] = []
+        for (entry, page, guardMark) in waiting {
+            switch sampler.decide(kind, url: entry.url) {
+            case .readHTML(let reason): read.append((entry, readResult(entry, page, reason, guardMark: guardMark)))
+            case .render(let reason): renderQueue.append(RenderJob(entry: entry, page: page, reason: reason))
+            case .wait: awaitingVerdict[kind, default: []].append((entry, page, guardMark))
+            }
+        }
+        return read
+    }
+
+    /// The result of `page` read from its HTML.
+    func readResult(_ entry: FrontierEntry, _ page: StaticPage, _ reason: PageLoadReport.RenderReason,
+                            guardMark: GuardMark?) -> PageResult {
+        var report = PageLoadReport(entry, outcome: .failed)
+        report.startedAt = page.startedAt
+        report.attempts = entry.attempts + 1
+        report.record(page, reason: reason, addedIDs: reason == .sampleAgreed ? sampler.idsAdded(by: page.kind) : [],
+                      guardVerdict: privateAddressGuard?.verdict(for: page.document.finalURL, since: guardMark))
+        report.fetchedAt = Date()
+        var result = PageResult(report: report, retryAfter: page.document.retryAfter)
+        result.links = report.wasLoaded ? page.links : []
+        result.aliases = result.report.aliases
+        return result
+    }
+
+    /// Queues `job` for the render workers, once the queue has room.
+    func handOver(_ job: RenderJob) async {
+        while renderQueue.count >= Self.renderQueuedPerView * max(1, configuration.concurrency), !Task.isCancelled {
+            await waitForChange(until: clock.now + .seconds(1))
+        }
+        renderQueue.append(job)
+        wakeAll()
+    }
+
+    /// Tells the sampler what rendering a page of a sampled kind showed, against its HTML.
+    func compare(_ job: RenderJob, _ result: PageResult) {
+        let kind = job.page.kind
+        guard let html = job.page.html, result.report.metrics != nil else {
+            sampler.abandon(kind, reason: job.reason)  // no page to compare: a failure, a crash
+            return
+        }
+        let comparison = RenderComparison(
+            html: (linkKeys(job.page.links, of: job.entry), Set(html.anchors), html.title),
+            rendered: (linkKeys(result.links, of: job.entry), Set(result.report.anchors), result.report.title))
+        sampler.record(kind, reason: job.reason, comparison)
+    }
+
+    /// Where `links` lead, as the link graph has them: `target#fragment`.
+    func linkKeys(_ pageLinks: [PageFacts.Link], of entry: FrontierEntry) -> RenderComparison.LinkKeys {
+        Set(links.classify(pageLinks, from: entry, shownAt: entry.url).graph.map { $0.target + "#" + ($0.fragment ?? "") })
+    }
+}
