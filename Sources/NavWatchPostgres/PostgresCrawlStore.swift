@@ -139,13 +139,13 @@ public final class PostgresCrawlStore: CrawlStore {
                 if !links.isEmpty {
                     // One statement for all of a page's links; an empty fragment or rel is none.
                     let fragments = links.map { $0.fragment ?? "" }, rels = links.map { $0.rel ?? "" }
-                    let routes = links.map { $0.routeText ?? "" }
+                    let routes = links.map { $0.routeText ?? "" }, learned = links.map { $0.learnedFromText ?? "" }
                     try await connection.query("""
-                        INSERT INTO navwatch_links (source, target, href, fragment, text, rel, element, route)
-                        SELECT s, t, h, NULLIF(f, ''), x, NULLIF(r, ''), e, NULLIF(o, '') FROM unnest(
+                        INSERT INTO navwatch_links (source, target, href, fragment, text, rel, element, route, learned_from)
+                        SELECT s, t, h, NULLIF(f, ''), x, NULLIF(r, ''), e, NULLIF(o, ''), NULLIF(l, '') FROM unnest(
                             \(links.map(\.source))::text[], \(links.map(\.target))::text[], \(links.map(\.href))::text[],
                             \(fragments)::text[], \(links.map(\.text))::text[], \(rels)::text[],
-                            \(links.map(\.element))::text[], \(routes)::text[]) AS l(s, t, h, f, x, r, e, o)
+                            \(links.map(\.element))::text[], \(routes)::text[], \(learned)::text[]) AS l(s, t, h, f, x, r, e, o, l)
                         """, logger: self.logger)
                 }
             }
@@ -245,17 +245,18 @@ public final class PostgresCrawlStore: CrawlStore {
         try await session.transaction { connection in
             var graph = LinkGraph()
             let links = try await connection.query("""
-                SELECT source, target, href, fragment, text, rel, element, route FROM navwatch_links ORDER BY seq
+                SELECT source, target, href, fragment, text, rel, element, route, learned_from FROM navwatch_links ORDER BY seq
                 """, logger: self.logger).collect()
             // A page's links are stored together: they share one copy of its URL.
             var source = ""
             graph.links = try links.map { row in
-                let (rowSource, target, href, fragment, text, rel, element, routeText) =
-                    try row.decode((String, String, String, String?, String, String?, String, String?).self)
+                let (rowSource, target, href, fragment, text, rel, element, routeText, learnedText) =
+                    try row.decode((String, String, String, String?, String, String?, String, String?, String?).self)
                 if rowSource != source { source = rowSource }
                 let route = PageLink.route(fromText: routeText)
                 return PageLink(source: source, target: target, href: href, fragment: fragment, text: text, rel: rel,
-                                element: element, reached: route.reached, routeTitle: route.title)
+                                element: element, reached: route.reached, routeTitle: route.title,
+                                learnedFrom: PageLink.learnedFrom(text: learnedText))
             }
             let aliases = try await connection.query("""
                 SELECT url, alias_of FROM navwatch_frontier WHERE alias_of IS NOT NULL

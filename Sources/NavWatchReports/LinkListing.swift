@@ -94,6 +94,12 @@ package struct LinkListing {
         struct Referrer: Encodable {
             var source, href, text, element: String
             var rel, fragment: String?
+            var learnedFrom: [String]?
+
+            enum CodingKeys: String, CodingKey {
+                case source, href, text, element, rel, fragment
+                case learnedFrom = "learned_from"
+            }
         }
         var kind = "target"
         var target: String
@@ -128,7 +134,8 @@ package struct LinkListing {
                 target: target.target, problem: target.problem?.rawValue, detail: target.detail,
                 outcome: target.report?.outcome.rawValue, status: target.report?.status, external: target.isExternal,
                 referrers: target.referrers.map {
-                    .init(source: $0.source, href: $0.href, text: $0.text, element: $0.element, rel: $0.rel, fragment: $0.fragment)
+                    .init(source: $0.source, href: $0.href, text: $0.text, element: $0.element, rel: $0.rel, fragment: $0.fragment,
+                          learnedFrom: $0.learnedFrom)
                 })
             lines.append(String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self))
         }
@@ -245,6 +252,7 @@ package struct LinkListing {
     }
 
     private static func elementNote(_ link: PageLink) -> String {
-        link.element == "a" ? "" : "  (<\(link.element)>)"
+        (link.element == "a" ? "" : "  (<\(link.element)>)")
+            + (link.learnedFrom.map { "  (learned from \(count($0.count, "render")) of its kind)" } ?? "")
     }
 }

@@ -29,6 +29,22 @@ struct LinkListingTests {
             """)
     }
 
+    @Test("a link learned from the renders of its page's kind says so, in text and JSON Lines")
+    func learned() {
+        var report = PageLoadReport(url: "http://s.test/gone", depth: 1, parent: nil, outcome: .httpError)
+        report.status = 404
+        let link = PageLink(source: "http://s.test/p", target: "http://s.test/gone", href: "/gone", text: "Gone",
+                            learnedFrom: ["http://s.test/s1", "http://s.test/s2"])
+        let listing = LinkListing(LinkCheckResult(graph: LinkGraph(links: [link]), reports: [report]), brokenOnly: true)
+        #expect(listing.text == """
+            ✘ http://s.test/gone  404 Not Found
+                linked from http://s.test/p  "Gone"  (learned from 2 renders of its kind)
+            1 broken target, 1 link to them on 1 page
+
+            """)
+        #expect(listing.jsonl.contains(#""learned_from":["http://s.test/s1","http://s.test/s2"]"#))
+    }
+
     @Test("markdown: a table whose cells keep their pipes escaped")
     func markdown() {
         #expect(LinkListing(Self.result, brokenOnly: true).markdown == """

@@ -346,6 +346,8 @@ struct CrawlStoreTests {
                 PageLink(source: home.url, target: "http://a.test/a", href: "/a", text: "A page", rel: "nofollow"),
                 PageLink(source: home.url, target: "http://a.test/home", href: "home#intro", fragment: "intro", text: "Intro"),
                 PageLink(source: home.url, target: "http://off.test/off", href: "http://off.test/off", text: "", element: "iframe"),
+                PageLink(source: home.url, target: "http://a.test/menu", href: "/menu", text: "Menu",
+                         learnedFrom: ["http://a.test/s1", "http://a.test/s2"]),
             ]
             let stored = try await store.complete(home, worker: "w0", report: report, aliases: ["http://a.test/home"],
                                                   discovered: [entry("/a", depth: 1), entry("/home", depth: 1)],

@@ -10,7 +10,7 @@ import Testing
         return scripts
     }()
     static let agreeing = RenderComparison(html: (["a#"], ["top"], "T"), rendered: (["a#"], ["top", "button"], "T"))
-    static let disagreeing = RenderComparison(html: (["a#"], [], "T"), rendered: (["a#", "b#"], [], "T"))
+    static let disagreeing = RenderComparison(html: (["a#", "b#"], [], "T"), rendered: (["a#"], [], "T"))
     /// URLs that are, and are not, spot-checked.
     static let checked = (0..<1000).map { "http://site/\($0)" }.first(where: RenderSampler.isSpotChecked)!
     static let unchecked = (0..<1000).map { "http://site/\($0)" }.first { !RenderSampler.isSpotChecked($0) }!
@@ -56,12 +56,52 @@ import Testing
         #expect(sampler.decide(Self.kind, url: Self.unchecked) == .render(.sample))
     }
 
-    @Test("a comparison: links must match, ids may be added but not removed, titles must match")
+    @Test("a comparison: links and ids may be added but not removed, titles must match")
     func comparison() {
         #expect(Self.agreeing.agrees && Self.agreeing.addedIDs == ["button"] && Self.agreeing.difference.isEmpty)
-        #expect(!Self.disagreeing.agrees && Self.disagreeing.difference == "1 links added")
-        let removed = RenderComparison(html: (["a#", "b#"], ["x"], nil), rendered: (["a#"], [], "New"))
-        #expect(removed.difference == "1 links removed, 1 ids removed, title changed")
+        #expect(!Self.disagreeing.agrees && Self.disagreeing.difference == "1 links removed")
+        let removed = RenderComparison(html: (["a#", "b#"], ["x"], nil), rendered: (["a#", "c#"], [], "New"))
+        #expect(removed.difference == "1 links removed, 1 ids removed, title changed" && removed.addedLinks == ["c#"])
         #expect(RenderComparison(html: ([], [], nil), rendered: ([], [], "")).agrees)
+        #expect(["/docs/a", "https://x.example/a", "//x.example/a", " /a"].allSatisfy(RenderComparison.isLearnable(href:)))
+        #expect(!["a.html", "../a", "#top", "", "?q=1", "1:2"].contains(where: RenderComparison.isLearnable(href:)))
+    }
+
+    static func menu(_ hrefs: [String]) -> (RenderComparison, [PageFacts.Link]) {
+        let links = hrefs.map { PageFacts.Link(url: "http://site" + ($0.hasPrefix("/") ? $0 : "/docs/" + $0), href: $0,
+                                               text: "menu", rel: "", element: "a") }
+        let comparison = RenderComparison(html: (["a#"], [], "T"), rendered: (Set(["a#"] + links.map { $0.url + "#" }), [], "T"))
+        return (comparison, links)
+    }
+
+    @Test("links every render of a kind adds, from the root or absolute, are learned: its pages read from HTML get them")
+    func learnedLinks() {
+        var sampler = RenderSampler()
+        for _ in 0..<3 { _ = sampler.decide(Self.kind, url: Self.unchecked) }
+        let (comparison, links) = Self.menu(["/one", "/two"])
+        for n in 1...3 { sampler.record(Self.kind, reason: .sample, comparison, url: "http://site/s\(n)", added: links) }
+        #expect(sampler.decide(Self.kind, url: Self.unchecked) == .readHTML(.sampleAgreed))
+        #expect(sampler.linksAdded(by: Self.kind) == RenderSampler.LearnedLinks(
+            links: links, keys: ["http://site/one#", "http://site/two#"], samples: ["http://site/s1", "http://site/s2", "http://site/s3"]))
+        // A spot check that adds the same links agrees; one that adds others makes the kind rendered.
+        sampler.record(Self.kind, reason: .spotCheck, comparison, url: Self.checked, added: links)
+        #expect(sampler.decide(Self.kind, url: Self.unchecked) == .readHTML(.sampleAgreed))
+        let (other, otherLinks) = Self.menu(["/one"])
+        sampler.record(Self.kind, reason: .spotCheck, other, url: Self.checked, added: otherLinks)
+        #expect(sampler.decide(Self.kind, url: Self.unchecked) == .render(.kindDisagreed))
+
+        // Samples that add links of their own page, or links written relative to the page, disagree.
+        var perPage = RenderSampler()
+        for _ in 0..<3 { _ = perPage.decide(Self.kind, url: Self.unchecked) }
+        let (first, firstLinks) = Self.menu(["/one"]), (second, secondLinks) = Self.menu(["/two"])
+        perPage.record(Self.kind, reason: .sample, first, url: "http://site/s1", added: firstLinks)
+        perPage.record(Self.kind, reason: .sample, second, url: "http://site/s2", added: secondLinks)
+        #expect(perPage.decide(Self.kind, url: Self.unchecked) == .render(.kindDisagreed))
+        var relative = RenderSampler()
+        _ = relative.decide(Self.kind, url: Self.unchecked)
+        let (written, writtenLinks) = Self.menu(["one.html"])
+        relative.record(Self.kind, reason: .sample, written, url: "http://site/s1", added: writtenLinks)
+        #expect(relative.decide(Self.kind, url: Self.unchecked) == .render(.kindDisagreed))
+        #expect(relative.linksAdded(by: Self.kind) == nil)
     }
 }

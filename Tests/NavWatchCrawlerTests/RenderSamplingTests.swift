@@ -4,16 +4,19 @@ import LoopbackServer
 import NavWatchTestSupport
 import Testing
 
-/// `RenderMode.auto` on a loopback site of two templates with scripts: a
-/// menu script that adds links to every page of one, a script that changes
-/// nothing on the other (with an inline script that carries each page's own
-/// path and number), and pages with no script at all.
+/// `RenderMode.auto` on a loopback site of three templates with scripts: a
+/// menu script that adds the same links to every page of one, a script that
+/// changes nothing on another (each with an inline script that carries the
+/// page's own path and number), a script that adds a link of the page's own
+/// on the third, and pages with no script at all.
 @Suite("Rendering only where it can matter (RenderMode.auto)", .serialized)
 struct RenderSamplingTests {
-    static let menuPages = 12, plainPages = 60, staticPages = 6
+    static let menuPages = 40, plainPages = 60, staticPages = 6, treePages = 6
 
-    /// `/` links to every page; `/menu/N` load `/menu.js`, which adds links to
-    /// `/from-menu/1`, `/from-menu/2` and the missing `/from-menu/gone`;
+    /// `/` links to every page; `/menu/N` load `/menu.js` and run
+    /// `initMenu('/menu/N')`, which adds links to `/from-menu/1`,
+    /// `/from-menu/2` and the missing `/from-menu/gone`; `/tree/N` load
+    /// `/tree.js`, which adds a link to `/static/N`;
     /// `/plain/N` load `/quiet.js` and run `track('/plain/N', N)` (but
     /// `/plain/7` runs more: another kind); `/static/N` have no script. Odd
     /// pages link to `#top`, which `/plain/N` has as an id in their markup.
@@ -28,15 +31,27 @@ struct RenderSamplingTests {
         switch path {
         case "/":
             let pages = (0..<menuPages).map { "/menu/\($0)" } + (0..<plainPages).map { "/plain/\($0)" }
-                + (0..<staticPages).map { "/static/\($0)" }
+                + (0..<staticPages).map { "/static/\($0)" } + (0..<treePages).map { "/tree/\($0)" }
             return page("Home", script: nil, links: pages)
         case "/menu.js":
             return .text("""
+                function initMenu(page) {
+                  document.addEventListener('DOMContentLoaded', () => {
+                    const nav = document.createElement('nav');
+                    nav.id = 'menu';
+                    nav.dataset.page = page;
+                    nav.innerHTML = '<a href="/from-menu/1">one</a><a href="/from-menu/2">two</a><a href="/from-menu/gone">gone</a>';
+                    document.body.prepend(nav);
+                  });
+                }
+                """, contentType: "text/javascript")
+        case "/tree.js":
+            return .text("""
                 document.addEventListener('DOMContentLoaded', () => {
-                  const nav = document.createElement('nav');
-                  nav.id = 'menu';
-                  nav.innerHTML = '<a href="/from-menu/1">one</a><a href="/from-menu/2">two</a><a href="/from-menu/gone">gone</a>';
-                  document.body.prepend(nav);
+                  const link = document.createElement('a');
+                  link.href = '/static/' + location.pathname.split('/').pop();
+                  link.textContent = 'in the tree';
+                  document.body.append(link);
                 });
                 """, contentType: "text/javascript")
         case "/quiet.js":
@@ -59,7 +74,8 @@ struct RenderSamplingTests {
             }
             let links = ["/"] + (n % 2 == 1 ? ["#top"] : [])
             switch kind {
-            case "menu": return page("Menu \(n)", script: "/menu.js", links: links)
+            case "menu": return page("Menu \(n)", script: "/menu.js", inline: "initMenu('\(path)');", links: links)
+            case "tree": return page("Tree \(n)", script: "/tree.js", links: links)
             case "plain":
                 let track = "track('\(path)', \(n));" + (n == 7 ? " track('again', 1);" : "")
                 return page("Plain \(n)", script: "/quiet.js", inline: track, links: links)
@@ -97,7 +113,7 @@ struct RenderSamplingTests {
         return crawl
     }
 
-    @Test("the same pages and links as a full crawl; the menu's pages all rendered, the quiet ones sampled")
+    @Test("the same pages and links as a full crawl; the menu's and the quiet pages sampled, the tree's all rendered")
     func sampling() async throws {
         let server = try await LoopbackServer.start(route: Self.route)
         defer { Task { await server.shutdown() } }
@@ -112,11 +128,31 @@ struct RenderSamplingTests {
         let reason = { (path: String) in auto.report(path, server)?.renderReason?.rawValue }
         #expect(reason("/") == "no-scripts")
         for n in 0..<Self.staticPages { #expect(reason("/static/\(n)") == "no-scripts") }
-        // The menu's kind: the first render disagrees (three links added), every page after it is rendered.
-        let menu = (0..<Self.menuPages).map { reason("/menu/\($0)") ?? "none" }
-        #expect(menu.count { $0 == "sample" } >= 1 && menu.count { $0 == "sample" } <= RenderSampler.sampleSize)
-        #expect(menu.allSatisfy { $0 == "sample" || $0 == "kind-disagreed" }, "\(menu)")
-        #expect((0..<Self.menuPages).allSatisfy { auto.report("/menu/\($0)", server)?.rendered == true })
+        // The menu's kind: every render adds the same three links, so after three samples its pages are read
+        // from HTML and given them, each said to come from the samples' renders; the spot checks agree.
+        let menu = (0..<Self.menuPages).map { (path: "/menu/\($0)", reason: reason("/menu/\($0)")) }
+        #expect(menu.count { $0.reason == "sample" } == RenderSampler.sampleSize)
+        let samples = Set(menu.filter { $0.reason == "sample" }.map { server.url($0.path).absoluteString })
+        for page in menu where page.reason != "sample" {
+            let url = server.url(page.path).absoluteString
+            #expect(page.reason == (RenderSampler.isSpotChecked(url) ? "spot-check" : "sample-agreed"), "\(page.path)")
+            let menuLinks = auto.graph.links.filter { $0.source == url && $0.target.contains("/from-menu/") }
+            #expect(menuLinks.map { "\($0.target) \($0.text) \($0.element)" }.sorted() == [
+                server.url("/from-menu/1").absoluteString + " one a", server.url("/from-menu/2").absoluteString + " two a",
+                server.url("/from-menu/gone").absoluteString + " gone a",
+            ], "\(page.path)")
+            let provenance = Set(menuLinks.map { Set($0.learnedFrom ?? []) })
+            #expect(provenance == [page.reason == "sample-agreed" ? samples : []], "\(page.path)")
+        }
+        // So the missing page the menu links to is broken, linked from every menu page, as in the full crawl.
+        let broken = { (crawl: Crawl) in
+            LinkCheckResult(graph: crawl.graph, reports: crawl.reports).broken.first { $0.target.hasSuffix("/from-menu/gone") }
+        }
+        #expect(try #require(broken(auto)).referrers.map(\.source).sorted() == (0..<Self.menuPages).map { server.url("/menu/\($0)").absoluteString }.sorted())
+        #expect(broken(auto)?.referrers.map(\.source).sorted() == broken(full)?.referrers.map(\.source).sorted())
+        // The tree's kind: each render adds a link of its own page, so the kind is rendered.
+        let tree = (0..<Self.treePages).map { reason("/tree/\($0)") ?? "none" }
+        #expect(tree.count { $0 == "sample" } >= 1 && tree.allSatisfy { $0 == "sample" || $0 == "kind-disagreed" }, "\(tree)")
         // The quiet kind, whose inline scripts differ only in their literals: three samples agree; after them
         // only the spot checks are rendered. /plain/7, whose inline script does more, is a kind of its own.
         #expect(reason("/plain/7") == "sample")
@@ -142,7 +178,7 @@ struct RenderSamplingTests {
         let never = try await Self.crawl(server, .never)
         #expect(never.report("/from-menu/1", server) == nil)
         #expect(never.reports.filter(\.wasLoaded).allSatisfy { $0.rendered == false && $0.renderReason == .never })
-        #expect(never.reports.count { $0.wasLoaded } == 1 + Self.menuPages + Self.plainPages + Self.staticPages)
+        #expect(never.reports.count { $0.wasLoaded } == 1 + Self.menuPages + Self.plainPages + Self.staticPages + Self.treePages)
     }
 
     @Test("a 50 MB document and one nested 100,000 deep, read from HTML: a report each, its links not read and why")

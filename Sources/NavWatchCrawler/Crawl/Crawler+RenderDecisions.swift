@@ -59,6 +59,14 @@ extension Crawler {
         report.fetchedAt = Date()
         var result = PageResult(report: report, retryAfter: page.document.retryAfter)
         result.links = report.wasLoaded ? page.links : []
+        if reason == .sampleAgreed, report.wasLoaded, let learned = sampler.linksAdded(by: page.kind) {
+            // What the kind's scripts add to every page, said to come from the renders of its samples.
+            result.links += learned.links.map { link in
+                var link = link
+                link.learnedFrom = learned.samples
+                return link
+            }
+        }
         result.aliases = result.report.aliases
         return result
     }
@@ -82,7 +90,14 @@ extension Crawler {
         let comparison = RenderComparison(
             html: (linkKeys(job.page.links, of: job.entry), Set(html.anchors), html.title),
             rendered: (linkKeys(result.links, of: job.entry), Set(result.report.anchors), result.report.title))
-        sampler.record(kind, reason: job.reason, comparison)
+        // The links the render added, each once, as the render had them.
+        var added: [PageFacts.Link] = [], keys: Set<String> = []
+        for link in result.links {
+            guard let key = linkKeys([link], of: job.entry).first, comparison.addedLinks.contains(key),
+                  keys.insert(key).inserted else { continue }
+            added.append(link)
+        }
+        sampler.record(kind, reason: job.reason, comparison, url: job.entry.url, added: added)
     }
 
     /// Where `links` lead, as the link graph has them: `target#fragment`.

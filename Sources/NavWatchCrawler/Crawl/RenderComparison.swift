@@ -1,9 +1,12 @@
-/// Whether rendering a page changed what a link check reads from it: its
+import Foundation
+
+/// What rendering a page changed in what a link check reads from it: its
 /// links (where they lead, fragments included, as the crawl's link graph
 /// has them), the ids its fragments can point at, and its title. Pure.
 ///
-/// - The links must be the same set: a link a script added, or removed, is a
-///   disagreement (the script decides what the check finds).
+/// - No link of the HTML may be missing from the render; links the render
+///   added are allowed (`addedLinks`), and `RenderSampler` decides whether
+///   they are what every page of the kind gets (a menu a script builds).
 /// - No id of the HTML may be missing from the render; ids the render added
 ///   are allowed (`addedIDs`), and given to the kind's pages read from HTML
 ///   (a script that adds a sidebar button adds it to every page).
@@ -12,24 +15,40 @@ struct RenderComparison: Sendable, Equatable {
     /// Link targets as `target#fragment` (the graph's canonical target and fragment).
     typealias LinkKeys = Set<String>
 
-    /// Whether the render agreed with the HTML.
+    /// Whether the render kept what the HTML had: every link and id, and the title.
     let agrees: Bool
+    /// Links the render had and the HTML did not, as `target#fragment`.
+    let addedLinks: LinkKeys
     /// Ids the render had and the HTML did not.
     let addedIDs: Set<String>
-    /// What differed, in a few words (empty when it agreed).
+    /// What the render did not keep, in a few words (empty when it agreed).
     let difference: String
 
     init(html: (links: LinkKeys, anchors: Set<String>, title: String?),
          rendered: (links: LinkKeys, anchors: Set<String>, title: String?)) {
+        addedLinks = rendered.links.subtracting(html.links)
         addedIDs = rendered.anchors.subtracting(html.anchors)
         var differences: [String] = []
-        let added = rendered.links.subtracting(html.links), removed = html.links.subtracting(rendered.links)
-        if !added.isEmpty { differences.append("\(added.count) links added") }
+        let removed = html.links.subtracting(rendered.links)
         if !removed.isEmpty { differences.append("\(removed.count) links removed") }
         let idsRemoved = html.anchors.subtracting(rendered.anchors)
         if !idsRemoved.isEmpty { differences.append("\(idsRemoved.count) ids removed") }
         if (html.title ?? "") != (rendered.title ?? "") { differences.append("title changed") }
         agrees = differences.isEmpty
         difference = differences.joined(separator: ", ")
+    }
+
+    /// Whether a link a script added, written `href`, leads to the same
+    /// place from every page of a site: an absolute URL (`https://…`,
+    /// `//host/…`) or a path from the root (`/docs/…`). A relative one
+    /// (`other.html`, `#top`) leads elsewhere from each page, so pages
+    /// cannot be given it from another page's render.
+    static func isLearnable(href: String) -> Bool {
+        let href = href.trimmingCharacters(in: .whitespaces)
+        if href.hasPrefix("/") { return true }
+        guard let colon = href.firstIndex(of: ":") else { return false }
+        let scheme = href[..<colon]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
+            && scheme.first!.isLetter
     }
 }

@@ -16,10 +16,17 @@ import NavWatchSupport
 ///   what the render found is compared with the page's HTML
 ///   (`RenderComparison`). While they are rendering, further pages of the
 ///   kind wait for the verdict (`wait`).
+/// - A render agrees when it kept every link and id of the page's HTML and
+///   its title (`RenderComparison`), and added the same links as the kind's
+///   first agreeing render did: none, or the same menu on every page. Links
+///   a render adds must lead to the same place from every page (an absolute
+///   URL or a path from the root, `RenderComparison.isLearnable`).
 /// - Once `sampleSize` renders agreed, the kind's pages are reported from
-///   their HTML (`sample-agreed`), with the ids the samples' scripts added;
-///   but `spotCheckPercent` percent of them, picked by a hash of the URL (the
-///   same pages on every run), are still rendered and compared (`spot-check`).
+///   their HTML (`sample-agreed`), with the ids the samples' scripts added
+///   and the links they added (*learned* links, which say the samples they
+///   were learned from); but `spotCheckPercent` percent of them, picked by a
+///   hash of the URL (the same pages on every run), are still rendered and
+///   compared (`spot-check`).
 /// - Any render of a kind that disagrees, a sample or a spot check, makes
 ///   every later page of that kind rendered (`kind-disagreed`). Pages of the
 ///   kind reported from their HTML before it stay as they were.
@@ -49,6 +56,18 @@ struct RenderSampler: Sendable {
     private var states: [Kind: State] = [:]
     /// Per kind, the ids its renders added to what the HTML had.
     private var addedIDs: [Kind: Set<String>] = [:]
+    /// Per kind, the links its first agreeing render added, which every later render must add too.
+    private var addedLinks: [Kind: LearnedLinks] = [:]
+
+    /// The links the renders of a kind add to every page, and the renders they were learned from.
+    struct LearnedLinks: Sendable, Equatable {
+        /// Each link as the first agreeing render had it (its URL absolute).
+        var links: [PageFacts.Link]
+        /// The links as `target#fragment`.
+        var keys: RenderComparison.LinkKeys
+        /// The URLs of the samples whose renders added them, in the order recorded.
+        var samples: [String]
+    }
 
     /// What to do with a page of `kind` at `url`. A `render(.sample)` is a
     /// place in the kind's sample: its outcome must come back through
@@ -67,11 +86,14 @@ struct RenderSampler: Sendable {
         }
     }
 
-    /// What a render of a page of `kind` (for `reason`) showed, compared with its HTML.
-    mutating func record(_ kind: Kind, reason: PageLoadReport.RenderReason, _ comparison: RenderComparison) {
+    /// What a render of the page at `url`, of `kind` (for `reason`),
+    /// showed compared with its HTML; `added` are the links it added, one
+    /// for each of `comparison.addedLinks`.
+    mutating func record(_ kind: Kind, reason: PageLoadReport.RenderReason, _ comparison: RenderComparison,
+                         url: String = "", added: [PageFacts.Link] = []) {
         guard !kind.isEmpty else { return }
         if reason == .sample { release(kind) }
-        guard comparison.agrees else {
+        guard comparison.agrees, learn(comparison.addedLinks, added, for: kind, from: url, sample: reason == .sample) else {
             states[kind] = .disagreed
             return
         }
@@ -89,6 +111,26 @@ struct RenderSampler: Sendable {
     /// The ids that renders of `kind` added to their pages' HTML, to add to its pages read from HTML.
     func idsAdded(by kind: Kind) -> Set<String> {
         addedIDs[kind] ?? []
+    }
+
+    /// The links that renders of `kind` added to their pages' HTML, to add to its pages read from HTML.
+    func linksAdded(by kind: Kind) -> LearnedLinks? {
+        addedLinks[kind].flatMap { $0.links.isEmpty ? nil : $0 }
+    }
+
+    /// Whether `keys`, the links a render of `kind` added, are the kind's:
+    /// the first agreeing render's become the kind's (when each leads to
+    /// the same place from every page); every later one must add the same.
+    private mutating func learn(_ keys: RenderComparison.LinkKeys, _ links: [PageFacts.Link], for kind: Kind,
+                                from url: String, sample: Bool) -> Bool {
+        guard let known = addedLinks[kind] else {
+            guard links.allSatisfy({ RenderComparison.isLearnable(href: $0.href) }) else { return false }
+            addedLinks[kind] = LearnedLinks(links: links, keys: keys, samples: [url])
+            return true
+        }
+        guard known.keys == keys else { return false }
+        if sample { addedLinks[kind]?.samples.append(url) }
+        return true
     }
 
     private mutating func release(_ kind: Kind) {

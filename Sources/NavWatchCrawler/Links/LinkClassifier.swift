@@ -86,7 +86,7 @@ struct LinkClassifier: Sendable {
             }
             let pageLink = PageLink(source: shownAt, target: key, href: link.href, fragment: fragmentPart,
                                     text: link.text, rel: link.rel.isEmpty ? nil : link.rel, element: link.element,
-                                    reached: link.reached, routeTitle: link.routeTitle)
+                                    reached: link.reached, routeTitle: link.routeTitle, learnedFrom: link.learnedFrom)
             if inGraph.insert(pageLink).inserted { graph.append(pageLink) }
             guard seen.insert(key).inserted, key != entry.url else { continue }
             let child = FrontierEntry(url: key, depth: entry.depth + 1, parent: entry.url)

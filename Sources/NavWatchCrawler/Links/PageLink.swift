@@ -24,10 +24,15 @@ package struct PageLink: Codable, Sendable, Hashable {
     package var reached: SameDocumentNavigation.Kind?
     /// For a route a click reached in the page: the document's title there.
     package var routeTitle: String?
+    /// For a link the page was given from the renders of its kind, read from
+    /// its HTML with `--render auto` (a menu a script adds to every page):
+    /// the URLs of the samples whose renders added it; nil for a link found
+    /// on the page itself.
+    package var learnedFrom: [String]?
 
     package init(source: String, target: String, href: String, fragment: String? = nil, text: String,
                 rel: String? = nil, element: String = "a", reached: SameDocumentNavigation.Kind? = nil,
-                routeTitle: String? = nil) {
+                routeTitle: String? = nil, learnedFrom: [String]? = nil) {
         self.source = source
         self.target = target
         self.href = href
@@ -37,6 +42,17 @@ package struct PageLink: Codable, Sendable, Hashable {
         self.element = element
         self.reached = reached
         self.routeTitle = routeTitle
+        self.learnedFrom = learnedFrom
+    }
+
+    /// `learnedFrom` for the store's `learned_from` column: the samples' URLs, a line each.
+    package var learnedFromText: String? {
+        learnedFrom?.joined(separator: "\n")
+    }
+
+    /// `learnedFrom` from the store's `learned_from` column.
+    package static func learnedFrom(text: String?) -> [String]? {
+        text.map { $0.split(separator: "\n").map(String.init) }
     }
 
     /// `reached` and `routeTitle` for the store's `route` column: the kind, then a

@@ -81,6 +81,9 @@ package struct PageFacts: Decodable, Sendable {
         package var reached: SameDocumentNavigation.Kind?
         /// For a route a click reached in the page: the document's title there.
         package var routeTitle: String?
+        /// For a link a page read from HTML was given from the renders of its
+        /// kind (`RenderSampler`): the URLs of the samples whose scripts added it.
+        package var learnedFrom: [String]?
 
         /// The element of a URL a page handler enqueued.
         package static let enqueuedElement = "handler"

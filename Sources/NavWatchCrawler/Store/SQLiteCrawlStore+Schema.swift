@@ -93,6 +93,9 @@ extension SQLiteCrawlStore {
         migrator.registerMigration("v9: routes reached by clicks") { db in
             try db.execute(sql: "ALTER TABLE links ADD COLUMN route TEXT")
         }
+        migrator.registerMigration("v10: links learned from the renders of a kind") { db in
+            try db.execute(sql: "ALTER TABLE links ADD COLUMN learned_from TEXT")
+        }
         return migrator
     }
 }

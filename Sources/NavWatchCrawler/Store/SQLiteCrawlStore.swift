@@ -149,11 +149,12 @@ public final class SQLiteCrawlStore: CrawlStore {
             if try Self.store(report, kind: entry.kind, worker: worker, in: db) {
                 stored.storedPage(report)
                 let insertLink = try db.cachedStatement(sql: """
-                    INSERT INTO links (source, target, href, fragment, text, rel, element, route) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO links (source, target, href, fragment, text, rel, element, route, learned_from)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
                 for link in links {
                     try insertLink.execute(arguments: [link.source, link.target, link.href, link.fragment, link.text,
-                                                       link.rel, link.element, link.routeText])
+                                                       link.rel, link.element, link.routeText, link.learnedFromText])
                 }
             }
             try Self.execute(Self.frontier.complete(entry.url, attempts: report.attempts, worker: worker), in: db)
@@ -242,7 +243,7 @@ public final class SQLiteCrawlStore: CrawlStore {
             // Exactly as many as there are: a crawl can have millions, and an array grown by appending has room to spare.
             graph.links.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM links") ?? 0)
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT source, target, href, fragment, text, rel, element, route FROM links ORDER BY seq
+                SELECT source, target, href, fragment, text, rel, element, route, learned_from FROM links ORDER BY seq
                 """)
             // A page's links are stored together: they share one copy of its URL.
             var source = ""
@@ -251,7 +252,8 @@ public final class SQLiteCrawlStore: CrawlStore {
                 let rowSource: String = row[0]
                 if rowSource != source { source = rowSource }
                 graph.links.append(PageLink(source: source, target: row[1], href: row[2], fragment: row[3], text: row[4],
-                                            rel: row[5], element: row[6], reached: route.reached, routeTitle: route.title))
+                                            rel: row[5], element: row[6], reached: route.reached, routeTitle: route.title,
+                                            learnedFrom: PageLink.learnedFrom(text: row[8])))
             }
             for row in try Row.fetchAll(db, sql: "SELECT url, alias_of FROM frontier WHERE alias_of IS NOT NULL") {
                 graph.aliases[row["url"]] = row["alias_of"]
