@@ -148,6 +148,32 @@ struct CrawlCommandTests {
         #expect(never.stderr.split(separator: "\n").contains("  rendered: 0; read from HTML: 4 (never 4)"))
     }
 
+    @Test("--fast on a site whose pages have no scripts starts no web process: it runs where WebKit cannot")
+    func fastWithoutWebKit() async throws {
+        let server = try await LoopbackServer.start { request in
+            switch request.path {
+            case "/": .html("<!doctype html><title>Home</title><a href=\"/b\">b</a><a href=\"/app\">app</a>")
+            case "/b": .html("<!doctype html><title>B</title><a href=\"/\">home</a>")
+            default: .html("<!doctype html><title>App</title><script>document.title = 'Ran'</script>")
+            }
+        }
+        defer { Task { await server.shutdown() } }
+        let db = temporaryPath("crawl.db")
+        defer { removeSQLiteDatabase(atPath: db) }
+        let noWebKit = ["NAVWATCH_XVFB": "/nonexistent/Xvfb"]
+        let result = try await NavwatchProcess.run(["crawl", "--fast", "--exclude", "/app", "--db", db, server.url("/").absoluteString],
+                                                   environment: noWebKit)
+        #expect(result.status == 0)
+        #expect(result.stderr.split(separator: "\n").contains("  rendered: 0; read from HTML: 2 (no-scripts 2)"))
+        // A page with a script must be rendered: without WebKit, the crawl stops with one line.
+        let scripted = try await NavwatchProcess.run(["crawl", "--fast", "--db", db + "-app", server.url("/app").absoluteString],
+                                                     environment: noWebKit)
+        defer { removeSQLiteDatabase(atPath: db + "-app") }
+        #expect(scripted.status == 2)
+        #expect(scripted.stderr.hasSuffix("navwatch: WebKit is unavailable: DISPLAY is unset and Xvfb is not installed; "
+                                          + "install it (apt-get install xvfb xauth) or set DISPLAY\n"))
+    }
+
     @Test("an unreachable seed: one line, exit 2")
     func unreachableSeed() async throws {
         let db = temporaryPath("crawl.db")

@@ -98,7 +98,8 @@ extension Crawler {
 
     /// A render worker: renders the pages the read workers hand over, in its view.
     func render(_ http: HTTPChecker) async throws {
-        let loader = try await preparedLoader()
+        // Made for the first page to render: a site whose pages all read from HTML starts no web process.
+        var made: PageLoader?
         let timeout = configuration.timeout
         var storing = PendingStores(limit: storesWhileLoading)
         // The pages of a kind this worker's renders decided, stored apart from the
@@ -106,6 +107,9 @@ extension Crawler {
         var storingDecided: Task<Void, any Error>?
         while let job = await nextRenderJob() {
             let entry = job.entry
+            let loader: PageLoader
+            if let made { loader = made } else { loader = try await preparedLoader() }
+            made = loader
             var result = await confirmingRedirects(try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value,
                                                    of: entry, http)
             compare(job, result)
@@ -121,7 +125,7 @@ extension Crawler {
         }
         try await storing.drain()
         try await storingDecided?.value
-        await Task { @WebKitActor in loader.close() }.value
+        if let made { await Task { @WebKitActor in made.close() }.value }
     }
 
     /// The next page to render; nil once no read worker runs and none is left.

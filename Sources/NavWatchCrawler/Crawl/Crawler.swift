@@ -196,7 +196,9 @@ public actor Crawler {
                     }
                 }
             }
-            try await group.waitForAll()
+            // The first worker that fails ends the crawl: the others are cancelled
+            // (`waitForAll` would wait for them, and read workers wait for its pages).
+            while try await group.next() != nil {}
         }
         try Task.checkCancellation()
         if configuration.maxPages != nil {
