@@ -1,7 +1,7 @@
 import Foundation
 @testable import NavWatchReports
 @testable import NavWatchCLI
-import NavWatchCrawler
+@testable import NavWatchCrawler
 import Testing
 
 @Suite("LinkListing: the formats of navwatch links")
@@ -43,6 +43,16 @@ struct LinkListingTests {
 
             """)
         #expect(listing.jsonl.contains(#""learned_from":["http://s.test/s1","http://s.test/s2"]"#))
+    }
+
+    @Test("the closing summary's host lines: a host's pages, and the links checked on a host outside the scope")
+    func hostLines() {
+        let pacing = HostPacing(interval: 0, pushBacks: 1, widest: 2)
+        let lines = HostSummaryText([HostStatistics(host: "a.test", requests: 3, pacing: pacing),
+                                     HostStatistics(host: "external b.test", requests: 1, pacing: pacing)]).lines
+        #expect(lines.map { String($0.prefix { $0 != ":" }) } == ["  host a.test", "  host b.test (links checked)"])
+        #expect(FrontierEntry(url: "http://B.test/x", depth: 1, parent: nil, kind: .external).host == "external b.test")
+        #expect(FrontierEntry.pacedHost("external b.test") == ("b.test", true) && FrontierEntry.pacedHost("a.test") == ("a.test", false))
     }
 
     @Test("markdown: a table whose cells keep their pipes escaped")

@@ -153,7 +153,8 @@ struct HostSummaryText: SummaryLines {
     init(_ hosts: [HostStatistics]) {
         lines = hosts.map { host in
             let pacing = host.pacing
-            let name = host.host.hasPrefix("external ") ? "\(host.host.dropFirst(9)) (links checked)" : host.host
+            let paced = FrontierEntry.pacedHost(host.host)
+            let name = paced.checksLinks ? "\(paced.name) (links checked)" : paced.name
             return "  host \(name): \(host.requests) request\(host.requests == 1 ? "" : "s"), pushed back \(pacing.pushBacks) "
                 + "time\(pacing.pushBacks == 1 ? "" : "s"); requests kept \(Self.seconds(pacing.widest)) apart at most, "
                 + (pacing.interval > 0 ? "\(Self.seconds(pacing.interval)) at the end" : "at the crawl's own pace at the end")

@@ -31,7 +31,15 @@ package struct FrontierEntry: Sendable, Equatable {
     /// The host that politeness is kept for, lower-cased; empty when none.
     /// Checks of links outside the scope keep their own pace (`external host`),
     /// so that they never hold up the pages of a host the crawl loads too.
-    package var host: String { kind == .external ? "external " + Self.host(of: url) : Self.host(of: url) }
+    package var host: String { kind == .external ? Self.externalPrefix + Self.host(of: url) : Self.host(of: url) }
+
+    private static let externalPrefix = "external "
+
+    /// The host name a pacing key (`host`) is kept for, and whether it is
+    /// the pace of links checked there (`external host`) rather than of pages.
+    package static func pacedHost(_ key: String) -> (name: String, checksLinks: Bool) {
+        key.hasPrefix(externalPrefix) ? (String(key.dropFirst(externalPrefix.count)), true) : (key, false)
+    }
 
     package static func host(of url: String) -> String {
         URL(string: url)?.host?.lowercased() ?? ""
