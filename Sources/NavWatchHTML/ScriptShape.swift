@@ -8,52 +8,79 @@
 /// - string literals (`'…'`, `"…"`, template literals `` `…` `` with what
 ///   they interpolate) become `""`;
 /// - numbers (`42`, `0x1F`, `1.5e3`) become `0`;
-/// - comments are dropped, and each run of white space becomes one space.
+/// - comments are dropped, and each run of white space becomes one space
+///   (one line feed where the run, or a comment in it, held a line break).
 ///
-/// Everything else stays: names, keywords, operators, punctuation, so two
-/// scripts that call other functions, or the same ones in another order,
-/// have other shapes. Regular expression literals are read as code. Pure,
-/// total on any text: an unterminated string or comment ends the script.
+/// Everything else stays: names, keywords, operators, punctuation and
+/// regular expression literals (as written), so two scripts that call
+/// other functions, or the same ones in another order, have other shapes.
+/// A `/` starts a regular expression where an operand is expected (at the
+/// start, after an operator or punctuation other than `)` and `]`, after a
+/// keyword such as `return`) and it closes on its line, else it divides.
+/// Pure, total on any text: an unterminated `'…'` or `"…"` string or `//`
+/// comment ends with its line; an unterminated template or `/*` comment
+/// ends the script.
 package enum ScriptShape {
     /// The shape of `script`.
     package static func of(_ script: String) -> String {
-        var input = Array(script.utf8)[...]
+        let bytes = Array(script.utf8)
+        var input = bytes[...]
         var shape: [UInt8] = []
         shape.reserveCapacity(input.count)
-        var pendingSpace = false
+        // White space before the next token: nil, a space, or a line feed when the run held a line break
+        // (kept, as a line's end ends a regular expression literal).
+        var pending: UInt8?
         func emit(_ byte: UInt8, twice: Bool = false) {
-            if pendingSpace, !shape.isEmpty { shape.append(space) }
-            pendingSpace = false
+            if let pending, !shape.isEmpty { shape.append(pending) }
+            pending = nil
             shape.append(byte)
             if twice { shape.append(byte) }
+        }
+        func separate(lineBreak: Bool) {
+            pending = lineBreak || pending == lineFeed ? lineFeed : space
         }
         while let byte = input.first {
             switch byte {
             case space, tab, lineFeed, carriageReturn, formFeed, verticalTab:
                 input.removeFirst()
-                pendingSpace = true
+                separate(lineBreak: byte == lineFeed || byte == carriageReturn)
             case slash where input.dropFirst().first == slash:
                 while let next = input.first, next != lineFeed, next != carriageReturn { input.removeFirst() }
-                pendingSpace = true
+                separate(lineBreak: false)
             case slash where input.dropFirst().first == star:
                 input.removeFirst(2)
-                while !input.isEmpty, !(input.first == star && input.dropFirst().first == slash) { input.removeFirst() }
+                var lineBreak = false
+                while !input.isEmpty, !(input.first == star && input.dropFirst().first == slash) {
+                    lineBreak = lineBreak || input.first == lineFeed || input.first == carriageReturn
+                    input.removeFirst()
+                }
                 input = input.dropFirst(2)
-                pendingSpace = true
+                separate(lineBreak: lineBreak)
+            case slash where regexMayStart(after: shape):
+                // A regular expression as written; without its closing `/` on the line, a plain `/`.
+                let start = input.startIndex
+                if skipRegex(&input) {
+                    emit(slash)
+                    shape.append(contentsOf: bytes[(start + 1)..<input.startIndex])
+                } else {
+                    input = bytes[(start + 1)...]
+                    emit(slash)
+                }
             case singleQuote, doubleQuote:
                 skipString(&input, quote: byte)
                 emit(doubleQuote, twice: true)
             case backtick:
                 skipTemplate(&input)
                 emit(doubleQuote, twice: true)
-            case _ where isDigit(byte) && (pendingSpace || !(shape.last.map(isIdentifierByte) ?? false)):
+            case _ where isDigit(byte) && (pending != nil || !(shape.last.map(isIdentifierByte) ?? false)):
                 // A number: digits, letters (hex, exponents, `n`), dots and
-                // underscores, and a sign right after an exponent's `e`.
+                // underscores, and a sign right after a decimal exponent's `e`.
                 var previous = byte
                 input.removeFirst()
+                let radix = byte == zero && input.first.map { "xXbBoO".utf8.contains($0) } == true
                 while let next = input.first,
                       isIdentifierByte(next) || next == dot
-                      || ((next == plus || next == minus) && (previous == 0x65 || previous == 0x45)) {
+                      || (!radix && (next == plus || next == minus) && (previous == 0x65 || previous == 0x45)) {
                     previous = next
                     input.removeFirst()
                 }
@@ -64,6 +91,50 @@ package enum ScriptShape {
             }
         }
         return String(decoding: shape, as: UTF8.self)
+    }
+
+    /// Whether a `/` after `shape` starts a regular expression: where an
+    /// operand is expected, not after a value (a name, a number, a string,
+    /// `)` or `]`), but for the keywords after which an operand comes.
+    private static func regexMayStart(after shape: [UInt8]) -> Bool {
+        guard let last = shape.last(where: { $0 != space && $0 != lineFeed }) else { return true }
+        if last == closeParenthesis || last == closeBracket || last == doubleQuote { return false }
+        guard isIdentifierByte(last) else { return true }
+        let end = shape.lastIndex(where: { $0 != space && $0 != lineFeed })! + 1
+        let start = shape[..<end].lastIndex(where: { !isIdentifierByte($0) }).map { $0 + 1 } ?? 0
+        return operandKeywords.contains(String(decoding: shape[start..<end], as: UTF8.self))
+    }
+
+    private static let longestRegex = 256
+
+    private static let operandKeywords: Set<String> = ["return", "typeof", "case", "in", "of", "new", "delete", "void",
+                                                        "throw", "yield", "await", "instanceof", "do", "else"]
+
+    /// Skips a regular expression literal (escapes and `[…]` classes read
+    /// whole) with its flags; returns whether it was closed on its line
+    /// within `longestRegex` bytes (a longer one is read as a `/`, so that
+    /// a line of `/`s that close nothing takes linear time).
+    private static func skipRegex(_ input: inout ArraySlice<UInt8>) -> Bool {
+        var index = input.startIndex + 1
+        let limit = min(input.endIndex, index + longestRegex)
+        var inClass = false
+        while index < limit {
+            let byte = input[index]
+            index += 1
+            if byte == lineFeed || byte == carriageReturn { return false }
+            if byte == backslash {
+                if index < limit, input[index] != lineFeed, input[index] != carriageReturn { index += 1 }
+            } else if byte == openBracket {
+                inClass = true
+            } else if byte == closeBracket {
+                inClass = false
+            } else if byte == slash, !inClass {
+                while index < input.endIndex, isIdentifierByte(input[index]) { index += 1 }
+                input = input[index...]
+                return true
+            }
+        }
+        return false
     }
 
     /// Skips a `'` or `"` string literal: to its closing quote, or to the
@@ -121,4 +192,5 @@ package enum ScriptShape {
     private static let singleQuote: UInt8 = 0x27, doubleQuote: UInt8 = 0x22, backtick: UInt8 = 0x60, dollar: UInt8 = 0x24
     private static let openBrace: UInt8 = 0x7B, closeBrace: UInt8 = 0x7D, plus: UInt8 = 0x2B, minus: UInt8 = 0x2D
     private static let zero: UInt8 = 0x30, nine: UInt8 = 0x39
+    private static let openBracket: UInt8 = 0x5B, closeBracket: UInt8 = 0x5D, closeParenthesis: UInt8 = 0x29
 }

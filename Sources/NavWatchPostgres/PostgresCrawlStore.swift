@@ -142,10 +142,10 @@ public final class PostgresCrawlStore: CrawlStore {
                     let routes = links.map { $0.routeText ?? "" }, learned = links.map { $0.learnedFromText ?? "" }
                     try await connection.query("""
                         INSERT INTO navwatch_links (source, target, href, fragment, text, rel, element, route, learned_from)
-                        SELECT s, t, h, NULLIF(f, ''), x, NULLIF(r, ''), e, NULLIF(o, ''), NULLIF(l, '') FROM unnest(
+                        SELECT s, t, h, NULLIF(f, ''), x, NULLIF(r, ''), e, NULLIF(o, ''), NULLIF(g, '') FROM unnest(
                             \(links.map(\.source))::text[], \(links.map(\.target))::text[], \(links.map(\.href))::text[],
                             \(fragments)::text[], \(links.map(\.text))::text[], \(rels)::text[],
-                            \(links.map(\.element))::text[], \(routes)::text[], \(learned)::text[]) AS l(s, t, h, f, x, r, e, o, l)
+                            \(links.map(\.element))::text[], \(routes)::text[], \(learned)::text[]) AS l(s, t, h, f, x, r, e, o, g)
                         """, logger: self.logger)
                 }
             }

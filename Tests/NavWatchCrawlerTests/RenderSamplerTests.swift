@@ -64,7 +64,7 @@ import Testing
         #expect(removed.difference == "1 links removed, 1 ids removed, title changed" && removed.addedLinks == ["c#"])
         #expect(RenderComparison(html: ([], [], nil), rendered: ([], [], "")).agrees)
         #expect(["/docs/a", "https://x.example/a", "//x.example/a", " /a"].allSatisfy(RenderComparison.isLearnable(href:)))
-        #expect(!["a.html", "../a", "#top", "", "?q=1", "1:2"].contains(where: RenderComparison.isLearnable(href:)))
+        #expect(!["a.html", "../a", "#top", "", "?q=1", "1:2", "\u{E9}:x", "a b:c"].contains(where: RenderComparison.isLearnable(href:)))
     }
 
     static func menu(_ hrefs: [String]) -> (RenderComparison, [PageFacts.Link]) {
@@ -83,8 +83,12 @@ import Testing
         #expect(sampler.decide(Self.kind, url: Self.unchecked) == .readHTML(.sampleAgreed))
         #expect(sampler.linksAdded(by: Self.kind) == RenderSampler.LearnedLinks(
             links: links, keys: ["http://site/one#", "http://site/two#"], samples: ["http://site/s1", "http://site/s2", "http://site/s3"]))
-        // A spot check that adds the same links agrees; one that adds others makes the kind rendered.
+        // A spot check that adds the same links agrees (one whose HTML has one of them already adds the
+        // other only); one that adds others makes the kind rendered.
         sampler.record(Self.kind, reason: .spotCheck, comparison, url: Self.checked, added: links)
+        let partial = RenderComparison(html: (["a#", "http://site/one#"], [], "T"),
+                                       rendered: (["a#", "http://site/one#", "http://site/two#"], [], "T"))
+        sampler.record(Self.kind, reason: .spotCheck, partial, url: Self.checked, added: [links[1]])
         #expect(sampler.decide(Self.kind, url: Self.unchecked) == .readHTML(.sampleAgreed))
         let (other, otherLinks) = Self.menu(["/one"])
         sampler.record(Self.kind, reason: .spotCheck, other, url: Self.checked, added: otherLinks)

@@ -4,9 +4,11 @@ import Testing
 
 /// The shape of inline scripts (`ScriptShape`), which groups strangers'
 /// pages into kinds: it never crashes, takes time linear in the script's
-/// size, a shape is its own shape, and two scripts made from one template
-/// with other literal values (strings with escapes, templates that
-/// interpolate, numbers) have one shape.
+/// size, is at most twice as long as the script, and two scripts made from
+/// one template with other literal values (strings with escapes, templates
+/// that interpolate, numbers) have one shape. (A shape need not be its own
+/// shape: whether a `/` starts a regular expression depends on the rest of
+/// its line, which shaping changes.)
 @Suite struct ScriptShapeFuzzTests {
     @Test("inline script shapes under generated input")
     func scriptShape() {
@@ -17,9 +19,12 @@ import Testing
     static let dictionary = ["'", "\"", "`", "${", "}", "{", "\\", "//", "/*", "*/", "\n", "\r", " ", "\t", "0x", "1e-", "10n",
                              ".5", "$", "_", "initNavTree(", ");", "\u{E9}", "\u{1F600}", "/", "*"]
 
-    /// What shaping `bytes` may take: 20 ms and 5 µs a byte, far above a debug build's pace, far below a quadratic one.
+    /// What shaping `bytes` may take: 50 ms and 20 µs a byte, well above a
+    /// debug build's slowest inputs (a line of `[/` that opens regular
+    /// expressions that never close, each read up to 256 bytes), far below a
+    /// quadratic pace (seconds at this size).
     static func allowance(for bytes: Int) -> Duration {
-        .milliseconds(20) + .microseconds(5 * bytes)
+        .milliseconds(50) + .microseconds(20 * bytes)
     }
 
     static func check(_ bytes: [UInt8]) throws -> Bool {
@@ -30,7 +35,6 @@ import Testing
         try require(took < allowance(for: bytes.count), "\(bytes.count) bytes took \(took)")
         // Each literal is at least one byte, its placeholder two; a literal cut by its line's end is followed by a space.
         try require(shape.utf8.count <= 2 * script.utf8.count, "a shape over twice its script's length: \(shape.prefix(200))")
-        try require(ScriptShape.of(shape) == shape, "the shape \(shape.prefix(200)) shapes to \(ScriptShape.of(shape).prefix(200))")
         return true
     }
 

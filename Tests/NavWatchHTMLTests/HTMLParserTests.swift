@@ -129,8 +129,15 @@ import Testing
         #expect(ScriptShape.of("/* a\nlicence */\n  track(`/docs/${path + '}'}/x`,\t\t42)") == #"track("", 0)"#)
         // Names that hold digits stay; a string without its end quote ends with its line; an unterminated comment ends the script.
         #expect(ScriptShape.of("h1.x2 = v3") == "h1.x2 = v3")
-        #expect(ScriptShape.of("a('open\nb()") == #"a("" b()"#)
+        #expect(ScriptShape.of("a('open\n  b()") == "a(\"\"\nb()")
         #expect(ScriptShape.of("go() /* never closed") == "go()")
+        // A regular expression stays as written, quotes and slashes in it included; a `/` after a value divides.
+        #expect(ScriptShape.of("a = /'/g; b('x')") == #"a = /'/g; b("")"#)
+        #expect(ScriptShape.of(#"if (/^https?:\/\//.test(u)) go('/p')"#) == #"if (/^https?:\/\//.test(u)) go("")"#)
+        #expect(ScriptShape.of("return /[/]x/i.test(s) // done") == "return /[/]x/i.test(s)")
+        #expect(ScriptShape.of("a = b / 2 / c; d = (e) / f['g'] / 3") == #"a = b / 0 / c; d = (e) / f[""] / 0"#)
+        // A sign belongs to a decimal exponent only.
+        #expect(ScriptShape.of("0x1E+n; 1e+5; 2E-3") == "0+n; 0; 0")
         // Another call, or the same calls in another order, is another shape.
         #expect(ScriptShape.of("show('menu')") != ScriptShape.of("hide('menu')"))
         #expect(ScriptShape.of("a(1); b(2)") != ScriptShape.of("b(2); a(1)"))

@@ -50,7 +50,7 @@ extension Crawler {
 
     /// The result of `page` read from its HTML.
     func readResult(_ entry: FrontierEntry, _ page: StaticPage, _ reason: PageLoadReport.RenderReason,
-                            guardMark: GuardMark?) -> PageResult {
+                    guardMark: GuardMark?) -> PageResult {
         var report = PageLoadReport(entry, outcome: .failed)
         report.startedAt = page.startedAt
         report.attempts = entry.attempts + 1
@@ -60,15 +60,25 @@ extension Crawler {
         var result = PageResult(report: report, retryAfter: page.document.retryAfter)
         result.links = report.wasLoaded ? page.links : []
         if reason == .sampleAgreed, report.wasLoaded, let learned = sampler.linksAdded(by: page.kind) {
-            // What the kind's scripts add to every page, said to come from the renders of its samples.
-            result.links += learned.links.map { link in
-                var link = link
-                link.learnedFrom = learned.samples
-                return link
-            }
+            result.links += learnedLinks(learned, on: page, of: entry)
         }
         result.aliases = result.report.aliases
         return result
+    }
+
+    /// What the kind's scripts add to every page, for `page`: each link's
+    /// `href` resolved against the page (another host of the crawl gets its
+    /// own), said to come from the renders of the kind's samples; none the
+    /// page's own HTML has already.
+    func learnedLinks(_ learned: RenderSampler.LearnedLinks, on page: StaticPage, of entry: FrontierEntry) -> [PageFacts.Link] {
+        let base = page.html?.baseURL ?? page.document.finalURL
+        let own = linkKeys(page.links, of: entry)
+        return learned.links.compactMap { learnedLink in
+            var link = learnedLink
+            link.url = URL(string: link.href.trimmingCharacters(in: .whitespaces), relativeTo: base)?.absoluteString ?? link.url
+            link.learnedFrom = learned.samples
+            return linkKeys([link], of: entry).isDisjoint(with: own) ? link : nil
+        }
     }
 
     /// Queues `job` for the render workers, once the queue has room.
@@ -82,6 +92,9 @@ extension Crawler {
 
     /// Tells the sampler what rendering a page of a sampled kind showed, against its HTML.
     func compare(_ job: RenderJob, _ result: PageResult) {
+        // Only samples and spot checks speak for their kind (a page rendered for its
+        // refresh, its encoding or its kind's disagreement does not).
+        guard job.reason == .sample || job.reason == .spotCheck else { return }
         let kind = job.page.kind
         guard let html = job.page.html, result.report.metrics != nil else {
             sampler.abandon(kind, reason: job.reason)  // no page to compare: a failure, a crash

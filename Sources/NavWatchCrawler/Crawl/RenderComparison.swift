@@ -17,6 +17,8 @@ struct RenderComparison: Sendable, Equatable {
 
     /// Whether the render kept what the HTML had: every link and id, and the title.
     let agrees: Bool
+    /// The HTML's links, as `target#fragment`.
+    let htmlLinks: LinkKeys
     /// Links the render had and the HTML did not, as `target#fragment`.
     let addedLinks: LinkKeys
     /// Ids the render had and the HTML did not.
@@ -26,6 +28,7 @@ struct RenderComparison: Sendable, Equatable {
 
     init(html: (links: LinkKeys, anchors: Set<String>, title: String?),
          rendered: (links: LinkKeys, anchors: Set<String>, title: String?)) {
+        htmlLinks = html.links
         addedLinks = rendered.links.subtracting(html.links)
         addedIDs = rendered.anchors.subtracting(html.anchors)
         var differences: [String] = []
@@ -47,8 +50,10 @@ struct RenderComparison: Sendable, Equatable {
         let href = href.trimmingCharacters(in: .whitespaces)
         if href.hasPrefix("/") { return true }
         guard let colon = href.firstIndex(of: ":") else { return false }
-        let scheme = href[..<colon]
-        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
-            && scheme.first!.isLetter
+        // A scheme: an ASCII letter, then ASCII letters, digits, `+`, `-` or `.`.
+        let scheme = Array(href[..<colon].utf8)
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        guard let first = scheme.first, isLetter(first) else { return false }
+        return scheme.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
     }
 }

@@ -93,7 +93,8 @@ struct RenderSampler: Sendable {
                          url: String = "", added: [PageFacts.Link] = []) {
         guard !kind.isEmpty else { return }
         if reason == .sample { release(kind) }
-        guard comparison.agrees, learn(comparison.addedLinks, added, for: kind, from: url, sample: reason == .sample) else {
+        guard comparison.agrees, learn(comparison.addedLinks, added, beside: comparison.htmlLinks, for: kind, from: url,
+                                           sample: reason == .sample) else {
             states[kind] = .disagreed
             return
         }
@@ -118,17 +119,19 @@ struct RenderSampler: Sendable {
         addedLinks[kind].flatMap { $0.links.isEmpty ? nil : $0 }
     }
 
-    /// Whether `keys`, the links a render of `kind` added, are the kind's:
-    /// the first agreeing render's become the kind's (when each leads to
-    /// the same place from every page); every later one must add the same.
-    private mutating func learn(_ keys: RenderComparison.LinkKeys, _ links: [PageFacts.Link], for kind: Kind,
-                                from url: String, sample: Bool) -> Bool {
+    /// Whether `keys`, the links a render of `kind` added to `htmlLinks`,
+    /// are the kind's: the first agreeing render's become the kind's (when
+    /// each leads to the same place from every page); every later one must
+    /// add the same, but for those its HTML has already.
+    private mutating func learn(_ keys: RenderComparison.LinkKeys, _ links: [PageFacts.Link], beside htmlLinks: RenderComparison.LinkKeys,
+                                for kind: Kind, from url: String, sample: Bool) -> Bool {
         guard let known = addedLinks[kind] else {
             guard links.allSatisfy({ RenderComparison.isLearnable(href: $0.href) }) else { return false }
             addedLinks[kind] = LearnedLinks(links: links, keys: keys, samples: [url])
             return true
         }
-        guard known.keys == keys else { return false }
+        // The same links as the kind's, but for those the page's own HTML has already.
+        guard keys == known.keys.subtracting(htmlLinks) else { return false }
         if sample { addedLinks[kind]?.samples.append(url) }
         return true
     }
