@@ -65,6 +65,9 @@ enum LocatorPages {
         #moving { position: absolute; left: 20px; top: 200px; transition: left 600ms linear; }
         #under { position: absolute; left: 20px; top: 300px; width: 120px; height: 30px; }
         #overlay { position: absolute; left: 0; top: 280px; width: 400px; height: 80px; background: rgba(0,0,0,.1); }
+        /* The same height with #flaky or without it: its removal and return (at 100 and 300 ms) move nothing
+           else, as #late (added at 300 ms) would move mid-click. */
+        #holder { height: 40px; }
         </style></head><body>
         <button id="disabled" disabled>Later enabled</button>
         <button id="moving">Moving</button>
