@@ -107,10 +107,12 @@ public final class PostgresCrawlStore: CrawlStore {
             let ready = Self.frontier.nextReady(now: now, onlyExternal: budget == .onlyExternal,
                                                 hostConcurrency: request.hostConcurrency)
             if let row = try await self.run(ready, connection).first {
-                let (url, depth, parent, attempts, kind, host) = try row.decode((String, Int, String?, Int, String, String).self)
-                let entry = FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts, storedKind: kind)
+                let (url, depth, parent, attempts, kind, host, interval) = try row.decode((String, Int, String?, Int, String, String, Double).self)
+                var entry = FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts, storedKind: kind)
+                let delay = request.hostDelay(for: entry.kind)
+                entry.spacing = max(delay, interval)
                 try await self.run(Self.frontier.lease(url, to: request.worker, until: now + leaseSeconds), connection)
-                try await self.run(Self.frontier.hostLeased(host, now: now, delay: request.hostDelay(for: entry.kind)), connection)
+                try await self.run(Self.frontier.hostLeased(host, now: now, delay: delay), connection)
                 return .leased(entry)
             }
             let (pending, earliest) = try await self.run(Self.frontier.nothingReady(now: now), connection)[0]

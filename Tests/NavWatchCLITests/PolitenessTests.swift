@@ -14,12 +14,10 @@ struct PolitenessTests {
     /// From the crawl's own pace the host is asked 1, 0.5, 0.25 and 0.125 s
     /// apart, three answers each, and pushes back again; each widening at
     /// least doubles the floor, and the host is asked at most four times a
-    /// second once the floor is 0.5 s. Pacing is by lease, and two views load
-    /// leased pages whenever they are free, so on a busy machine requests
-    /// bunch and it takes up to four such rounds, some 60 requests (a
-    /// 48-page site left a fourth round in the last third, in a full run of
-    /// Scripts/test). The site has 96 pages, so that the last third starts
-    /// after them.
+    /// second once the floor is 0.5 s. It may take up to four such rounds,
+    /// some 60 requests (a 48-page site left a fourth round in the last
+    /// third, in a full run of Scripts/test). The site has 96 pages, so that
+    /// the last third starts after them.
     private final class RateLimitedSite: Sendable {
         static let pages = 96
         static let perSecond = 5
@@ -74,6 +72,34 @@ struct PolitenessTests {
         let summary = crawl.stderr.split(separator: "\n").map(String.init)
         #expect(summary.contains { $0.hasPrefix("  host 127.0.0.1: \(RateLimitedSite.pages) requests, pushed back \(pushBacks) time") },
                 "\(summary)")
+    }
+
+    @Test("--delay spaces the requests the site sees, also when a slow page held a worker with its next page leased")
+    func delaySpacesRequests() async throws {
+        // Three pages answer after a second. Their worker has leased its next
+        // page meanwhile, and the other worker asks every 400 ms: asked the
+        // moment the slow page ends, that next page would come within 200 ms
+        // of one of the other worker's requests.
+        let arrivals = Mutex<[(path: String, at: ContinuousClock.Instant)]>([])
+        let slow: Set<String> = ["/p/2", "/p/6", "/p/10"]
+        let server = try await LoopbackServer.start(route: { request in
+            guard request.path == "/" || request.path.hasPrefix("/p/") else { return .text("", status: 404) }
+            arrivals.withLock { $0.append((request.path, .now)) }
+            let links = request.path == "/" ? (1..<14).map { #"<a href="/p/\#($0)">\#($0)</a>"# }.joined() : ""
+            let page = LoopbackResponse.html("<!doctype html><title>p</title><body>\(links)</body>")
+            return slow.contains(request.path) ? .delayed(.seconds(1), page) : page
+        })
+        defer { Task { await server.shutdown() } }
+        let db = temporaryPath("delay.db")
+        defer { removeSQLiteDatabase(atPath: db) }
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--delay", "400", server.url("/").absoluteString])
+        #expect(crawl.status == 0)
+        #expect(crawl.stdout.count == 14)
+        let log = arrivals.withLock { $0 }
+        #expect(log.count == 14)
+        let gaps = zip(log, log.dropFirst()).map { ($1.path, $1.at - $0.at) }
+        // 400 ms at the worker; a request may reach the server up to 200 ms later than the one before it did.
+        #expect(gaps.allSatisfy { $0.1 > .milliseconds(200) }, "\(gaps)")
     }
 
     @Test("--host-concurrency caps the pages in flight on a host, whatever --concurrency")

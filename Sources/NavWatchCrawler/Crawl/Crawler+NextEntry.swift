@@ -45,6 +45,20 @@ extension Crawler {
         return nil
     }
 
+    /// Waits until `entry.spacing` has passed since this crawler's workers
+    /// last asked the entry's host, and counts this request as the host's
+    /// last. Leases are spaced in the store, but a worker leases its next
+    /// page while one loads, so after a stall two workers would otherwise ask
+    /// at once. Returns at once for a host whose requests are not kept apart,
+    /// and when the task is cancelled.
+    func waitForTurn(_ entry: FrontierEntry) async {
+        guard entry.spacing > 0 else { return }
+        let now = clock.now
+        let turn = hostTurns[entry.host].map { max(now, $0) } ?? now
+        hostTurns[entry.host] = turn + .seconds(entry.spacing)
+        if turn > now { try? await Task.sleep(until: turn, clock: clock) }
+    }
+
     /// Keeps this crawler's leases alive while it runs.
     func renewLeases() async {
         let period = configuration.leaseDuration / 3

@@ -19,6 +19,7 @@ extension Crawler {
             // A pipeline: the next page is leased while this one loads, and
             // this one's report is stored while the next ones load.
             async let upcoming = nextEntry()
+            await waitForTurn(entry)
             let result = entry.kind == .external
                 ? await check(entry, http)
                 : await confirmingRedirects(try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value,
@@ -82,6 +83,7 @@ extension Crawler {
         var storing = PendingStores(limit: 1)
         while let entry = current, !Task.isCancelled {
             async let upcoming = nextEntry()  // leased while this one is read
+            await waitForTurn(entry)
             let result = entry.kind == .external ? await check(entry, http) : await read(entry, http)
             if let result {
                 try await storing.add(Task { try await self.complete(entry, result) })
@@ -110,6 +112,7 @@ extension Crawler {
             let loader: PageLoader
             if let made { loader = made } else { loader = try await preparedLoader() }
             made = loader
+            await waitForTurn(entry)
             var result = await confirmingRedirects(try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value,
                                                    of: entry, http)
             compare(job, result)

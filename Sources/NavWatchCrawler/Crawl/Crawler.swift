@@ -35,6 +35,9 @@ public actor Crawler {
     var robots: RobotsCache?
     /// The URLs this crawler holds leases on; renewed until completed or put back.
     var leased: Set<String> = []
+    /// When this crawler's workers may next ask each host whose requests are
+    /// kept apart (`waitForTurn`), by pacing key (`FrontierEntry.host`).
+    var hostTurns: [String: ContinuousClock.Instant] = [:]
     var waiters: [CheckedContinuation<Void, Never>] = []
     /// Counts the pages finished, so that a wait never misses one that
     /// finished while the store was being asked.

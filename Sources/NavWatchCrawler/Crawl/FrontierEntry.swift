@@ -19,6 +19,12 @@ package struct FrontierEntry: Sendable, Equatable {
     /// Attempts made so far.
     package var attempts: Int
     package var kind: Kind
+    /// Seconds the host's requests are kept apart when the entry was leased:
+    /// the crawl's delay, or the host's pacing after push backs
+    /// (`HostPacing.interval`) when that is longer; 0 for an entry not leased.
+    /// The lease spaces leases; a worker also waits this long after its
+    /// crawler's last request to the host before it asks (`Crawler.waitForTurn`).
+    package var spacing: Double = 0
 
     package init(url: String, depth: Int, parent: String?, attempts: Int = 0, kind: Kind = .page) {
         self.url = url

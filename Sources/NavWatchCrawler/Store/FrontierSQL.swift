@@ -44,8 +44,9 @@ package struct FrontierSQL: Sendable {
         """
     }
 
-    /// The entry to lease next, as the columns of a `FrontierEntry` and then
-    /// `host`; no row when none is ready. The entry:
+    /// The entry to lease next, as the columns of a `FrontierEntry`, then
+    /// `host` and its `HostPacing.interval` (0 for a host not slowed down);
+    /// no row when none is ready. The entry:
     /// - is ready: queued and due (`not_before` reached), or leased with its
     ///   lease expired (its worker died);
     /// - is on a host that may be asked again (its `next_at` reached);
@@ -62,7 +63,8 @@ package struct FrontierSQL: Sendable {
             """
         } ?? ""
         return """
-            SELECT \(Self.entryColumns), host FROM \(frontier)
+            SELECT \(Self.entryColumns), host,
+                   COALESCE((SELECT backoff FROM \(hosts) WHERE \(hosts).host = \(frontier).host), 0) FROM \(frontier)
             WHERE ((state = 'queued' AND not_before <= \(now)) OR (state = 'leased' AND lease_until < \(now)))
               AND NOT EXISTS (SELECT 1 FROM \(hosts) WHERE \(hosts).host = \(frontier).host AND \(hosts).next_at > \(now))
               \(external)

@@ -123,10 +123,12 @@ public final class SQLiteCrawlStore: CrawlStore {
             let ready = Self.frontier.nextReady(now: now, onlyExternal: budget == .onlyExternal,
                                                 hostConcurrency: request.hostConcurrency)
             if let row = try Self.fetchAll(ready, in: db).first {
-                let (entry, host): (FrontierEntry, String) = (Self.entry(row), row[5])
+                var (entry, host): (FrontierEntry, String) = (Self.entry(row), row[5])
+                let delay = request.hostDelay(for: entry.kind)
+                entry.spacing = max(delay, row[6])
                 try Self.execute(Self.frontier.lease(entry.url, to: request.worker, until: request.until.timeIntervalSince1970),
                                  in: db)
-                try Self.execute(Self.frontier.hostLeased(host, now: now, delay: request.hostDelay(for: entry.kind)), in: db)
+                try Self.execute(Self.frontier.hostLeased(host, now: now, delay: delay), in: db)
                 return .leased(entry)
             }
             let waiting = try Self.fetchOne(Self.frontier.nothingReady(now: now), in: db)
