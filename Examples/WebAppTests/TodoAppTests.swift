@@ -16,7 +16,7 @@ struct TodoAppTests {
     /// A fresh view showing a fresh app, closed and stopped by `body`'s end.
     func withApp(_ build: TodoApp.Build, adding todos: [String] = [], _ body: (WebView, URL) async throws -> Void) async throws {
         let server = try await TodoApp.start(build)
-        let view = try WebView()
+        let view = try WebView(configuration: .testing)
         defer {
             view.close()
             Task { await server.shutdown() }

@@ -15,7 +15,7 @@ struct WebAppTests {
     /// A fresh view with `path` loaded; each test closes its own.
     func open(_ path: String) async throws -> WebView {
         let app = try await app.value
-        let view = try WebView()
+        let view = try WebView(configuration: .testing)
         let outcome = try await view.rx.pageLoad(app.url(path))
         guard case .finished = outcome else {
             view.close()

@@ -15,7 +15,7 @@ private func expectEvents(_ lines: [String], base: URL?, _ expected: [String],
 
 /// The keys the `--json` schema allows (NavWatchCLI.docc/CommandLine.md).
 private let schemaKeys: Set<String> = ["event", "nav", "url", "t_ms", "status", "mime", "title", "provisional", "error",
-                                       "level", "message", "line", "column", "kind"]
+                                       "level", "type", "message", "answer", "text", "line", "column", "kind"]
 
 /// Parses JSON Lines output into one compact string per event:
 /// `event #nav url [status] [mime] [title] [provisional] [error kind]`,
@@ -36,7 +36,10 @@ private func summarise(_ lines: [String], base: URL?) throws -> [String] {
         if let title = object["title"] { parts.append("\"\(title)\"") }
         if let line = object["line"] { parts[parts.count - 1] += ":\(line)" }
         if let level = object["level"] { parts.append("\(level)") }
+        if let type = object["type"] { parts.append("\(type)") }
         if let message = object["message"] { parts.append("\"\(message)\"") }
+        if let answer = object["answer"] { parts.append("\(answer)") }
+        if let text = object["text"] { parts.append("\"\(text)\"") }
         if let provisional = object["provisional"] as? Bool { parts.append(provisional ? "provisional" : "committed") }
         if let error = object["error"] as? [String: Any] {
             #expect(Set(error.keys) == ["kind", "domain", "code", "message"])
@@ -146,13 +149,31 @@ struct NavwatchEndToEndTests {
         #expect(result.status == 0)
     }
 
-    @Test("dialogs are answered and reported; the page finishes")
+    @Test("dialogs are accepted and printed with their answer; the page finishes")
     func dialogs() async throws {
         let server = try await http.value
         let result = try await NavwatchProcess.run(["--json", server.url("/alert").absoluteString])
         try expectEvents(result.stdout, base: server.baseURL, [
-            "started #1 /alert", "committed #1 /alert 200 text/html", "dialog #1 /alert", "dialog #1 /alert",
-            "finished #1 /alert 200 text/html \"Alert\""])
+            "started #1 /alert", "committed #1 /alert 200 text/html", "dialog #1 /alert alert \"hello\" accepted",
+            "dialog #1 /alert confirm \"sure?\" accepted", "finished #1 /alert 200 text/html \"Alert\""])
+        let text = try await NavwatchProcess.run([server.url("/alert").absoluteString])
+        let dialogs = text.stdout.filter { $0.contains(" dialog ") }.map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).joined(separator: " ")
+        }
+        #expect(dialogs == ["alert \"hello\" accepted", "confirm \"sure?\" accepted"], "\(text.stdout)")
+    }
+
+    @Test("a crawl's report lists the page's dialogs with their answers")
+    func dialogsInCrawlReport() async throws {
+        let server = try await http.value
+        let db = temporaryPath("dialogs.db")
+        defer { removeSQLiteDatabase(atPath: db) }
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-depth", "0", server.url("/alert").absoluteString])
+        #expect(crawl.status == 0)
+        let report = try #require(try crawl.stdout.first.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any])
+        let dialogs = try #require(report["dialogs"] as? [[String: String]], "\(crawl.stdout)")
+        #expect(dialogs == [["type": "alert", "message": "hello", "answer": "accepted"],
+                            ["type": "confirm", "message": "sure?", "answer": "accepted"]])
     }
 
     @Test("a download is reported, then the navigation fails with policy")

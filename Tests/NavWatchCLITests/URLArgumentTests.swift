@@ -35,12 +35,15 @@ struct URLArgumentTests {
         let event = WatchEvent(kind: .failed, nav: 2, url: "http://h/", milliseconds: 12.345, provisional: true, error: error)
         #expect(event.jsonLine == #"{"event":"failed","nav":2,"url":"http://h/","t_ms":12.3,"provisional":true,"error":{"kind":"connection-refused","domain":"g-io-error-quark","code":39,"message":"Could not connect: \"refused\"\n"}}"#)
         let finished = WatchEvent(kind: .finished, nav: 1, url: "http://h/", milliseconds: 40, status: 200, mime: "text/html",
-                                  title: "T", note: "ignored")
+                                  title: "T")
         #expect(finished.jsonLine == #"{"event":"finished","nav":1,"url":"http://h/","t_ms":40,"status":200,"mime":"text/html","title":"T"}"#)
         let console = WatchEvent(kind: .console, nav: 1, url: "http://h/app.js", milliseconds: 5, level: "warn",
                                  message: "careful", line: 12)
         #expect(console.jsonLine == #"{"event":"console","nav":1,"url":"http://h/app.js","t_ms":5,"level":"warn","message":"careful","line":12}"#)
         let unplaced = WatchEvent(kind: .pageError, nav: 1, url: "", milliseconds: 6, message: "42")
+        let dialog = WatchEvent(kind: .dialog, nav: 1, url: "http://h/", milliseconds: 7, message: "Name?",
+                                dialog: .init(type: "prompt", message: "Name?", answer: "accepted", text: "Ada"))
+        #expect(dialog.jsonLine == #"{"event":"dialog","nav":1,"url":"http://h/","t_ms":7,"type":"prompt","message":"Name?","answer":"accepted","text":"Ada"}"#)
         #expect(unplaced.jsonLine == #"{"event":"page-error","nav":1,"url":null,"t_ms":6,"message":"42","line":null,"column":null}"#)
     }
 }

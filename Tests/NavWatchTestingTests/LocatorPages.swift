@@ -12,12 +12,23 @@ enum LocatorPages {
         case "/changes": return .html(changes)
         case "/hostile": return .html(hostile)
         case "/form": return .html(form)
+        case "/dialogs": return .html(dialogs)
         default: return .html("<title>Not found</title>", status: 404)
         }
     }
 
     /// Every kind of locator: a list, text split across elements, labels,
     /// and an open shadow root two levels deep.
+    /// A button per dialog type; `#out` shows what the page got back.
+    static let dialogs = """
+        <!doctype html><title>Dialogs</title>
+        <button id="alert" onclick="alert('Hi'); out.textContent = 'alerted'">Alert</button>
+        <button id="confirm" onclick="out.textContent = 'confirm:' + confirm('Delete?')">Confirm</button>
+        <button id="prompt" onclick="out.textContent = 'prompt:' + prompt('Name?', 'Ada')">Prompt</button>
+        <button id="leave" onclick="onbeforeunload = e => { e.preventDefault(); e.returnValue = 'Leave?' }">Guard</button>
+        <p id="out"></p>
+        """
+
     static let locators = """
         <!doctype html><html><head><title>Locators</title></head><body>
         <h1>Shopping list</h1>

@@ -5,9 +5,9 @@ import Testing
 
 /// A view with `path` of `LocatorPages` loaded.
 @WebKitActor
-func open(_ path: String) async throws -> WebView {
+func open(_ path: String, configuration: WebViewConfiguration = .testing) async throws -> WebView {
     let server = try await LocatorPages.server.value
-    let view = try WebView()
+    let view = try WebView(configuration: configuration)
     guard case .finished = try await view.goto(server.url(path)) else {
         view.close()
         throw InteractionError.noMatch(selector: "the page \(path) did not load")

@@ -201,4 +201,19 @@ struct PageLoadStateTests {
         #expect(state.consoleCounts == [.error: 2])
         #expect(state.pageErrors == [thrown] && state.pageErrorCount == 1)
     }
+
+    @Test("dialogs are the document's from its commit on, with their answers, also after the end")
+    func dialogs() {
+        var state = PageLoadState(navigation: Self.navigation)
+        let early = ScriptDialog(kind: .alert, message: "before", defaultText: nil, answer: .accept)
+        let asked = ScriptDialog(kind: .confirm, message: "Delete?", defaultText: nil, answer: .dismiss)
+        let late = ScriptDialog(kind: .prompt, message: "Name?", defaultText: "Ada", answer: .acceptWithText("Grace"))
+        state.apply(.navigation(.didStartProvisionalNavigation(Self.navigation)))
+        state.apply(.navigation(.scriptDialog(early)))
+        state.apply(.navigation(.didCommit(Self.navigation, Self.response("/a"))))
+        state.apply(.navigation(.scriptDialog(asked)))
+        state.apply(.navigation(.didFinish(Self.navigation)))
+        state.apply(.navigation(.scriptDialog(late)))
+        #expect(state.dialogs == [asked, late])
+    }
 }

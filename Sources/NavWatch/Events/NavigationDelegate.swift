@@ -51,8 +51,11 @@ public protocol NavigationDelegate: AnyObject {
     func webView(_ webView: WebView, didSameDocumentNavigation navigation: SameDocumentNavigation)
     /// The page asked for a new window; none is opened.
     func webView(_ webView: WebView, didRequestNewWindow request: NewWindowRequest)
-    /// Answers a JavaScript dialog synchronously; the default accepts, so a
-    /// dialog never stalls a load. The dialog is then reported as an event.
+    /// Answers a JavaScript dialog synchronously, when the view's dialog
+    /// handler (`WebView.onDialog(_:)`) did not; the default answers as the
+    /// view's configuration says (`unansweredDialogs`: accept, unless set),
+    /// so a dialog never stalls a load. The dialog is then reported as an
+    /// event, with its answer.
     func webView(_ webView: WebView, runScriptDialog dialog: ScriptDialog) -> ScriptDialogResponse
     /// A script dialog was answered.
     func webView(_ webView: WebView, didAnswerScriptDialog dialog: ScriptDialog)
@@ -127,8 +130,10 @@ extension NavigationDelegate {
     public func webView(_ webView: WebView, didSameDocumentNavigation navigation: SameDocumentNavigation) {}
     /// Does nothing.
     public func webView(_ webView: WebView, didRequestNewWindow request: NewWindowRequest) {}
-    /// Accepts every dialog (OK, and a prompt's default text).
-    public func webView(_ webView: WebView, runScriptDialog dialog: ScriptDialog) -> ScriptDialogResponse { .accept }
+    /// Answers as the view's configuration says (`WebViewConfiguration.unansweredDialogs`).
+    public func webView(_ webView: WebView, runScriptDialog dialog: ScriptDialog) -> ScriptDialogResponse {
+        webView.configuration.unansweredDialogs
+    }
     /// Does nothing.
     public func webView(_ webView: WebView, didAnswerScriptDialog dialog: ScriptDialog) {}
     /// Does nothing.

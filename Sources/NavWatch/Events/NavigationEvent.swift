@@ -103,8 +103,10 @@ public struct NewWindowRequest: Sendable, Hashable {
     public let isUserGesture: Bool
 }
 
-/// A JavaScript dialog the page opened. No person is asked: the delegate
-/// answers it at once (`NavigationDelegate.webView(_:runScriptDialog:)`).
+/// A JavaScript dialog the page opened. No person is asked: the view's
+/// dialog handler (`WebView.onDialog(_:)`) or its delegate
+/// (`NavigationDelegate.webView(_:runScriptDialog:)`) answers it at once,
+/// and the dialog is then reported with its answer (`scriptDialog`).
 public struct ScriptDialog: Sendable, Hashable {
     /// What opened the dialog: one of the dialog functions of JavaScript, or
     /// a `beforeunload` handler asking whether to leave the page.
@@ -119,16 +121,47 @@ public struct ScriptDialog: Sendable, Hashable {
     public let message: String
     /// For prompts, the default text the page offered.
     public let defaultText: String?
+    /// How it was answered: nil while it is being asked, set in the
+    /// `scriptDialog` event that reports it.
+    public internal(set) var answer: ScriptDialogResponse?
+
+    init(kind: Kind, message: String, defaultText: String?, answer: ScriptDialogResponse? = nil) {
+        self.kind = kind
+        self.message = message
+        self.defaultText = defaultText
+        self.answer = answer
+    }
+}
+
+extension ScriptDialog.Kind: CustomStringConvertible {
+    /// As Playwright names dialog types: `alert`, `confirm`, `prompt`, `beforeunload`.
+    public var description: String {
+        switch self {
+        case .alert: "alert"
+        case .confirm: "confirm"
+        case .prompt: "prompt"
+        case .beforeUnload: "beforeunload"
+        }
+    }
 }
 
 /// The answer to a `ScriptDialog`.
-public enum ScriptDialogResponse: Sendable, Hashable {
+public enum ScriptDialogResponse: Sendable, Hashable, CustomStringConvertible {
     /// OK, and for a prompt its default text.
     case accept
     /// OK with this text (prompts; other dialogs just accept).
     case acceptWithText(String)
     /// Cancel (confirm, prompt and before-unload; an alert just closes).
     case dismiss
+
+    /// `accepted`, `accepted "text"` or `dismissed`.
+    public var description: String {
+        switch self {
+        case .accept: "accepted"
+        case .acceptWithText(let text): "accepted \(text.debugDescription)"
+        case .dismiss: "dismissed"
+        }
+    }
 }
 
 /// A response that became a download. Nothing is written to disk.

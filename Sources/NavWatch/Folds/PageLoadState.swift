@@ -181,6 +181,10 @@ public struct PageLoadState: Sendable, Hashable {
     /// How many uncaught errors and unhandled rejections the document had, all
     /// of them: `pageErrors` keeps only the first ones.
     public private(set) var pageErrorCount = 0
+    /// The JavaScript dialogs the document opened, with their answers, in
+    /// order: those after the commit (a dialog belongs to the document
+    /// shown), the first `WebView.retainedConsoleEntries`.
+    public private(set) var dialogs: [ScriptDialog] = []
     /// Every request of this navigation (the rules above), in the order they
     /// started: also those the page started after the end.
     public private(set) var requests: [Request] = []
@@ -304,6 +308,10 @@ public struct PageLoadState: Sendable, Hashable {
     }
 
     private mutating func apply(_ event: NavigationEvent) {
+        if case .scriptDialog(let dialog) = event {
+            if hasCommitted, dialogs.count < WebView.retainedConsoleEntries { dialogs.append(dialog) }
+            return
+        }
         guard !isEnded else { return }
         if case .webContentProcessDidTerminate(let reason) = event {
             if stage != .requested { webProcessTermination = reason }

@@ -141,10 +141,11 @@ extension WebView {
     func handle(_ dialog: nw_dialog, reply: inout nw_dialog_reply) {
         callbackDepth += 1
         defer { callbackDepth -= 1 }
-        let request = ScriptDialog(kind: ScriptDialog.Kind(rawValue: Int(dialog.type)) ?? .alert,
+        var request = ScriptDialog(kind: ScriptDialog.Kind(rawValue: Int(dialog.type)) ?? .alert,
                                    message: dialog.message.map { String(cString: $0) } ?? "",
                                    defaultText: dialog.default_text.map { String(cString: $0) })
-        switch decider.webView(self, runScriptDialog: request) {
+        let answer = answer(request)
+        switch answer {
         case .accept:
             reply.confirmed = 1
             reply.text = request.defaultText.map { strdup($0) } ?? nil
@@ -154,6 +155,7 @@ extension WebView {
         case .dismiss:
             reply.confirmed = 0
         }
+        request.answer = answer
         deliver([.scriptDialog(request)])
     }
 }

@@ -56,6 +56,8 @@ public final class WebView {
     /// How long a locator's actions and queries, `goto`, `reload`, `goBack`
     /// and `goForward` wait when a call gives no timeout of its own.
     public var defaultTimeout: Duration = .seconds(30)
+    /// Answers the page's dialogs before the delegate (`onDialog(_:)`).
+    var dialogHandler: (@WebKitActor (Dialog) -> Void)?
     /// The navigation that has not ended yet, if any.
     public var activeNavigation: Navigation? { tracker.active?.navigation }
     /// How far WebKit has got with `activeNavigation` (for the package's tests).

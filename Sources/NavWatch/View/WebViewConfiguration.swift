@@ -74,6 +74,12 @@ public struct WebViewConfiguration: Sendable, Hashable {
     /// starts a new web process. A page can pass the limit by what it adds in
     /// a twentieth of a second. 0: no limit. `defaultWebProcessMemoryLimit` by default.
     public var webProcessMemoryLimit: Int
+    /// How a JavaScript dialog is answered when neither the view's dialog
+    /// handler (`WebView.onDialog(_:)`) nor its delegate's own
+    /// `webView(_:runScriptDialog:)` answers it. `accept` by default, so that
+    /// a page that asks to confirm goes on while it is watched or crawled;
+    /// `WebViewConfiguration.testing` (NavWatchTesting) dismisses, as Playwright does.
+    public var unansweredDialogs: ScriptDialogResponse
 
     /// The default `webProcessMemoryLimit`: 1,024 MB, some five times what a
     /// large documentation page takes, and a quarter of a 7 GB CI runner's
@@ -96,7 +102,8 @@ public struct WebViewConfiguration: Sendable, Hashable {
         contentFilter: ContentFilter? = nil,
         memoryCache: Bool = true,
         readOnlyRequests: Bool = false,
-        webProcessMemoryLimit: Int = WebViewConfiguration.defaultWebProcessMemoryLimit
+        webProcessMemoryLimit: Int = WebViewConfiguration.defaultWebProcessMemoryLimit,
+        unansweredDialogs: ScriptDialogResponse = .accept
     ) {
         self.userAgent = userAgent
         self.javaScriptEnabled = javaScriptEnabled
@@ -112,5 +119,6 @@ public struct WebViewConfiguration: Sendable, Hashable {
         self.memoryCache = memoryCache
         self.readOnlyRequests = readOnlyRequests
         self.webProcessMemoryLimit = webProcessMemoryLimit
+        self.unansweredDialogs = unansweredDialogs
     }
 }

@@ -76,7 +76,9 @@ package struct EventPrinter: Sendable {
         var extras: [String] = []
         if let kind = event.sameDocumentKind { extras.append(kind.rawValue) }
         if let level = event.level { extras.append(level) }
+        if let dialogType = event.dialogType { extras.append(dialogType) }
         if let message = event.message { extras.append(Self.quoted(message)) }
+        if let answer = event.answer { extras.append(answer + (event.answerText.map { " " + Self.quoted($0) } ?? "")) }
         if let status = event.status { extras.append(String(status)) }
         if let mime = event.mime { extras.append(TerminalText.inert(mime)) }
         if let title = event.title { extras.append(Self.quoted(title)) }
@@ -84,7 +86,6 @@ package struct EventPrinter: Sendable {
             extras.append(paint(error.kind.rawValue, .red)
                           + ": \(TerminalText.inert(error.message)) (\(TerminalText.inert(error.domain)) \(error.code))")
         }
-        if let note = event.note { extras.append(TerminalText.inert(note)) }
         if !extras.isEmpty { line += "  " + extras.joined(separator: "  ") }
         return line
     }

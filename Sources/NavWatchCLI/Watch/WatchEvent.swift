@@ -1,5 +1,6 @@
 import Foundation
 import NavWatch
+import NavWatchCrawler
 
 /// One line of `navwatch` output: what happened, to which navigation, when.
 /// Its JSON form is the `--json` schema documented in NavWatchCLI.docc/CommandLine.md.
@@ -37,13 +38,17 @@ package struct WatchEvent: Sendable, Equatable {
     package var column: Int?
     /// How a same-document navigation changed the URL: `push`, `replace`, `pop` or `fragment`.
     package var sameDocumentKind: SameDocumentNavigation.Kind?
-    /// Text for people only (a dialog's message); not part of the JSON.
-    package var note: String?
+    /// A dialog's type: `alert`, `confirm`, `prompt` or `beforeunload`.
+    package var dialogType: String?
+    /// How a dialog was answered: `accepted` or `dismissed`.
+    package var answer: String?
+    /// The text an accepted prompt was answered with.
+    package var answerText: String?
 
     package init(kind: Kind, nav: Int, url: String, milliseconds: Double, status: Int? = nil, mime: String? = nil,
                 title: String? = nil, provisional: Bool? = nil, error: NavigationError? = nil, level: String? = nil,
                 message: String? = nil, line: Int? = nil, column: Int? = nil,
-                sameDocumentKind: SameDocumentNavigation.Kind? = nil, note: String? = nil) {
+                sameDocumentKind: SameDocumentNavigation.Kind? = nil, dialog: PageLoadReport.DialogInfo? = nil) {
         self.kind = kind
         self.nav = nav
         self.url = url
@@ -58,7 +63,9 @@ package struct WatchEvent: Sendable, Equatable {
         self.line = line
         self.column = column
         self.sameDocumentKind = sameDocumentKind
-        self.note = note
+        dialogType = dialog?.type
+        answer = dialog?.answer
+        answerText = dialog?.text
     }
 
     /// One JSON object, keys in schema order, no trailing newline.
@@ -75,7 +82,10 @@ package struct WatchEvent: Sendable, Equatable {
         if let title { fields.append(("title", JSON.string(title))) }
         if let provisional { fields.append(("provisional", provisional ? "true" : "false")) }
         if let level { fields.append(("level", JSON.string(level))) }
+        if let dialogType { fields.append(("type", JSON.string(dialogType))) }
         if let message { fields.append(("message", JSON.string(message))) }
+        if let answer { fields.append(("answer", JSON.string(answer))) }
+        if let answerText { fields.append(("text", JSON.string(answerText))) }
         if kind.isPageMessage {
             fields.append(("line", line.map(String.init) ?? "null"))
             if kind == .pageError { fields.append(("column", column.map(String.init) ?? "null")) }

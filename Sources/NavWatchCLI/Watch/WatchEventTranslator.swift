@@ -1,5 +1,6 @@
 import Foundation
 import NavWatch
+import NavWatchCrawler
 import NavWatchGuard
 import WebKitThread
 
@@ -164,7 +165,8 @@ final class WatchEventTranslator: NavigationDelegate {
 
         case .scriptDialog(let dialog):
             emit(WatchEvent(kind: .dialog, nav: lastNumber, url: view?.url?.absoluteString ?? "",
-                            milliseconds: milliseconds(current), note: "\(dialog.kind): \(dialog.message)"))
+                            milliseconds: milliseconds(current), message: dialog.message,
+                            dialog: PageLoadReport.DialogInfo(dialog)))
 
         case .download(let download):
             emit(WatchEvent(kind: .download, nav: download.navigation.map(number) ?? lastNumber,

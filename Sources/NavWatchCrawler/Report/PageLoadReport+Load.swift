@@ -50,6 +50,7 @@ extension PageLoadReport {
                     ConsoleMessageInfo(level: level, text: message.text, url: message.url?.absoluteString,
                                        line: message.line, time: time?.milliseconds.tenths)
                 }
+            dialogs = state.dialogs.isEmpty ? nil : state.dialogs.prefix(Self.listedPageErrors).map(DialogInfo.init)
         }
         guard includingRequests else { return }
         requests = RequestRecord.records(of: state, facts: facts, now: now)

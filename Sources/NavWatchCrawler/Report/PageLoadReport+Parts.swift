@@ -242,6 +242,41 @@ extension PageLoadReport {
         }
     }
 
+    /// A JavaScript dialog the page opened, and its answer: no person sees
+    /// it (`WebView.onDialog(_:)`; a crawl accepts every dialog).
+    public struct DialogInfo: Codable, Sendable, Equatable {
+        /// `alert`, `confirm`, `prompt` or `beforeunload`.
+        public var type: String
+        /// What it said.
+        public var message: String
+        /// `accepted` or `dismissed`.
+        public var answer: String
+        /// The text a prompt was answered with; nil for other dialogs and
+        /// when it was dismissed.
+        public var text: String?
+
+        /// A dialog of `type` that said `message`, answered `answer` (with `text`, for a prompt).
+        public init(type: String, message: String, answer: String, text: String? = nil) {
+            (self.type, self.message, self.answer, self.text) = (type, message, answer, text)
+        }
+
+        /// The record of `dialog`, answered.
+        public init(_ dialog: ScriptDialog) {
+            type = dialog.kind.description
+            message = dialog.message
+            switch dialog.answer {
+            case .acceptWithText(let given)?:
+                answer = "accepted"
+                text = dialog.kind == .prompt ? given : nil
+            case .accept?, nil:
+                answer = "accepted"
+                text = dialog.kind == .prompt ? dialog.defaultText ?? "" : nil
+            case .dismiss?:
+                answer = "dismissed"
+            }
+        }
+    }
+
     /// What happened after the page finished, until its late window closed
     /// (`LateWindow`): the counts are of what arrived after `timings.finish`
     /// and are included in the report's own counts and lists.

@@ -145,6 +145,9 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// The page's first `listedPageErrors` console messages of level error
     /// or warning, in order; nil as for `console`.
     public var consoleMessages: [ConsoleMessageInfo]?
+    /// The page's first `listedPageErrors` JavaScript dialogs, in order, with
+    /// how each was answered; nil when it opened none.
+    public var dialogs: [DialogInfo]?
     /// The page's late window; nil for a page that did not finish.
     public var late: LateInfo?
     /// Hosts of other sites the page requested from, sorted.
@@ -203,6 +206,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case pageErrors = "page_errors"
         case pageErrorCount = "page_error_count"
         case consoleMessages = "console_messages"
+        case dialogs
         case late
         case thirdPartyHosts = "third_party_hosts"
         case screenshot
