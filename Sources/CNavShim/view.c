@@ -257,15 +257,20 @@ static gboolean on_view_script_dialog(WebKitWebView *web_view, WebKitScriptDialo
 // The new-window rule has two halves: Swift answers every NEW_WINDOW_ACTION
 // decision with "use" (WebView.handle(_: nw_policy)), so that each request
 // for a window reaches this handler exactly once, and this handler reports it
-// and opens nothing. A "window.open" without a user gesture comes here directly.
+// and opens it only in a view Swift made for it (related to this one, as
+// WebKit requires), else nothing. A "window.open" without a user gesture
+// comes here directly. The view returned is already in its offscreen
+// window, which owns it: the emission takes no reference of its own.
 static GtkWidget *on_view_create(WebKitWebView *web_view, WebKitNavigationAction *action, gpointer user_data) {
+    nw_view *view = user_data;
     WebKitURIRequest *request = webkit_navigation_action_get_request(action);
     nw_event event = {.kind = NW_EVENT_NEW_WINDOW,
                       .uri = webkit_uri_request_get_uri(request),
                       .frame_name = webkit_navigation_action_get_frame_name(action),
                       .is_user_gesture = webkit_navigation_action_is_user_gesture(action)};
-    nw_emit(user_data, &event);
-    return NULL;  // never open a window
+    nw_emit(view, &event);
+    nw_view *popup = view->callbacks.popup ? view->callbacks.popup(view->user_context, &event) : NULL;
+    return popup ? GTK_WIDGET(popup->web_view) : NULL;
 }
 
 // MARK: - Views: public functions
@@ -399,6 +404,8 @@ void nw_view_destroy(nw_view *view) {
     nw_live_views--;
     g_free(view);
 }
+
+uint64_t nw_view_page_id(nw_view *view) { return webkit_web_view_get_page_id(view->web_view); }
 
 void nw_view_load_uri(nw_view *view, const char *uri) { webkit_web_view_load_uri(view->web_view, uri); }
 

@@ -13,12 +13,21 @@ enum LocatorPages {
         case "/hostile": return .html(hostile)
         case "/form": return .html(form)
         case "/dialogs": return .html(dialogs)
+        case "/popups": return .html(popups)
         default: return .html("<title>Not found</title>", status: 404)
         }
     }
 
     /// Every kind of locator: a list, text split across elements, labels,
     /// and an open shadow root two levels deep.
+    /// A link to a new window, and a button that opens one with `window.open`
+    /// after writing to `localStorage`.
+    static let popups = """
+        <!doctype html><title>Popups</title>
+        <a id="blank" href="/form" target="_blank">Open the form</a>
+        <button id="open" onclick="localStorage.setItem('shared', 'yes'); window.open('/dialogs', 'named')">Open</button>
+        """
+
     /// A button per dialog type; `#out` shows what the page got back.
     static let dialogs = """
         <!doctype html><title>Dialogs</title>

@@ -5,21 +5,23 @@ import Testing
 /// What navwatch's document script posts, decoded.
 @Suite("DocumentScript messages")
 struct DocumentScriptTests {
-    @Test("the load message carries the title; an empty one is kept as the page set it")
+    @Test("the load message carries the title; an empty one is kept as the page set it; the page's id, 0 when absent")
     func load() {
-        #expect(DocumentScript.decode(#"{"event":"load","title":"Home"}"#) == .load(title: "Home"))
-        #expect(DocumentScript.decode(#"{"event":"load","title":""}"#) == .load(title: ""))
+        #expect(DocumentScript.decode(#"{"event":"load","title":"Home","page":12}"#)?.message == .load(title: "Home"))
+        #expect(DocumentScript.decode(#"{"event":"load","title":"Home","page":12}"#)?.page == 12)
+        #expect(DocumentScript.decode(#"{"event":"load","title":""}"#)?.message == .load(title: ""))
+        #expect(DocumentScript.decode(#"{"event":"load","title":""}"#)?.page == 0)
     }
 
     @Test("page errors: the engine's 0 and empty string are unknowns")
     func pageErrors() {
         #expect(DocumentScript.decode(#"""
             {"event":"page-error","kind":"uncaught-exception","message":"TypeError: x","url":"http://h/a","line":3,"column":9,"stack":"f@http://h/a:3:9"}
-            """#) == .pageError(kind: .uncaughtException, message: "TypeError: x", url: URL(string: "http://h/a"), line: 3,
+            """#)?.message == .pageError(kind: .uncaughtException, message: "TypeError: x", url: URL(string: "http://h/a"), line: 3,
                                column: 9, stack: "f@http://h/a:3:9"))
         #expect(DocumentScript.decode(#"""
             {"event":"page-error","kind":"unhandled-rejection","message":"42","url":"","line":0,"column":0,"stack":null}
-            """#) == .pageError(kind: .unhandledRejection, message: "42", url: nil, line: nil, column: nil, stack: nil))
+            """#)?.message == .pageError(kind: .unhandledRejection, message: "42", url: nil, line: nil, column: nil, stack: nil))
     }
 
     @Test("anything else is not navwatch's: unknown events, unknown kinds, no JSON")

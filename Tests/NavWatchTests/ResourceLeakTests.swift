@@ -53,4 +53,33 @@ struct ResourceLeakTests {
         #expect(after.evaluations == before.evaluations)
         #expect(after.decisions == before.decisions)
     }
+
+    @Test("a window the page opens makes no view unless awaited; a popup's view is released when closed")
+    @WebKitActor func popupsReleased() async throws {
+        let server = try await TestSite.http.value
+        let before = nw_stats_get()
+        do {
+            let recorder = Recorder(base: server.baseURL)
+            let view = try recorder.makeView()
+            try view.load(server.url("/window"))  // opens /page from its load event
+            await recorder.wait { $0.contains("new-window /page") }
+            #expect(recorder.lines.contains("new-window /page"))
+            #expect(nw_stats_get().views == before.views + 1)
+            let popup = try await view.waitForPopup { try view.load(server.url("/window")) }
+            #expect(nw_stats_get().views == before.views + 2)
+            let opened = Recorder(base: server.baseURL)
+            popup.navigationDelegate = opened
+            await opened.wait { $0.contains { $0.hasSuffix(" finish") } }
+            #expect(popup.url?.path == "/page")
+            popup.close()
+            view.close()
+        }
+        let after = nw_stats_get()
+        #expect(after.views == before.views)
+        #expect(after.signal_handlers == before.signal_handlers)
+        #expect(after.user_contexts == before.user_contexts)
+        #expect(after.tracked_resources == before.tracked_resources)
+        #expect(after.evaluations == before.evaluations)
+        #expect(after.decisions == before.decisions)
+    }
 }

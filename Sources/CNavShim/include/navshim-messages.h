@@ -18,6 +18,13 @@
 /// (0: no limit); the directory where it leaves a file named after each of
 /// its pages' ids when it ends itself for using more (empty without a limit).
 #define NW_EXTENSION_SETTINGS_FORMAT "(bus)"
+/// The isolated script world of navwatch's document script, and the
+/// property of its global object where the extension puts the id of the
+/// page (webkit_web_page_get_id): the script posts it with every message, so
+/// that the view a message is for is known when views share a content
+/// manager (a popup shares its opener's).
+#define NW_SCRIPT_WORLD "navwatch"
+#define NW_PAGE_ID_PROPERTY "navwatchPage"
 /// WEBKIT_CONSOLE_MESSAGE_SOURCE_CONSOLE_API (a web-extension-only enum).
 #define NW_CONSOLE_SOURCE_ENGINE_CONSOLE_API 2
 

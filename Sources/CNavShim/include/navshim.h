@@ -229,6 +229,8 @@ void nw_content_filter_compile(const char *store_directory, const char *identifi
 
 // MARK: - Views
 
+typedef struct nw_view nw_view;
+
 typedef struct {
     /// Called for every forwarded signal.
     void (*event)(void *context, const nw_event *event);
@@ -236,6 +238,9 @@ typedef struct {
     void (*policy)(void *context, const nw_policy *policy);
     /// Called for every script-dialog; fill `reply` before returning.
     void (*dialog)(void *context, const nw_dialog *dialog, nw_dialog_reply *reply);
+    /// Called after the NW_EVENT_NEW_WINDOW event of a window the page asks
+    /// for: a view made with the asking view as `related` opens it; NULL refuses it.
+    nw_view *_Nullable (*popup)(void *context, const nw_event *request);
     /// Called once, from nw_view_destroy, after every handler is disconnected.
     void (*release)(void *context);
 } nw_callbacks;
@@ -259,8 +264,6 @@ typedef struct {
     nw_content_filter *_Nullable content_filter;
 } nw_settings;
 
-typedef struct nw_view nw_view;
-
 /// Creates an offscreen window holding a web view that uses `context`, applies
 /// `settings` and connects every signal. With `related`, the view shares that
 /// view's web process (WebKit's related view; `context` must be its context).
@@ -274,6 +277,8 @@ nw_view *nw_view_new(nw_context *context, nw_view *_Nullable related, const nw_s
 /// `release`. No event, policy or dialog callback is invoked after this
 /// returns; a cancelled evaluation's `done` still arrives later.
 void nw_view_destroy(nw_view *view);
+/// The id of the view's page in its web process (webkit_web_view_get_page_id).
+uint64_t nw_view_page_id(nw_view *view);
 
 void nw_view_load_uri(nw_view *view, const char *uri);
 void nw_view_load_html(nw_view *view, const char *html, const char *_Nullable base_uri);

@@ -138,6 +138,15 @@ static void on_window_object_cleared(WebKitScriptWorld *world, WebKitWebPage *pa
     jsc_context_clear_exception(context);
 }
 
+// navwatch's own world: its document script learns the page's id.
+static void on_navwatch_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame,
+                                      gpointer user_data) {
+    if (!webkit_frame_is_main_frame(frame)) return;
+    g_autoptr(JSCContext) context = webkit_frame_get_js_context_for_script_world(frame, world);
+    g_autoptr(JSCValue) page_id = jsc_value_new_number(context, (double)webkit_web_page_get_id(page));
+    jsc_context_set_value(context, NW_PAGE_ID_PROPERTY, page_id);
+}
+
 // In a read-only context, every request the page makes passes here before
 // it leaves the web process (documents, subresources, fetch, XHR, beacons,
 // pings): one whose method is not GET or HEAD is cancelled and reported to the view.
@@ -225,4 +234,7 @@ G_MODULE_EXPORT void webkit_web_extension_initialize_with_user_data(WebKitWebExt
     g_signal_connect(extension, "page-created", G_CALLBACK(on_page_created), NULL);
     g_signal_connect(webkit_script_world_get_default(), "window-object-cleared", G_CALLBACK(on_window_object_cleared),
                      NULL);
+    // Named: the same world as the user content manager's scripts for that name. Kept for the process's life.
+    g_signal_connect(webkit_script_world_new_with_name(NW_SCRIPT_WORLD), "window-object-cleared",
+                     G_CALLBACK(on_navwatch_world_cleared), NULL);
 }

@@ -49,7 +49,8 @@ public protocol NavigationDelegate: AnyObject {
     /// The URL changed inside the current document (`history.pushState`,
     /// `replaceState`, a fragment change), with no load.
     func webView(_ webView: WebView, didSameDocumentNavigation navigation: SameDocumentNavigation)
-    /// The page asked for a new window; none is opened.
+    /// The page asked for a new window. It opens, in a view of its own, only
+    /// for `WebView.waitForPopup(timeout:_:)` and `onPopup(_:)`; otherwise none is opened.
     func webView(_ webView: WebView, didRequestNewWindow request: NewWindowRequest)
     /// Answers a JavaScript dialog synchronously, when the view's dialog
     /// handler (`WebView.onDialog(_:)`) did not; the default answers as the

@@ -20,6 +20,9 @@ enum ShimEvent {
     case repeatedConsoleCall
     /// A script message navwatch does not understand (never posted by its own script).
     case unknownMessage(String)
+    /// What navwatch's document script posted in the page with this id,
+    /// which may be another view's: a popup posts to its opener's content manager.
+    indirect case fromPage(UInt64, ShimEvent)
 
     init(_ event: nw_event) {
         let uri = event.uri.map { String(cString: $0) }
@@ -67,17 +70,21 @@ enum ShimEvent {
                                                isUserGesture: event.is_user_gesture != 0))
         case NW_EVENT_SCRIPT_MESSAGE:
             let text = string(event.message)
-            switch DocumentScript.decode(text) {
-            case .load(let title)?:
-                self = .title(Self.title(title))
-            case .popState(let url)?:
-                self = .load(.popState(uri: url))
-            case .pageError(let kind, let message, let url, let line, let column, let stack)?:
-                self = .pageError(PageError(kind: kind, message: message, url: url, line: line, column: column,
-                                            stack: stack, navigation: nil))
-            case nil:
+            guard let (page, message) = DocumentScript.decode(text) else {
                 self = .unknownMessage(text)
+                return
             }
+            let posted: ShimEvent
+            switch message {
+            case .load(let title):
+                posted = .title(Self.title(title))
+            case .popState(let url):
+                posted = .load(.popState(uri: url))
+            case .pageError(let kind, let message, let url, let line, let column, let stack):
+                posted = .pageError(PageError(kind: kind, message: message, url: url, line: line, column: column,
+                                              stack: stack, navigation: nil))
+            }
+            self = .fromPage(page, posted)
         case NW_EVENT_CONSOLE_MESSAGE:
             guard event.console_source != NW_CONSOLE_SOURCE_ENGINE_CONSOLE_API else {
                 self = .repeatedConsoleCall

@@ -1,3 +1,4 @@
+import CNavShim
 import Foundation
 
 /// navwatch's own script, run at document start in every top-level document
@@ -19,11 +20,13 @@ import Foundation
 /// Its messages cross from the web process on the same connection as the
 /// load events, so they arrive in order with them (the title ahead of the finish).
 enum DocumentScript {
-    static let world = "navwatch"
+    static let world = NW_SCRIPT_WORLD
     static let messageHandler = "navwatch"
     static let source = """
         (() => {
-          const post = message => webkit.messageHandlers.\(messageHandler).postMessage(JSON.stringify(message));
+          // The page's id, which the web process extension puts in this world (0 if it did not).
+          const page = typeof \(NW_PAGE_ID_PROPERTY) === 'number' ? \(NW_PAGE_ID_PROPERTY) : 0;
+          const post = message => webkit.messageHandlers.\(messageHandler).postMessage(JSON.stringify({ ...message, page }));
           const text = value => { try { return String(value); } catch { return Object.prototype.toString.call(value); } };
           const stackOf = value => {
             // The page's objects are not instances of this world's Object.
@@ -65,6 +68,7 @@ enum DocumentScript {
 
     private struct Posted: Decodable {
         var event: String
+        var page: UInt64?
         var title: String?
         var kind: String?
         var message: String?
@@ -74,23 +78,26 @@ enum DocumentScript {
         var stack: String?
     }
 
-    /// Decodes a posted message; nil for anything else.
-    static func decode(_ text: String) -> Message? {
+    /// Decodes a posted message, with the id of the page that posted it (0
+    /// when unknown); nil for anything else.
+    static func decode(_ text: String) -> (page: UInt64, message: Message)? {
         guard let posted = try? JSONDecoder().decode(Posted.self, from: Data(text.utf8)) else { return nil }
+        let message: Message
         switch posted.event {
         case "load":
-            return .load(title: posted.title)
+            message = .load(title: posted.title)
         case "popstate":
-            return .popState(url: posted.url)
+            message = .popState(url: posted.url)
         case "page-error":
             guard let kind = posted.kind.flatMap(PageError.Kind.init(rawValue:)) else { return nil }
             // The engine says 0 and "" for what it does not know.
-            return .pageError(kind: kind, message: posted.message ?? "",
-                              url: posted.url.flatMap { $0.isEmpty ? nil : URL(string: $0) },
-                              line: posted.line.flatMap { $0 > 0 ? $0 : nil },
-                              column: posted.column.flatMap { $0 > 0 ? $0 : nil }, stack: posted.stack)
+            message = .pageError(kind: kind, message: posted.message ?? "",
+                                 url: posted.url.flatMap { $0.isEmpty ? nil : URL(string: $0) },
+                                 line: posted.line.flatMap { $0 > 0 ? $0 : nil },
+                                 column: posted.column.flatMap { $0 > 0 ? $0 : nil }, stack: posted.stack)
         default:
             return nil
         }
+        return (posted.page ?? 0, message)
     }
 }

@@ -16,6 +16,8 @@ extension WebView {
             self.signalTime = outerSignalTime
         }
         switch event {
+        case .fromPage(let page, let posted):
+            view(showingPage: page).handle(posted, signalTime: signalTime)
         case .load(let signal):
             if case .uriChanged(let uri) = signal, let uri, !uri.isEmpty {
                 url = URL(string: uri)
@@ -198,6 +200,13 @@ final class ShimContext {
             // A view being torn down leaves the reply zeroed: the dialog is dismissed.
             WebKitActor.assumeIsolated {
                 Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?.handle(dialog.pointee, reply: &reply.pointee)
+            }
+        },
+        popup: { context, request in
+            nonisolated(unsafe) let (context, request) = (context, request)
+            return WebKitActor.assumeIsolated {
+                guard case .newWindow(let window) = ShimEvent(request.pointee) else { return nil }
+                return Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?.openPopup(for: window)
             }
         },
         release: { context in

@@ -58,6 +58,18 @@ public final class WebView {
     public var defaultTimeout: Duration = .seconds(30)
     /// Answers the page's dialogs before the delegate (`onDialog(_:)`).
     var dialogHandler: (@WebKitActor (Dialog) -> Void)?
+    /// Takes each window the page opens (`onPopup(_:)`).
+    var popupHandler: (@WebKitActor (WebView) -> Void)?
+    /// The `waitForPopup` calls waiting, by number: each gets the next window opened.
+    var popupWaits: [Int: PopupWait] = [:]
+    var popupWaitsMade = 0
+    /// The windows this view's pages opened, and theirs in turn (held
+    /// weakly): they post to this view's content manager, which WebKit gives
+    /// a popup from its opener.
+    var popupFamily: [WeakWebView] = []
+    /// The view whose content manager this one's pages post to: the first
+    /// opener of a popup; nil for any other view.
+    weak var popupRoot: WebView?
     /// The navigation that has not ended yet, if any.
     public var activeNavigation: Navigation? { tracker.active?.navigation }
     /// How far WebKit has got with `activeNavigation` (for the package's tests).
