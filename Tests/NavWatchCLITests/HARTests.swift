@@ -67,12 +67,12 @@ struct HARTests {
         defer { Task { await server.shutdown() } }
         let har = temporaryPath("failures.har")
         defer { try? FileManager.default.removeItem(atPath: har) }
-        // /page first: the web process has started before the other loads'
-        // timeouts run. /hang last: in Scripts/test runs, a refused load
-        // right after /hang's timeout twice outlasted its 4 s (ended in
-        // timeout, not blocked-port), while /hang's connection was still open.
+        // Each load may take 10 s: /page starts the web process, which took
+        // over 4 s on a busy machine. /hang last: in Scripts/test runs, a
+        // refused load right after /hang's timeout twice outlasted 4 s (ended
+        // in timeout, not blocked-port), while /hang's connection was still open.
         let run = try await NavwatchProcess.run([server.url("/page").absoluteString, "http://127.0.0.1:1/",
-                                                 server.url("/hang").absoluteString, "--timeout", "4", "--har", har])
+                                                 server.url("/hang").absoluteString, "--timeout", "10", "--har", har])
         #expect(run.status == 1)
         let all = try entries(ofHARAt: har)
         #expect(shape(all, base: server.baseURL) == ["/page 200 document", "http://127.0.0.1:1/ 0 document error:blocked-port",
@@ -86,10 +86,10 @@ struct HARTests {
         let watched = temporaryPath("watched.har"), db = temporaryPath("same.db"), crawled = temporaryPath("crawled.har")
         defer { for path in [watched, db, db + "-wal", db + "-shm", crawled] { try? FileManager.default.removeItem(atPath: path) } }
         let urls = [server.url("/page").absoluteString, server.url("/hang").absoluteString]
-        let watch = try await NavwatchProcess.run(urls + ["--timeout", "4", "--har", watched])
+        let watch = try await NavwatchProcess.run(urls + ["--timeout", "10", "--har", watched])
         #expect(watch.status == 1)
         let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-depth", "0", "--retries", "0",
-                                                   "--timeout", "4"] + urls)
+                                                   "--timeout", "10"] + urls)
         #expect(crawl.status == 0)
         let export = try await NavwatchProcess.run(["export", "--db", db, "--format", "har", "--out", crawled])
         #expect(export.status == 0)
