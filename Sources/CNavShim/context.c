@@ -31,6 +31,8 @@ nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore
     nw_context *context = g_new0(nw_context, 1);
     context->web_context = webkit_web_context_new_with_website_data_manager(manager);
     webkit_web_context_set_cache_model(context->web_context, (WebKitCacheModel)cache_model);
+    // Contexts live as long as the process: the handler is never disconnected.
+    g_signal_connect(context->web_context, "download-started", G_CALLBACK(nw_download_started), NULL);
     // Must precede the context's first web process.
     webkit_web_context_set_sandbox_enabled(context->web_context, sandboxed ? TRUE : FALSE);
     // Also before the first web process; the sandbox lets it read the directory.

@@ -29,6 +29,7 @@ struct nw_view {
     void *user_context;
     GHashTable *resources;      // WebKitWebResource* -> id, signals connected
     GList *evaluations;         // nw_evaluation* still running
+    GList *downloads;           // WebKitDownload* not yet ended, owned, signals connected
     uint64_t next_resource_id;
 };
 
@@ -59,6 +60,11 @@ extern long nw_live_user_contexts;
 extern long nw_live_resources;
 extern long nw_live_evaluations;
 extern long nw_live_decisions;
+extern long nw_live_downloads;
+
+/// A context's `download-started` handler (view.c): hands the download to
+/// its view, or cancels one of no view navwatch made.
+void nw_download_started(WebKitWebContext *context, WebKitDownload *download, gpointer user_data);
 
 // MARK: - Conversions and events (view.c)
 

@@ -23,6 +23,7 @@ long nw_live_user_contexts;
 long nw_live_resources;
 long nw_live_evaluations;
 long nw_live_decisions;
+long nw_live_downloads;
 
 // MARK: - Runtime
 
@@ -187,5 +188,6 @@ nw_stats nw_stats_get(void) {
                       .user_contexts = nw_live_user_contexts,
                       .tracked_resources = nw_live_resources,
                       .evaluations = nw_live_evaluations,
-                      .decisions = nw_live_decisions};
+                      .decisions = nw_live_decisions,
+                      .downloads = nw_live_downloads};
 }

@@ -273,6 +273,68 @@ static GtkWidget *on_view_create(WebKitWebView *web_view, WebKitNavigationAction
     return popup ? GTK_WIDGET(popup->web_view) : NULL;
 }
 
+// MARK: - Downloads
+
+// A download ends once: written ("finished" after success), failed ("failed",
+// then "finished", which is ignored), cancelled by Swift's answer or by the
+// view's end. Each step reports to Swift at most once, then forgets it.
+static void end_download(nw_view *view, WebKitDownload *download, const char *error) {
+    GList *item = g_list_find(view->downloads, download);
+    if (!item) return;  // ended already
+    view->downloads = g_list_delete_link(view->downloads, item);
+    nw_live_handlers -= g_signal_handlers_disconnect_by_data(download, view);
+    WebKitURIRequest *request = webkit_download_get_request(download);
+    const char *destination = webkit_download_get_destination(download);
+    g_autofree char *path = destination && !error ? g_filename_from_uri(destination, NULL, NULL) : NULL;
+    view->callbacks.download_ended(view->user_context, request ? webkit_uri_request_get_uri(request) : "", path, error);
+    g_object_unref(download);
+    nw_live_downloads--;
+}
+
+static gboolean on_download_decide_destination(WebKitDownload *download, const char *suggested, gpointer user_data) {
+    nw_view *view = user_data;
+    WebKitURIRequest *request = webkit_download_get_request(download);
+    char *path = view->callbacks.download_destination(view->user_context,
+                                                      request ? webkit_uri_request_get_uri(request) : "",
+                                                      suggested ? suggested : "");
+    if (!path) {
+        webkit_download_cancel(download);  // "failed" with a cancellation follows
+        return TRUE;
+    }
+    g_autofree char *uri = g_filename_to_uri(path, NULL, NULL);
+    free(path);
+    if (!uri) {
+        webkit_download_cancel(download);
+        return TRUE;
+    }
+    webkit_download_set_allow_overwrite(download, FALSE);
+    webkit_download_set_destination(download, uri);
+    return TRUE;
+}
+
+static void on_download_failed(WebKitDownload *download, GError *error, gpointer user_data) {
+    end_download(user_data, download, error && error->message ? error->message : "the download failed");
+}
+
+static void on_download_finished(WebKitDownload *download, gpointer user_data) {
+    end_download(user_data, download, NULL);
+}
+
+void nw_download_started(WebKitWebContext *context, WebKitDownload *download, gpointer user_data) {
+    WebKitWebView *web_view = webkit_download_get_web_view(download);
+    nw_view *view = web_view ? g_object_get_data(G_OBJECT(web_view), "nw-view") : NULL;
+    if (!view) {
+        webkit_download_cancel(download);  // never written anywhere
+        return;
+    }
+    view->downloads = g_list_prepend(view->downloads, g_object_ref(download));
+    nw_live_downloads++;
+    g_signal_connect(download, "decide-destination", G_CALLBACK(on_download_decide_destination), view);
+    g_signal_connect(download, "failed", G_CALLBACK(on_download_failed), view);
+    g_signal_connect(download, "finished", G_CALLBACK(on_download_finished), view);
+    nw_live_handlers += 3;
+}
+
 // MARK: - Views: public functions
 
 #define CONNECT(signal, handler)                                                   \
@@ -340,6 +402,7 @@ nw_view *nw_view_new(nw_context *context, nw_view *related, const nw_settings *s
     gtk_window_set_default_size(GTK_WINDOW(view->window), settings->width, settings->height);
     gtk_widget_set_size_request(GTK_WIDGET(view->web_view), settings->width, settings->height);
     gtk_container_add(GTK_CONTAINER(view->window), GTK_WIDGET(view->web_view));
+    g_object_set_data(G_OBJECT(view->web_view), "nw-view", view);  // a download's view (nw_download_started)
     // Nobody looks at the offscreen window (screenshots come from the web
     // process): drawing the view into it would only copy each frame to X.
     g_signal_connect(view->window, "draw", G_CALLBACK(gtk_true), NULL);
@@ -386,6 +449,15 @@ void nw_view_destroy(nw_view *view) {
         g_hash_table_iter_remove(&iter);
     }
     g_hash_table_unref(view->resources);
+
+    g_object_set_data(G_OBJECT(view->web_view), "nw-view", NULL);
+    while (view->downloads) {
+        WebKitDownload *download = view->downloads->data;
+        g_object_ref(download);
+        end_download(view, download, "the view closed");
+        webkit_download_cancel(download);
+        g_object_unref(download);
+    }
 
     for (GList *item = view->evaluations; item; item = item->next) {
         nw_evaluation *evaluation = item->data;
@@ -445,6 +517,12 @@ void nw_decision_use(nw_decision *decision) {
 
 void nw_decision_ignore(nw_decision *decision) {
     webkit_policy_decision_ignore(WEBKIT_POLICY_DECISION(decision));
+    g_object_unref(decision);
+    nw_live_decisions--;
+}
+
+void nw_decision_download(nw_decision *decision) {
+    webkit_policy_decision_download(WEBKIT_POLICY_DECISION(decision));
     g_object_unref(decision);
     nw_live_decisions--;
 }

@@ -14,6 +14,13 @@ enum LocatorPages {
         case "/form": return .html(form)
         case "/dialogs": return .html(dialogs)
         case "/popups": return .html(popups)
+        case "/downloads": return .html(downloads)
+        case "/export.csv":
+            return .text("title,done\ncheese,false\n", contentType: "text/csv",
+                         headers: [("Content-Disposition", #"attachment; filename="todos.csv""#)])
+        case "/escape":
+            return .text("not yours", contentType: "application/octet-stream",
+                         headers: [("Content-Disposition", #"attachment; filename="../../escape.txt""#)])
         default: return .html("<title>Not found</title>", status: 404)
         }
     }
@@ -26,6 +33,13 @@ enum LocatorPages {
         <!doctype html><title>Popups</title>
         <a id="blank" href="/form" target="_blank">Open the form</a>
         <button id="open" onclick="localStorage.setItem('shared', 'yes'); window.open('/dialogs', 'named')">Open</button>
+        """
+
+    /// Links to an attachment, and to one whose suggested name climbs out of any directory.
+    static let downloads = """
+        <!doctype html><title>Downloads</title>
+        <a id="csv" href="/export.csv">Export CSV</a>
+        <a id="escape" href="/escape">Escape</a>
         """
 
     /// A button per dialog type; `#out` shows what the page got back.

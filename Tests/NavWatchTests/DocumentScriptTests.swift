@@ -31,4 +31,14 @@ struct DocumentScriptTests {
         #expect(DocumentScript.decode("hello") == nil)
         #expect(DocumentScript.decode(#"{"title":"no event"}"#) == nil)
     }
+
+    @Test("a download's file name: the suggested name's last part, printable, never . or ..; else the URL's; else download")
+    func downloadFileNames() {
+        #expect(DownloadWait.fileName(suggested: "todos.csv", url: "http://h/x") == "todos.csv")
+        #expect(DownloadWait.fileName(suggested: "../../etc/passwd", url: "http://h/x") == "passwd")
+        #expect(DownloadWait.fileName(suggested: "a\\b.txt", url: "http://h/x") == "b.txt")
+        #expect(DownloadWait.fileName(suggested: "bad\u{07}name\n.txt", url: "http://h/x") == "badname.txt")
+        #expect(DownloadWait.fileName(suggested: "..", url: "http://h/report.pdf") == "report.pdf")
+        #expect(DownloadWait.fileName(suggested: "", url: "http://h/") == "download")
+    }
 }

@@ -82,4 +82,31 @@ struct ResourceLeakTests {
         #expect(after.evaluations == before.evaluations)
         #expect(after.decisions == before.decisions)
     }
+
+    @Test("a download written for a wait leaves nothing behind, nor does one dropped without a wait")
+    @WebKitActor func downloadsReleased() async throws {
+        let server = try await TestSite.http.value
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("leak-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = nw_stats_get()
+        do {
+            let recorder = Recorder(base: server.baseURL)
+            let view = try recorder.makeView()
+            let file = try await view.waitForDownload(into: directory, timeout: .seconds(20)) {
+                try view.load(server.url("/download"))
+            }
+            #expect(file.path.deletingLastPathComponent().path == directory.path)
+            await recorder.waitForEnd(of: 1)
+            try view.load(server.url("/download"))  // no wait: dropped
+            await recorder.waitForEnd(of: 2)
+            view.close()
+        }
+        let after = nw_stats_get()
+        #expect(after.downloads == before.downloads)
+        #expect(after.views == before.views)
+        #expect(after.signal_handlers == before.signal_handlers)
+        #expect(after.decisions == before.decisions)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)
+    }
 }

@@ -195,6 +195,8 @@ typedef struct {
 /// Answer a decision and drop the reference the callee owned (transfer full).
 void nw_decision_use(nw_decision *decision);
 void nw_decision_ignore(nw_decision *decision);
+/// Lets WebKit download the response (it starts a download, see `download_destination`).
+void nw_decision_download(nw_decision *decision);
 
 // MARK: - Script dialogs
 
@@ -240,7 +242,14 @@ typedef struct {
     void (*dialog)(void *context, const nw_dialog *dialog, nw_dialog_reply *reply);
     /// Called after the NW_EVENT_NEW_WINDOW event of a window the page asks
     /// for: a view made with the asking view as `related` opens it; NULL refuses it.
-    nw_view *_Nullable (*popup)(void *context, const nw_event *request);
+    nw_view *_Nullable (*_Nonnull popup)(void *context, const nw_event *request);
+    /// Called when a download of the view knows its suggested file name:
+    /// return the absolute path to write it to (malloc'd, taken by the shim)
+    /// or NULL to cancel it. `download_ended` follows either way, once.
+    char *_Nullable (*_Nonnull download_destination)(void *context, const char *uri, const char *suggested_filename);
+    /// A download ended: written to `destination` when `error` is NULL.
+    void (*_Nonnull download_ended)(void *context, const char *uri, const char *_Nullable destination,
+                           const char *_Nullable error);
     /// Called once, from nw_view_destroy, after every handler is disconnected.
     void (*release)(void *context);
 } nw_callbacks;
@@ -401,6 +410,7 @@ typedef struct {
     long tracked_resources; // resources whose signals are still connected
     long evaluations;       // JavaScript evaluations and calls not yet freed
     long decisions;         // policy decisions handed to Swift and not yet answered
+    long downloads;         // downloads not yet ended
 } nw_stats;
 
 nw_stats nw_stats_get(void);

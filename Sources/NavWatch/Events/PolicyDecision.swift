@@ -15,6 +15,7 @@ final class PolicyDecision {
 
     func use() { take().map(nw_decision_use) }
     func ignore() { take().map(nw_decision_ignore) }
+    func download() { take().map(nw_decision_download) }
 
     private func take() -> OpaquePointer? {
         defer { handle = nil }

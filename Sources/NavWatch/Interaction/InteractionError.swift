@@ -24,6 +24,9 @@ public enum InteractionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The script navwatch ran in the page failed (the view closed, the
     /// predicate threw, the page went away).
     case script(JavaScriptError)
+    /// A download started but was not written: the server or the network
+    /// failed it, or the view closed first.
+    case downloadFailed(url: String, message: String)
 
     /// What went wrong, in one line naming the selector, key or wait.
     public var description: String {
@@ -37,6 +40,7 @@ public enum InteractionError: Error, Sendable, Equatable, CustomStringConvertibl
             return "strict mode violation: \(locator) matches \(count) elements, and the action needs one"
         case .timedOut(let what, let timeout): return "timed out after \(timeout.seconds) s waiting for \(what)"
         case .script(let error): return error.description
+        case .downloadFailed(let url, let message): return "the download of \(url) failed: \(message)"
         }
     }
 }

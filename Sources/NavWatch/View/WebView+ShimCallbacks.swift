@@ -134,9 +134,10 @@ extension WebView {
             decision.ignore()
         case .download:
             // Ignoring keeps the body off the disk; WebKit then fails the load
-            // with "frame load interrupted", which ends the navigation.
+            // with "frame load interrupted", which ends the navigation. Only a
+            // test waiting for a download (`waitForDownload`) lets it be written.
             deliver([.download(Download(navigation: navigation, url: response.url, response: response))])
-            decision.ignore()
+            if isAwaitingDownload { decision.download() } else { decision.ignore() }
         }
     }
 
@@ -207,6 +208,22 @@ final class ShimContext {
             return WebKitActor.assumeIsolated {
                 guard case .newWindow(let window) = ShimEvent(request.pointee) else { return nil }
                 return Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?.openPopup(for: window)
+            }
+        },
+        download_destination: { context, uri, suggested in
+            nonisolated(unsafe) let (context, uri, suggested) = (context, uri, suggested)
+            return WebKitActor.assumeIsolated {
+                Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?
+                    .downloadDestination(url: String(cString: uri), suggestedFilename: String(cString: suggested))
+                    .flatMap { strdup($0) }
+            }
+        },
+        download_ended: { context, uri, destination, error in
+            nonisolated(unsafe) let (context, uri, destination, error) = (context, uri, destination, error)
+            WebKitActor.assumeIsolated {
+                Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?
+                    .downloadEnded(url: String(cString: uri), path: destination.map { String(cString: $0) },
+                                   error: error.map { String(cString: $0) })
             }
         },
         release: { context in

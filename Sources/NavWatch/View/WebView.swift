@@ -63,6 +63,9 @@ public final class WebView {
     /// The `waitForPopup` calls waiting, by number: each gets the next window opened.
     var popupWaits: [Int: PopupWait] = [:]
     var popupWaitsMade = 0
+    /// The `waitForDownload` calls waiting, by number.
+    var downloadWaits: [Int: DownloadWait] = [:]
+    var downloadWaitsMade = 0
     /// The windows this view's pages opened, and theirs in turn (held
     /// weakly): they post to this view's content manager, which WebKit gives
     /// a popup from its opener.

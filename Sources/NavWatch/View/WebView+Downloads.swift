@@ -1,0 +1,136 @@
+import Foundation
+
+/// A file a page downloaded for `WebView.waitForDownload(into:timeout:_:)`,
+/// as Playwright's `Download`: written in full.
+public struct DownloadedFile: Sendable, Hashable {
+    /// The URL it came from.
+    public let url: URL
+    /// The file name the server or the link suggested (`Content-Disposition`,
+    /// `<a download>`, else the URL's last part).
+    public let suggestedFilename: String
+    /// Where it was written: a file directly in the directory given, named
+    /// after `suggestedFilename` (with ` (1)`, ` (2)`, ... before its
+    /// extension when that name is taken).
+    public let path: URL
+}
+
+extension WebView {
+    /// Runs `action`, then waits until the download it starts (a response the
+    /// delegate's response policy turns into a download: an attachment, a
+    /// type WebKit cannot show, an `<a download>` link) is written into
+    /// `directory`, and returns it. Only while such a wait runs is anything
+    /// written: otherwise a download is reported (`NavigationEvent.download`)
+    /// and its body dropped, as in a crawl. The file never lands outside
+    /// `directory`, whatever name the server suggests.
+    ///
+    /// ```swift
+    /// let file = try await view.waitForDownload(into: folder) { try await view.getByText("Export CSV").click() }
+    /// #expect(file.suggestedFilename == "todos.csv")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directory: an existing directory the file is written to.
+    ///   - timeout: how long to wait once `action` returned, for the download
+    ///     to start and to be written; nil is `defaultTimeout`.
+    /// - Throws: what `action` throws; `InteractionError.timedOut` when no
+    ///   download was written in time; `InteractionError.downloadFailed` when
+    ///   it failed; `WebViewError.closed` after `close()`.
+    public func waitForDownload(into directory: URL, timeout: Duration? = nil,
+                                _ action: () async throws -> Void) async throws -> DownloadedFile {
+        guard !isClosed else { throw WebViewError.closed }
+        let wait = DownloadWait(directory: directory.standardizedFileURL)
+        let number = downloadWaitsMade
+        downloadWaitsMade += 1
+        downloadWaits[number] = wait
+        defer { downloadWaits[number] = nil }
+        try await action()
+        let limit = timeout ?? defaultTimeout
+        if wait.result == nil {
+            let timer = Task { @WebKitActor in
+                try? await Task.sleep(for: limit)
+                wait.resume()
+            }
+            await withCheckedContinuation { wait.continuation = $0 }
+            timer.cancel()
+        }
+        guard let result = wait.result else { throw InteractionError.timedOut(waitingFor: "a download", after: limit) }
+        return try result.get()
+    }
+
+    /// Whether a `waitForDownload` waits for a download not yet started.
+    var isAwaitingDownload: Bool { downloadWaits.values.contains { $0.url == nil } }
+
+    /// Where the download of `url` is written: in the directory of the first
+    /// wait without a download yet; nil (cancel it) when none waits.
+    func downloadDestination(url: String, suggestedFilename: String) -> String? {
+        guard let wait = downloadWaits.sorted(by: { $0.key < $1.key }).first(where: { $0.value.url == nil })?.value else {
+            return nil
+        }
+        let name = DownloadWait.fileName(suggested: suggestedFilename, url: url)
+        wait.url = url
+        wait.suggestedFilename = name
+        let path = DownloadWait.freePath(for: name, in: wait.directory)
+        wait.path = path
+        return path.path
+    }
+
+    /// The download of `url` ended: written to `path`, or failed with `error`.
+    func downloadEnded(url: String, path: String?, error: String?) {
+        guard let wait = downloadWaits.values.first(where: { $0.url == url && $0.result == nil }) else { return }
+        if let path, error == nil, let source = URL(string: url) {
+            wait.result = .success(DownloadedFile(url: source, suggestedFilename: wait.suggestedFilename,
+                                                  path: URL(fileURLWithPath: path)))
+        } else {
+            wait.result = .failure(InteractionError.downloadFailed(url: url, message: error ?? "it was not written"))
+        }
+        wait.resume()
+    }
+}
+
+/// One `waitForDownload` call's wait: its download, once started, and how it ended.
+@WebKitActor
+final class DownloadWait {
+    let directory: URL
+    var url: String?
+    var suggestedFilename = ""
+    var path: URL?
+    var result: Result<DownloadedFile, InteractionError>?
+    var continuation: CheckedContinuation<Void, Never>?
+
+    init(directory: URL) {
+        self.directory = directory
+    }
+
+    func resume() {
+        continuation?.resume()
+        continuation = nil
+    }
+
+    /// A file name of `suggested` alone (no directory part, no `..`, no
+    /// control character); the URL's last part, or `download`, when nothing is left.
+    nonisolated static func fileName(suggested: String, url: String) -> String {
+        func clean(_ text: String) -> String {
+            let last = text.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+            let printable = String(String.UnicodeScalarView(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+            let trimmed = printable.trimmingCharacters(in: .whitespaces)
+            return trimmed == "." || trimmed == ".." ? "" : trimmed
+        }
+        let name = clean(suggested)
+        if !name.isEmpty { return name }
+        let fromURL = clean(URL(string: url)?.lastPathComponent ?? "")
+        return fromURL.isEmpty ? "download" : fromURL
+    }
+
+    /// `name` in `directory`, or with ` (1)`, ` (2)`, ... before its extension, the first not taken.
+    nonisolated static func freePath(for name: String, in directory: URL) -> URL {
+        let first = directory.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: first.path) else { return first }
+        let stem = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
+        var number = 1
+        while true {
+            let candidate = directory.appendingPathComponent("\(stem) (\(number))" + (ext.isEmpty ? "" : ".\(ext)"))
+            if !FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            number += 1
+        }
+    }
+}

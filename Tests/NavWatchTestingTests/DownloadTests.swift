@@ -1,0 +1,70 @@
+import Foundation
+import NavWatchTesting
+import Testing
+
+/// A download is written only while a test waits for it, into the directory
+/// the test gave, and nowhere else.
+@Suite("Downloads: written only for waitForDownload, only into its directory")
+@WebKitActor
+struct DownloadTests {
+    private func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("downloads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test("an attachment is written under its suggested name; a second one with the same name gets (1)")
+    func attachment() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let view = try await open("/downloads")
+        defer { view.close() }
+        let file = try await view.waitForDownload(into: directory) { try await view.locator("#csv").click() }
+        #expect(file.suggestedFilename == "todos.csv")
+        #expect(file.url.path == "/export.csv")
+        #expect(file.path == directory.appendingPathComponent("todos.csv"))
+        #expect(try String(contentsOf: file.path, encoding: .utf8) == "title,done\ncheese,false\n")
+        let again = try await view.waitForDownload(into: directory) { try await view.locator("#csv").click() }
+        #expect(again.path == directory.appendingPathComponent("todos (1).csv"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["todos (1).csv", "todos.csv"])
+        #expect(view.url?.path == "/downloads")
+    }
+
+    @Test("a suggested name that climbs out of the directory is written inside it, under its last part")
+    func escape() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let view = try await open("/downloads")
+        defer { view.close() }
+        let file = try await view.waitForDownload(into: directory) { try await view.locator("#escape").click() }
+        #expect(file.suggestedFilename == "escape.txt")
+        #expect(file.path == directory.appendingPathComponent("escape.txt"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["escape.txt"])
+    }
+
+    @Test("without a wait nothing is written and the page stays; a wait with no download times out")
+    func notAwaited() async throws {
+        let view = try await open("/downloads")
+        defer { view.close() }
+        var downloads: [String] = []
+        let recorder = DownloadRecorder { downloads.append($0.url.path) }
+        view.navigationDelegate = recorder
+        try await view.locator("#csv").click()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while downloads.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(downloads == ["/export.csv"])
+        #expect(view.url?.path == "/downloads")
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        await #expect(throws: InteractionError.timedOut(waitingFor: "a download", after: .milliseconds(300))) {
+            _ = try await view.waitForDownload(into: directory, timeout: .milliseconds(300)) {}
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    private final class DownloadRecorder: NavigationDelegate {
+        let onDownload: (Download) -> Void
+        init(_ onDownload: @escaping (Download) -> Void) { self.onDownload = onDownload }
+        func webView(_ webView: WebView, didBecomeDownload download: Download) { onDownload(download) }
+    }
+}
