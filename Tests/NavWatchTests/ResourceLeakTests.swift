@@ -11,6 +11,18 @@ import WebKitThread
 /// process of its own (`--filter ResourceLeakTests`), and the main run skips it.
 @Suite("ResourceLeakTests", .serialized)
 struct ResourceLeakTests {
+    /// Every count of the shim's live objects is what it was `before`.
+    private func expectNothingLeft(since before: nw_stats, sourceLocation: SourceLocation = #_sourceLocation) {
+        let after = nw_stats_get()
+        #expect(after.views == before.views, sourceLocation: sourceLocation)
+        #expect(after.signal_handlers == before.signal_handlers, sourceLocation: sourceLocation)
+        #expect(after.user_contexts == before.user_contexts, sourceLocation: sourceLocation)
+        #expect(after.tracked_resources == before.tracked_resources, sourceLocation: sourceLocation)
+        #expect(after.evaluations == before.evaluations, sourceLocation: sourceLocation)
+        #expect(after.decisions == before.decisions, sourceLocation: sourceLocation)
+        #expect(after.downloads == before.downloads, sourceLocation: sourceLocation)
+    }
+
     @Test("200 loads and closes leave no view, signal handler, context or resource behind")
     @WebKitActor func closingReleasesEverything() async throws {
         let server = try await TestSite.http.value
@@ -23,13 +35,7 @@ struct ResourceLeakTests {
             #expect(recorder.lines.last == "#1 finish")
             view.close()
         }
-        let after = nw_stats_get()
-        #expect(after.views == before.views)
-        #expect(after.signal_handlers == before.signal_handlers)
-        #expect(after.user_contexts == before.user_contexts)
-        #expect(after.tracked_resources == before.tracked_resources)
-        #expect(after.evaluations == before.evaluations)
-        #expect(after.decisions == before.decisions)
+        expectNothingLeft(since: before)
     }
 
     @Test("a view dropped without close() is torn down on the WebKit thread")
@@ -74,13 +80,7 @@ struct ResourceLeakTests {
             popup.close()
             view.close()
         }
-        let after = nw_stats_get()
-        #expect(after.views == before.views)
-        #expect(after.signal_handlers == before.signal_handlers)
-        #expect(after.user_contexts == before.user_contexts)
-        #expect(after.tracked_resources == before.tracked_resources)
-        #expect(after.evaluations == before.evaluations)
-        #expect(after.decisions == before.decisions)
+        expectNothingLeft(since: before)
     }
 
     @Test("a download written for a wait leaves nothing behind, nor does one dropped without a wait")
@@ -102,11 +102,7 @@ struct ResourceLeakTests {
             await recorder.waitForEnd(of: 2)
             view.close()
         }
-        let after = nw_stats_get()
-        #expect(after.downloads == before.downloads)
-        #expect(after.views == before.views)
-        #expect(after.signal_handlers == before.signal_handlers)
-        #expect(after.decisions == before.decisions)
+        expectNothingLeft(since: before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)
     }
 }

@@ -45,15 +45,9 @@ extension WebView {
         defer { downloadWaits[number] = nil }
         try await action()
         let limit = timeout ?? defaultTimeout
-        if wait.result == nil {
-            let timer = Task { @WebKitActor in
-                try? await Task.sleep(for: limit)
-                wait.resume()
-            }
-            await withCheckedContinuation { wait.continuation = $0 }
-            timer.cancel()
+        guard let result = await wait.ended.value(within: limit) else {
+            throw InteractionError.timedOut(waitingFor: "a download", after: limit)
         }
-        guard let result = wait.result else { throw InteractionError.timedOut(waitingFor: "a download", after: limit) }
         return try result.get()
     }
 
@@ -69,21 +63,18 @@ extension WebView {
         let name = DownloadWait.fileName(suggested: suggestedFilename, url: url)
         wait.url = url
         wait.suggestedFilename = name
-        let path = DownloadWait.freePath(for: name, in: wait.directory)
-        wait.path = path
-        return path.path
+        return DownloadWait.freePath(for: name, in: wait.directory).path
     }
 
     /// The download of `url` ended: written to `path`, or failed with `error`.
     func downloadEnded(url: String, path: String?, error: String?) {
-        guard let wait = downloadWaits.values.first(where: { $0.url == url && $0.result == nil }) else { return }
+        guard let wait = downloadWaits.values.first(where: { $0.url == url && !$0.ended.isFulfilled }) else { return }
         if let path, error == nil, let source = URL(string: url) {
-            wait.result = .success(DownloadedFile(url: source, suggestedFilename: wait.suggestedFilename,
-                                                  path: URL(fileURLWithPath: path)))
+            wait.ended.fulfil(.success(DownloadedFile(url: source, suggestedFilename: wait.suggestedFilename,
+                                                      path: URL(fileURLWithPath: path))))
         } else {
-            wait.result = .failure(InteractionError.downloadFailed(url: url, message: error ?? "it was not written"))
+            wait.ended.fulfil(.failure(InteractionError.downloadFailed(url: url, message: error ?? "it was not written")))
         }
-        wait.resume()
     }
 }
 
@@ -93,17 +84,11 @@ final class DownloadWait {
     let directory: URL
     var url: String?
     var suggestedFilename = ""
-    var path: URL?
-    var result: Result<DownloadedFile, InteractionError>?
-    var continuation: CheckedContinuation<Void, Never>?
+    /// How it ended: written, or failed.
+    let ended = ActionWait<Result<DownloadedFile, InteractionError>>()
 
     init(directory: URL) {
         self.directory = directory
-    }
-
-    func resume() {
-        continuation?.resume()
-        continuation = nil
     }
 
     /// A file name of `suggested` alone (no directory part, no `..`, no

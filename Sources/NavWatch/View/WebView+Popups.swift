@@ -23,22 +23,16 @@ extension WebView {
     ///   window opened in time; `WebViewError.closed` after `close()`.
     public func waitForPopup(timeout: Duration? = nil, _ action: () async throws -> Void) async throws -> WebView {
         guard !isClosed else { throw WebViewError.closed }
-        let wait = PopupWait()
+        let wait = ActionWait<WebView>()
         let number = popupWaitsMade
         popupWaitsMade += 1
         popupWaits[number] = wait
         defer { popupWaits[number] = nil }
         try await action()
         let limit = timeout ?? defaultTimeout
-        if wait.popup == nil {
-            let timer = Task { @WebKitActor in
-                try? await Task.sleep(for: limit)
-                wait.resume()
-            }
-            await withCheckedContinuation { wait.continuation = $0 }
-            timer.cancel()
+        guard let popup = await wait.value(within: limit) else {
+            throw InteractionError.timedOut(waitingFor: "a popup", after: limit)
         }
-        guard let popup = wait.popup else { throw InteractionError.timedOut(waitingFor: "a popup", after: limit) }
         return popup
     }
 
@@ -55,17 +49,14 @@ extension WebView {
     /// The shim view a window the page asked for opens in: a new view related
     /// to this one, for the waits and the handler; nil refuses the window.
     func openPopup(for request: NewWindowRequest) -> OpaquePointer? {
-        let waiting = popupWaits.values.filter { $0.popup == nil }
+        let waiting = popupWaits.values.filter { !$0.isFulfilled }
         guard !waiting.isEmpty || popupHandler != nil, !isClosed,
               let popup = try? WebView(configuration: configuration, sharingProcessWith: self) else { return nil }
         let root = popupRoot ?? self
         popup.popupRoot = root
         root.popupFamily.removeAll { $0.view == nil }
         root.popupFamily.append(WeakWebView(view: popup))
-        for wait in waiting {
-            wait.popup = popup
-            wait.resume()
-        }
+        for wait in waiting { wait.fulfil(popup) }
         popupHandler?(popup)
         return popup.shim
     }
@@ -86,14 +77,34 @@ struct WeakWebView {
     weak var view: WebView?
 }
 
-/// One `waitForPopup` call's wait: the window, once opened.
+/// One wait for what the page does after an action (a popup, a download):
+/// its value once it came.
 @WebKitActor
-final class PopupWait {
-    var popup: WebView?
-    var continuation: CheckedContinuation<Void, Never>?
+final class ActionWait<Value> {
+    private var value: Value?
+    private var continuation: CheckedContinuation<Void, Never>?
 
-    func resume() {
+    var isFulfilled: Bool { value != nil }
+
+    /// The first value counts.
+    func fulfil(_ value: Value) {
+        guard self.value == nil else { return }
+        self.value = value
         continuation?.resume()
         continuation = nil
+    }
+
+    /// The value, once it came or at once if it has; nil when `limit` passed first.
+    func value(within limit: Duration) async -> Value? {
+        if value == nil {
+            let timer = Task { @WebKitActor [weak self] in
+                try? await Task.sleep(for: limit)
+                self?.continuation?.resume()
+                self?.continuation = nil
+            }
+            await withCheckedContinuation { continuation = $0 }
+            timer.cancel()
+        }
+        return value
     }
 }

@@ -61,7 +61,7 @@ public final class WebView {
     /// Takes each window the page opens (`onPopup(_:)`).
     var popupHandler: (@WebKitActor (WebView) -> Void)?
     /// The `waitForPopup` calls waiting, by number: each gets the next window opened.
-    var popupWaits: [Int: PopupWait] = [:]
+    var popupWaits: [Int: ActionWait<WebView>] = [:]
     var popupWaitsMade = 0
     /// The `waitForDownload` calls waiting, by number.
     var downloadWaits: [Int: DownloadWait] = [:]
