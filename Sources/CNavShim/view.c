@@ -286,7 +286,8 @@ static void end_download(nw_view *view, WebKitDownload *download, const char *er
     WebKitURIRequest *request = webkit_download_get_request(download);
     const char *destination = webkit_download_get_destination(download);
     g_autofree char *path = destination && !error ? g_filename_from_uri(destination, NULL, NULL) : NULL;
-    view->callbacks.download_ended(view->user_context, request ? webkit_uri_request_get_uri(request) : "", path, error);
+    view->callbacks.download_ended(view->user_context, (uint64_t)(uintptr_t)download,
+                                   request ? webkit_uri_request_get_uri(request) : "", path, error);
     g_object_unref(download);
     nw_live_downloads--;
 }
@@ -294,7 +295,7 @@ static void end_download(nw_view *view, WebKitDownload *download, const char *er
 static gboolean on_download_decide_destination(WebKitDownload *download, const char *suggested, gpointer user_data) {
     nw_view *view = user_data;
     WebKitURIRequest *request = webkit_download_get_request(download);
-    char *path = view->callbacks.download_destination(view->user_context,
+    char *path = view->callbacks.download_destination(view->user_context, (uint64_t)(uintptr_t)download,
                                                       request ? webkit_uri_request_get_uri(request) : "",
                                                       suggested ? suggested : "");
     if (!path) {
@@ -478,6 +479,15 @@ void nw_view_destroy(nw_view *view) {
 }
 
 uint64_t nw_view_page_id(nw_view *view) { return webkit_web_view_get_page_id(view->web_view); }
+
+void nw_view_cancel_download(nw_view *view, uint64_t id) {
+    for (GList *item = view->downloads; item; item = item->next) {
+        if ((uint64_t)(uintptr_t)item->data == id) {
+            webkit_download_cancel(item->data);  // "failed" follows, and ends it
+            return;
+        }
+    }
+}
 
 void nw_view_load_uri(nw_view *view, const char *uri) { webkit_web_view_load_uri(view->web_view, uri); }
 

@@ -62,6 +62,28 @@ struct DownloadTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
+    @Test("a wait that gave up writes nothing: its download, answered later, is dropped")
+    func givenUp() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let view = try await open("/downloads")
+        defer { view.close() }
+        var downloads = 0
+        let recorder = DownloadRecorder { _ in downloads += 1 }
+        view.navigationDelegate = recorder
+        await #expect(throws: InteractionError.timedOut(waitingFor: "a download", after: .milliseconds(200))) {
+            _ = try await view.waitForDownload(into: directory, timeout: .milliseconds(200)) {
+                // The page's own click: it does not wait for the answer, which comes after a second.
+                _ = try await view.evaluateJavaScript("document.getElementById('slow').click(); 1")
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while downloads == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(downloads == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     private final class DownloadRecorder: NavigationDelegate {
         let onDownload: (Download) -> Void
         init(_ onDownload: @escaping (Download) -> Void) { self.onDownload = onDownload }

@@ -18,6 +18,9 @@ enum LocatorPages {
         case "/export.csv":
             return .text("title,done\ncheese,false\n", contentType: "text/csv",
                          headers: [("Content-Disposition", #"attachment; filename="todos.csv""#)])
+        case "/slow.csv":
+            return .delayed(.seconds(1), .text("late", contentType: "text/csv",
+                                               headers: [("Content-Disposition", #"attachment; filename="slow.csv""#)]))
         case "/escape":
             return .text("not yours", contentType: "application/octet-stream",
                          headers: [("Content-Disposition", #"attachment; filename="../../escape.txt""#)])
@@ -33,6 +36,7 @@ enum LocatorPages {
         <!doctype html><title>Popups</title>
         <a id="blank" href="/form" target="_blank">Open the form</a>
         <button id="open" onclick="localStorage.setItem('shared', 'yes'); window.open('/dialogs', 'named')">Open</button>
+        <button id="many" onclick="for (let i = 0; i < 30; i++) window.open('/form', 'w' + i)">Open 30</button>
         """
 
     /// Links to an attachment, and to one whose suggested name climbs out of any directory.
@@ -40,6 +44,7 @@ enum LocatorPages {
         <!doctype html><title>Downloads</title>
         <a id="csv" href="/export.csv">Export CSV</a>
         <a id="escape" href="/escape">Escape</a>
+        <a id="slow" href="/slow.csv">Slow</a>
         """
 
     /// A button per dialog type; `#out` shows what the page got back.

@@ -52,4 +52,23 @@ struct PopupTests {
             _ = try await view.waitForPopup(timeout: .milliseconds(200)) {}
         }
     }
+
+    @Test("a handler that keeps nothing: the popup stays open, the opener's, until the opener closes; a wait then throws closed")
+    func openerOwnsPopups() async throws {
+        let view = try await open("/popups")
+        var seen: [WebView] = []
+        view.onPopup { seen.append($0) }
+        try await view.locator("#many").click()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while seen.count < WebView.popupLimit && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(seen.count == WebView.popupLimit)  // 30 asked for, the limit opened
+        let popup = try #require(seen.first)
+        seen = []
+        try await expect(popup).toHaveTitle("Form")
+        #expect(!popup.isClosed)
+        view.close()
+        #expect(popup.isClosed)
+        await #expect(throws: WebViewError.closed) { _ = try await view.waitForPopup {} }
+    }
 }

@@ -243,13 +243,15 @@ typedef struct {
     /// Called after the NW_EVENT_NEW_WINDOW event of a window the page asks
     /// for: a view made with the asking view as `related` opens it; NULL refuses it.
     nw_view *_Nullable (*_Nonnull popup)(void *context, const nw_event *request);
-    /// Called when a download of the view knows its suggested file name:
-    /// return the absolute path to write it to (malloc'd, taken by the shim)
-    /// or NULL to cancel it. `download_ended` follows either way, once.
-    char *_Nullable (*_Nonnull download_destination)(void *context, const char *uri, const char *suggested_filename);
-    /// A download ended: written to `destination` when `error` is NULL.
-    void (*_Nonnull download_ended)(void *context, const char *uri, const char *_Nullable destination,
-                           const char *_Nullable error);
+    /// Called when a download of the view (`id`, unique while it lasts) knows
+    /// its suggested file name: return the absolute path to write it to
+    /// (malloc'd, taken by the shim) or NULL to cancel it. `download_ended`
+    /// follows either way, once.
+    char *_Nullable (*_Nonnull download_destination)(void *context, uint64_t id, const char *uri,
+                                                     const char *suggested_filename);
+    /// Download `id` ended: written to `destination` when `error` is NULL.
+    void (*_Nonnull download_ended)(void *context, uint64_t id, const char *uri, const char *_Nullable destination,
+                                    const char *_Nullable error);
     /// Called once, from nw_view_destroy, after every handler is disconnected.
     void (*release)(void *context);
 } nw_callbacks;
@@ -288,6 +290,8 @@ nw_view *nw_view_new(nw_context *context, nw_view *_Nullable related, const nw_s
 void nw_view_destroy(nw_view *view);
 /// The id of the view's page in its web process (webkit_web_view_get_page_id).
 uint64_t nw_view_page_id(nw_view *view);
+/// Cancels the view's download `id` if it has not ended (its `download_ended` follows).
+void nw_view_cancel_download(nw_view *view, uint64_t id);
 
 void nw_view_load_uri(nw_view *view, const char *uri);
 void nw_view_load_html(nw_view *view, const char *html, const char *_Nullable base_uri);

@@ -1,3 +1,4 @@
+import CNavShim
 import Foundation
 
 /// A file a page downloaded for `WebView.waitForDownload(into:timeout:_:)`,
@@ -6,7 +7,8 @@ public struct DownloadedFile: Sendable, Hashable {
     /// The URL it came from.
     public let url: URL
     /// The file name the server or the link suggested (`Content-Disposition`,
-    /// `<a download>`, else the URL's last part).
+    /// `<a download>`, else the URL's last part), cut to its last part and
+    /// without control characters: the name it was written under, unless taken.
     public let suggestedFilename: String
     /// Where it was written: a file directly in the directory given, named
     /// after `suggestedFilename` (with ` (1)`, ` (2)`, ... before its
@@ -42,33 +44,38 @@ extension WebView {
         let number = downloadWaitsMade
         downloadWaitsMade += 1
         downloadWaits[number] = wait
-        defer { downloadWaits[number] = nil }
+        defer {
+            downloadWaits[number] = nil
+            // Given up (timed out, or the action threw): its download is not written.
+            if let id = wait.id, !wait.ended.isFulfilled, let shim { nw_view_cancel_download(shim, id) }
+        }
         try await action()
         let limit = timeout ?? defaultTimeout
         guard let result = await wait.ended.value(within: limit) else {
+            if isClosed { throw WebViewError.closed }
             throw InteractionError.timedOut(waitingFor: "a download", after: limit)
         }
         return try result.get()
     }
 
     /// Whether a `waitForDownload` waits for a download not yet started.
-    var isAwaitingDownload: Bool { downloadWaits.values.contains { $0.url == nil } }
+    var isAwaitingDownload: Bool { downloadWaits.values.contains { $0.id == nil } }
 
-    /// Where the download of `url` is written: in the directory of the first
-    /// wait without a download yet; nil (cancel it) when none waits.
-    func downloadDestination(url: String, suggestedFilename: String) -> String? {
-        guard let wait = downloadWaits.sorted(by: { $0.key < $1.key }).first(where: { $0.value.url == nil })?.value else {
+    /// Where download `id` of `url` is written: in the directory of the
+    /// oldest wait without a download yet; nil (cancel it) when none waits.
+    func downloadDestination(id: UInt64, url: String, suggestedFilename: String) -> String? {
+        guard let wait = downloadWaits.sorted(by: { $0.key < $1.key }).first(where: { $0.value.id == nil })?.value else {
             return nil
         }
         let name = DownloadWait.fileName(suggested: suggestedFilename, url: url)
-        wait.url = url
+        wait.id = id
         wait.suggestedFilename = name
         return DownloadWait.freePath(for: name, in: wait.directory).path
     }
 
-    /// The download of `url` ended: written to `path`, or failed with `error`.
-    func downloadEnded(url: String, path: String?, error: String?) {
-        guard let wait = downloadWaits.values.first(where: { $0.url == url && !$0.ended.isFulfilled }) else { return }
+    /// Download `id` of `url` ended: written to `path`, or failed with `error`.
+    func downloadEnded(id: UInt64, url: String, path: String?, error: String?) {
+        guard let wait = downloadWaits.values.first(where: { $0.id == id }) else { return }
         if let path, error == nil, let source = URL(string: url) {
             wait.ended.fulfil(.success(DownloadedFile(url: source, suggestedFilename: wait.suggestedFilename,
                                                       path: URL(fileURLWithPath: path))))
@@ -82,7 +89,8 @@ extension WebView {
 @WebKitActor
 final class DownloadWait {
     let directory: URL
-    var url: String?
+    /// The shim's id of its download, once one started.
+    var id: UInt64?
     var suggestedFilename = ""
     /// How it ended: written, or failed.
     let ended = ActionWait<Result<DownloadedFile, InteractionError>>()

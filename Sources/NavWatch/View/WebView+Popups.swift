@@ -31,6 +31,7 @@ extension WebView {
         try await action()
         let limit = timeout ?? defaultTimeout
         guard let popup = await wait.value(within: limit) else {
+            if isClosed { throw WebViewError.closed }
             throw InteractionError.timedOut(waitingFor: "a popup", after: limit)
         }
         return popup
@@ -38,10 +39,14 @@ extension WebView {
 
     /// Sets the handler that takes each window the page opens, as
     /// Playwright's `page.on('popup')`: a view of its own, as
-    /// `waitForPopup(timeout:_:)` returns, which the handler keeps and closes.
-    /// nil removes it. Without a handler or a `waitForPopup` waiting, the
-    /// page opens no window: the request is only reported
-    /// (`NavigationEvent.newWindowRequest`), as in a crawl.
+    /// `waitForPopup(timeout:_:)` returns. nil removes it. Without a handler
+    /// or a `waitForPopup` waiting, the page opens no window: the request is
+    /// only reported (`NavigationEvent.newWindowRequest`), as in a crawl.
+    /// At most `popupLimit` windows of a view's pages are open at once; the
+    /// next are refused.
+    ///
+    /// A popup stays open until it is closed or its opener is: its pages
+    /// report through the opener.
     public func onPopup(_ handler: (@WebKitActor (WebView) -> Void)?) {
         popupHandler = handler
     }
@@ -50,12 +55,11 @@ extension WebView {
     /// to this one, for the waits and the handler; nil refuses the window.
     func openPopup(for request: NewWindowRequest) -> OpaquePointer? {
         let waiting = popupWaits.values.filter { !$0.isFulfilled }
-        guard !waiting.isEmpty || popupHandler != nil, !isClosed,
-              let popup = try? WebView(configuration: configuration, sharingProcessWith: self) else { return nil }
         let root = popupRoot ?? self
+        guard !waiting.isEmpty || popupHandler != nil, !isClosed, root.popupFamily.count < Self.popupLimit,
+              let popup = try? WebView(configuration: configuration, sharingProcessWith: self) else { return nil }
         popup.popupRoot = root
-        root.popupFamily.removeAll { $0.view == nil }
-        root.popupFamily.append(WeakWebView(view: popup))
+        root.popupFamily.append(popup)
         for wait in waiting { wait.fulfil(popup) }
         popupHandler?(popup)
         return popup.shim
@@ -63,18 +67,16 @@ extension WebView {
 }
 
 extension WebView {
+    /// How many windows a view's pages (and their popups) may have open at
+    /// once: a page that opens windows in a loop gets this many.
+    public nonisolated static let popupLimit = 20
+
     /// The view showing the page with id `page`: a popup this view's pages
     /// opened, or else this one (its own page, or an unknown id).
     func view(showingPage page: UInt64) -> WebView {
         guard let shim, page != 0, nw_view_page_id(shim) != page else { return self }
-        return popupFamily.lazy.compactMap(\.view).first { view in view.shim.map { nw_view_page_id($0) == page } ?? false }
-            ?? self
+        return popupFamily.first { view in view.shim.map { nw_view_page_id($0) == page } ?? false } ?? self
     }
-}
-
-/// A view held weakly.
-struct WeakWebView {
-    weak var view: WebView?
 }
 
 /// One wait for what the page does after an action (a popup, a download):
@@ -83,6 +85,7 @@ struct WeakWebView {
 final class ActionWait<Value> {
     private var value: Value?
     private var continuation: CheckedContinuation<Void, Never>?
+    private var isAbandoned = false
 
     var isFulfilled: Bool { value != nil }
 
@@ -94,9 +97,16 @@ final class ActionWait<Value> {
         continuation = nil
     }
 
+    /// Ends the wait without a value (the view closed).
+    func abandon() {
+        isAbandoned = true
+        continuation?.resume()
+        continuation = nil
+    }
+
     /// The value, once it came or at once if it has; nil when `limit` passed first.
     func value(within limit: Duration) async -> Value? {
-        if value == nil {
+        if value == nil && !isAbandoned {
             let timer = Task { @WebKitActor [weak self] in
                 try? await Task.sleep(for: limit)
                 self?.continuation?.resume()

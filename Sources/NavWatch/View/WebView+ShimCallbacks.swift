@@ -210,19 +210,19 @@ final class ShimContext {
                 return Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?.openPopup(for: window)
             }
         },
-        download_destination: { context, uri, suggested in
+        download_destination: { context, id, uri, suggested in
             nonisolated(unsafe) let (context, uri, suggested) = (context, uri, suggested)
             return WebKitActor.assumeIsolated {
                 Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?
-                    .downloadDestination(url: String(cString: uri), suggestedFilename: String(cString: suggested))
+                    .downloadDestination(id: id, url: String(cString: uri), suggestedFilename: String(cString: suggested))
                     .flatMap { strdup($0) }
             }
         },
-        download_ended: { context, uri, destination, error in
+        download_ended: { context, id, uri, destination, error in
             nonisolated(unsafe) let (context, uri, destination, error) = (context, uri, destination, error)
             WebKitActor.assumeIsolated {
                 Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view?
-                    .downloadEnded(url: String(cString: uri), path: destination.map { String(cString: $0) },
+                    .downloadEnded(id: id, url: String(cString: uri), path: destination.map { String(cString: $0) },
                                    error: error.map { String(cString: $0) })
             }
         },

@@ -66,10 +66,10 @@ public final class WebView {
     /// The `waitForDownload` calls waiting, by number.
     var downloadWaits: [Int: DownloadWait] = [:]
     var downloadWaitsMade = 0
-    /// The windows this view's pages opened, and theirs in turn (held
-    /// weakly): they post to this view's content manager, which WebKit gives
-    /// a popup from its opener.
-    var popupFamily: [WeakWebView] = []
+    /// The windows this view's pages opened, and theirs in turn, open until
+    /// they close or this view does: they post to this view's content
+    /// manager, which WebKit gives a popup from its opener.
+    var popupFamily: [WebView] = []
     /// The view whose content manager this one's pages post to: the first
     /// opener of a popup; nil for any other view.
     weak var popupRoot: WebView?
@@ -222,16 +222,23 @@ public final class WebView {
     }
 
     /// Tears the view down. A running navigation ends as `cancelled`, then
-    /// the delegate receives `.closed`, and nothing after it.
-    /// Calling it twice does nothing.
+    /// the delegate receives `.closed`, and nothing after it. A
+    /// `waitForPopup` or `waitForDownload` waiting throws `WebViewError.closed`;
+    /// the windows its pages opened (`waitForPopup`, `onPopup`) close first:
+    /// their pages report through this view. Calling it twice does nothing.
     public func close() {
         guard let shim else { return }
+        for popup in popupFamily { popup.close() }
+        popupFamily = []
+        if let root = popupRoot { root.popupFamily.removeAll { $0 === self } }
         if let active = tracker.active {
             end(navigationID: active.navigation.id, with: .viewClosed(url: active.navigation.url))
         }
         timeouts.cancelAll()
         self.shim = nil
         nw_view_destroy(shim)
+        for wait in popupWaits.values { wait.abandon() }
+        for wait in downloadWaits.values { wait.ended.abandon() }
         emit(.closed)
     }
 

@@ -20,6 +20,7 @@ extension Crawler {
             // this one's report is stored while the next ones load.
             async let upcoming = nextEntry()
             await waitForTurn(entry)
+            if Task.isCancelled { break }
             let result = entry.kind == .external
                 ? await check(entry, http)
                 : await confirmingRedirects(try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value,
@@ -84,6 +85,7 @@ extension Crawler {
         while let entry = current, !Task.isCancelled {
             async let upcoming = nextEntry()  // leased while this one is read
             await waitForTurn(entry)
+            if Task.isCancelled { break }
             let result = entry.kind == .external ? await check(entry, http) : await read(entry, http)
             if let result {
                 try await storing.add(Task { try await self.complete(entry, result) })
@@ -113,6 +115,7 @@ extension Crawler {
             if let made { loader = made } else { loader = try await preparedLoader() }
             made = loader
             await waitForTurn(entry)
+            if Task.isCancelled { break }
             var result = await confirmingRedirects(try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value,
                                                    of: entry, http)
             compare(job, result)
