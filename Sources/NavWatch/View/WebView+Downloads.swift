@@ -34,6 +34,7 @@ extension WebView {
     ///   - directory: an existing directory the file is written to.
     ///   - timeout: how long to wait once `action` returned, for the download
     ///     to start and to be written; nil is `defaultTimeout`.
+    ///   - action: what makes the page download; a download started while it runs counts.
     /// - Throws: what `action` throws; `InteractionError.timedOut` when no
     ///   download was written in time; `InteractionError.downloadFailed` when
     ///   it failed; `WebViewError.closed` after `close()`.
