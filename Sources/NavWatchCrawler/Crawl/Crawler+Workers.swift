@@ -12,19 +12,14 @@ extension Crawler {
         // Ready before the first lease, so a page taken in breadth-first
         // order also starts in that order.
         let loader = try await preparedLoader()
-        let timeout = configuration.timeout
         var current = try await nextEntry()
         var storing = PendingStores(limit: storesWhileLoading)
         while let entry = current, !Task.isCancelled {
             // A pipeline: the next page is leased while this one loads, and
             // this one's report is stored while the next ones load.
             async let upcoming = nextEntry()
-            await waitForTurn(entry)
-            if Task.isCancelled { break }
-            let result = entry.kind == .external
-                ? await check(entry, http)
-                : await confirmingRedirects(try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value,
-                                            of: entry, http)
+            let loaded = entry.kind == .external ? await checkInTurn(entry, http) : try await renderInTurn(entry, loader, http)
+            guard let result = loaded else { break }
             // While the next pages load: its links are sorted (and offered to a
             // waiting worker), then it is stored once its late window has closed.
             try await storing.add(Task { try await self.complete(entry, result) })
@@ -104,7 +99,6 @@ extension Crawler {
     func render(_ http: HTTPChecker) async throws {
         // Made for the first page to render: a site whose pages all read from HTML starts no web process.
         var made: PageLoader?
-        let timeout = configuration.timeout
         var storing = PendingStores(limit: storesWhileLoading)
         // The pages of a kind this worker's renders decided, stored apart from the
         // rendered ones, which wait for their late windows.
@@ -114,10 +108,7 @@ extension Crawler {
             let loader: PageLoader
             if let made { loader = made } else { loader = try await preparedLoader() }
             made = loader
-            await waitForTurn(entry)
-            if Task.isCancelled { break }
-            var result = await confirmingRedirects(try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value,
-                                                   of: entry, http)
+            guard var result = try await renderInTurn(entry, loader, http) else { break }
             compare(job, result)
             result.renderReason = job.reason
             let decided = decideAwaiting(job.page.kind)
@@ -145,6 +136,26 @@ extension Crawler {
             await waitForChange(until: clock.now + .seconds(1))
         }
         return nil
+    }
+
+    /// `entry` rendered in `loader`'s view when it is its host's turn
+    /// (`waitForTurn`): the view is made ready first, so that the request
+    /// leaves as the turn comes. Nil when the task was cancelled meanwhile.
+    func renderInTurn(_ entry: FrontierEntry, _ loader: PageLoader, _ http: HTTPChecker) async throws -> PageResult? {
+        let timeout = configuration.timeout
+        try await Task { @WebKitActor in try await loader.ready(for: entry) }.value
+        await waitForTurn(entry)
+        if Task.isCancelled { return nil }
+        let result = try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
+        return await confirmingRedirects(result, of: entry, http)
+    }
+
+    /// `entry` checked with plain HTTP when it is its host's turn; nil when
+    /// the task was cancelled meanwhile.
+    func checkInTurn(_ entry: FrontierEntry, _ http: HTTPChecker) async -> PageResult? {
+        await waitForTurn(entry)
+        if Task.isCancelled { return nil }
+        return await check(entry, http)
     }
 
     /// `result`, or for a rendered page that failed before any answer (a

@@ -92,6 +92,8 @@ package final class PageLoader {
     private var retired: [Slot] = []
     private var pagesOnProcess = 0
     private var pagesLoaded = 0
+    /// The view `ready(for:)` made ready, and the URL it is ready for.
+    private var readied: (url: String, slot: Slot)?
     private let clock = ContinuousClock()
 
     /// Called when a page's load has been asked for (tests use it to crash the view).
@@ -196,12 +198,32 @@ package final class PageLoader {
         }
     }
 
-    /// Loads `entry` and reports on it. Never throws: every failure is in the report.
-    package func load(_ entry: FrontierEntry, timeout: Duration) async throws -> PageResult {
+    /// Makes a view ready for `entry` without asking for it: a free view
+    /// (one made now, or one whose page's late window closes now) that has
+    /// left a document `entry` would only scroll in. A `load` of `entry`
+    /// that follows then asks for the page at once, so the pace a crawl
+    /// keeps between its requests to a host (`Crawler.waitForTurn`) is the
+    /// pace the host sees.
+    package func ready(for entry: FrontierEntry) async throws {
         let slot = try await freeSlot()
-        let view = slot.view
+        await slot.view.leaveDocument(before: URL(string: entry.url)!)
+        readied = (entry.url, slot)
+    }
+
+    /// Loads `entry` and reports on it, in the view `ready(for:)` made ready
+    /// for it if it was the last one asked for, else in a free view. Never
+    /// throws: every failure is in the report.
+    package func load(_ entry: FrontierEntry, timeout: Duration) async throws -> PageResult {
         let url = URL(string: entry.url)!
-        await view.leaveDocument(before: url)
+        let slot: Slot
+        if let readied, readied.url == entry.url, slots.contains(where: { $0 === readied.slot }) {
+            slot = readied.slot
+        } else {
+            slot = try await freeSlot()
+            await slot.view.leaveDocument(before: url)
+        }
+        readied = nil
+        let view = slot.view
         pagesOnProcess += 1
         pagesLoaded += 1
 
