@@ -100,8 +100,10 @@ struct TextFragmentTests {
         defer { view.close() }
         let fold = try view.loadFolding(server.url("/"), timeout: .seconds(20))
         await fold.wait(until: { $0.isEnded })
+        try #require(fold.state.stage == .finished, "\(String(describing: fold.state.outcome))")
         let directives = matchCases.map { TextDirective(value: $0.0)! }
-        let found = try #require(await TextFragmentMatch.find(directives, in: view))
+        let started = ContinuousClock.now
+        let found = try #require(await TextFragmentMatch.find(directives, in: view), "no answer after \(ContinuousClock.now - started)")
         let wrong = zip(matchCases, found).filter { $0.0.1 != $0.1 }.map { "\($0.0.0): \($0.1)" }
         #expect(wrong == [])
         await server.shutdown()
