@@ -364,6 +364,27 @@ struct CrawlStoreTests {
         }
     }
 
+    @Test("a page's hundreds of links come back whole and in order", arguments: StoreKind.allCases)
+    func manyLinks(_ kind: StoreKind) async throws {
+        try await kind.withStores { stores in
+            let store = stores[0]
+            _ = try await store.enqueue([entry("/")])
+            let home = try #require(try await store.lease(request("w0")).leasedEntry)
+            // Every column set on some rows and not others.
+            let count = 133
+            let links = (0..<count).map { index in
+                PageLink(source: home.url, target: "http://a.test/p\(index % 7)", href: "/p\(index % 7)",
+                         fragment: index % 3 == 0 ? "f\(index)" : nil, text: "Link \(index)",
+                         rel: index % 5 == 0 ? "nofollow" : nil, element: index % 2 == 0 ? "a" : "area",
+                         reached: index % 11 == 0 ? .push : nil, routeTitle: index % 22 == 0 ? "Title \(index)" : nil,
+                         learnedFrom: index % 13 == 0 ? ["http://a.test/s\(index)"] : nil)
+            }
+            _ = try await store.complete(home, worker: "w0", report: loaded(home), aliases: [], discovered: [],
+                                         skipped: [], links: links)
+            #expect(try await store.linkGraph().links == links)
+        }
+    }
+
     @Test("text fragments of links to loaded pages, by the page's report (redirects followed), and what their match found",
           arguments: StoreKind.allCases)
     func textFragments(_ kind: StoreKind) async throws {
