@@ -13,7 +13,8 @@
 
 nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore_tls_errors,
                            nw_cache_model cache_model, int sandboxed, const char *proxy_uri,
-                           const char *extensions_directory, int read_only_requests, unsigned memory_limit_mb) {
+                           const char *extensions_directory, int read_only_requests, unsigned memory_limit_mb,
+                           const char *time_zone) {
     g_autoptr(WebKitWebsiteDataManager) manager = NULL;
     if (ephemeral || data_directory == NULL) {
         manager = webkit_website_data_manager_new_ephemeral();
@@ -29,7 +30,9 @@ nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore
         webkit_website_data_manager_set_network_proxy_settings(manager, WEBKIT_NETWORK_PROXY_MODE_CUSTOM, proxy);
     }
     nw_context *context = g_new0(nw_context, 1);
-    context->web_context = webkit_web_context_new_with_website_data_manager(manager);
+    // The time zone is set once, when the context is made.
+    context->web_context = g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "website-data-manager", manager,
+                                        "time-zone-override", time_zone, NULL);
     webkit_web_context_set_cache_model(context->web_context, (WebKitCacheModel)cache_model);
     // Contexts live as long as the process: the handler is never disconnected.
     g_signal_connect(context->web_context, "download-started", G_CALLBACK(nw_download_started), NULL);

@@ -92,11 +92,14 @@ int nw_sandbox_check(const char *bubblewrap_path, char *_Nullable *_Nonnull out_
 /// of the extension, whatever its main thread is doing), and its views get
 /// NW_EVENT_WEB_PROCESS_TERMINATED with WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT;
 /// 0: no limit. Both need the extension.
+/// `time_zone` (an IANA name), when not NULL, is the time zone the context's
+/// pages' `Date` and `Intl` use. (No locale: WebKit keeps one preferred
+/// language list per process, which the last context to set it changes for all.)
 /// Transfer full; contexts live as long as the process (none is ever freed).
 nw_context *nw_context_new(int ephemeral, const char *_Nullable data_directory, int ignore_tls_errors,
                            nw_cache_model cache_model, int sandboxed, const char *_Nullable proxy_uri,
                            const char *_Nullable extensions_directory, int read_only_requests,
-                           unsigned memory_limit_mb);
+                           unsigned memory_limit_mb, const char *_Nullable time_zone);
 
 // MARK: - Events
 

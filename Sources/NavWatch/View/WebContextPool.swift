@@ -3,7 +3,7 @@ import Foundation
 import WebKitThread
 
 /// One WebKit web context (network process, cookie store, TLS policy,
-/// sandbox, proxy, request methods, memory limit) per distinct setting, shared by the views that use it and
+/// sandbox, proxy, request methods, memory limit, time zone) per distinct setting, shared by the views that use it and
 /// kept for the life of the process.
 @WebKitActor
 package enum WebContextPool {
@@ -15,6 +15,7 @@ package enum WebContextPool {
         let memoryCache: Bool
         let readOnlyRequests: Bool
         let webProcessMemoryLimit: Int
+        let timeZone: String?
     }
 
     /// The bubblewrap this WebKit build runs (a path fixed when it was built).
@@ -33,7 +34,8 @@ package enum WebContextPool {
         let key = Key(storage: configuration.storage, tlsErrors: configuration.tlsErrors,
                       sandboxed: configuration.sandboxed, networkProxy: configuration.networkProxy,
                       memoryCache: configuration.memoryCache, readOnlyRequests: configuration.readOnlyRequests,
-                      webProcessMemoryLimit: configuration.webProcessMemoryLimit)
+                      webProcessMemoryLimit: configuration.webProcessMemoryLimit,
+                      timeZone: configuration.timeZone)
         if let context = contexts[key] { return context }
         let ignoreTLS: Int32 = configuration.tlsErrors == .ignore ? 1 : 0
         // The pages of a site share their scripts, style sheets and images:
@@ -44,13 +46,15 @@ package enum WebContextPool {
         let proxy = configuration.networkProxy?.absoluteString
         let readOnly: Int32 = configuration.readOnlyRequests ? 1 : 0
         let memoryLimit = UInt32(clamping: max(0, configuration.webProcessMemoryLimit))
+        let timeZone = configuration.timeZone
         let context: OpaquePointer
         switch configuration.storage {
         case .ephemeral:
-            context = nw_context_new(1, nil, ignoreTLS, cacheModel, sandboxed, proxy, extensions, readOnly, memoryLimit)
+            context = nw_context_new(1, nil, ignoreTLS, cacheModel, sandboxed, proxy, extensions, readOnly, memoryLimit,
+                                     timeZone)
         case .persistent(let directory):
             context = nw_context_new(0, directory.path, ignoreTLS, cacheModel, sandboxed, proxy, extensions, readOnly,
-                                     memoryLimit)
+                                     memoryLimit, timeZone)
         }
         contexts[key] = context
         return context

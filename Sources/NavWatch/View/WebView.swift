@@ -135,6 +135,7 @@ public final class WebView {
     package init(configuration: WebViewConfiguration, sharingProcessWith other: WebView?) throws {
         ShimContext.trace("new view")
         try WebKitRuntime.checkAvailable()
+        try configuration.check()
         self.configuration = configuration
         self.userAgent = configuration.userAgent
         self.javaScriptEnabled = configuration.javaScriptEnabled

@@ -80,6 +80,11 @@ public struct WebViewConfiguration: Sendable, Hashable {
     /// a page that asks to confirm goes on while it is watched or crawled;
     /// `WebViewConfiguration.testing` (NavWatchTesting) dismisses, as Playwright does.
     public var unansweredDialogs: ScriptDialogResponse
+    /// The time zone of the view's pages' `Date` and `Intl`, as an IANA name
+    /// (`Europe/Berlin`); nil keeps the system's. Views of different time
+    /// zones can run at once. `check()` refuses a name the system's time
+    /// zone database does not know.
+    public var timeZone: String?
 
     /// The default `webProcessMemoryLimit`: 1,024 MB, some five times what a
     /// large documentation page takes, and a quarter of a 7 GB CI runner's
@@ -103,7 +108,8 @@ public struct WebViewConfiguration: Sendable, Hashable {
         memoryCache: Bool = true,
         readOnlyRequests: Bool = false,
         webProcessMemoryLimit: Int = WebViewConfiguration.defaultWebProcessMemoryLimit,
-        unansweredDialogs: ScriptDialogResponse = .accept
+        unansweredDialogs: ScriptDialogResponse = .accept,
+        timeZone: String? = nil
     ) {
         self.userAgent = userAgent
         self.javaScriptEnabled = javaScriptEnabled
@@ -120,5 +126,6 @@ public struct WebViewConfiguration: Sendable, Hashable {
         self.readOnlyRequests = readOnlyRequests
         self.webProcessMemoryLimit = webProcessMemoryLimit
         self.unansweredDialogs = unansweredDialogs
+        self.timeZone = timeZone
     }
 }

@@ -8,6 +8,9 @@ public enum WebViewError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedURL(String)
     /// A screenshot could not be taken or written.
     case screenshotFailed(String)
+    /// A setting of the view's `WebViewConfiguration` has a value out of its
+    /// range; the text names the setting and the value.
+    case invalidConfiguration(String)
 
     /// What went wrong, in one line.
     public var description: String {
@@ -15,6 +18,7 @@ public enum WebViewError: Error, Sendable, Equatable, CustomStringConvertible {
         case .closed: return "the web view is closed"
         case .unsupportedURL(let url): return "cannot load \(url): only http, https, file, data and about URLs can be loaded"
         case .screenshotFailed(let reason): return "cannot take a screenshot: \(reason)"
+        case .invalidConfiguration(let problem): return problem
         }
     }
 }
