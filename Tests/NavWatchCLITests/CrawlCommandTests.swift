@@ -121,6 +121,12 @@ struct CrawlCommandTests {
         (["crawl", "--render", "never", "--screenshots", "shots", "example.org"],
          "navwatch: --screenshots needs rendered pages: it cannot be combined with --render never"),
         (["crawl", "--read-concurrency", "0", "example.org"], "navwatch: --read-concurrency must be at least 1"),
+        (["crawl", "--viewport", "0x0", "example.org"], "navwatch: the viewport's width 0 is not between 1 and 16384 pixels"),
+        (["example.org", "--viewport", "390x99999"], "navwatch: the viewport's height 99999 is not between 1 and 16384 pixels"),
+        (["example.org", "--viewport", "wide"],
+         "navwatch: The value 'wide' is invalid for '--viewport <WxH>'"),
+        (["crawl", "--timezone", "Mars/Olympus", "example.org"],
+         #"navwatch: the time zone "Mars/Olympus" is unknown (give an IANA name, such as Europe/Berlin)"#),
     ] as [([String], String?)])
     func badOptions(arguments: [String], message: String?) async throws {
         let result = try await NavwatchProcess.run(arguments)

@@ -38,6 +38,27 @@ struct ScreenshotTests {
         #expect(!FileManager.default.fileExists(atPath: numbered[1]))  // it never finished
     }
 
+    @Test("--viewport sizes the page and its screenshot; crawl --timezone sets the clock its pages read")
+    func viewportAndTimeZone() async throws {
+        let server = try await site.value
+        let shot = temporaryPath("phone.png")
+        defer { try? FileManager.default.removeItem(atPath: shot) }
+        let watch = try await NavwatchProcess.run([server.url("/rich").absoluteString, "--viewport", "390x844", "--screenshot", shot])
+        #expect(watch.status == 0)
+        #expect(pngSize(shot).map { [$0.0, $0.1] } == [390, 844])
+
+        let db = temporaryPath("clock.db"), script = temporaryPath("clock.js")
+        defer { removeSQLiteDatabase(atPath: db); try? FileManager.default.removeItem(atPath: script) }
+        try "return [Intl.DateTimeFormat().resolvedOptions().timeZone, innerWidth]"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-depth", "0", "--timezone", "Asia/Tokyo",
+                                                   "--viewport", "800x600", "--extract", script, server.url("/rich").absoluteString])
+        #expect(crawl.status == 0)
+        let line = try #require(crawl.stdout.first)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(report["data"] as? [AnyHashable] == ["Asia/Tokyo", 800])
+    }
+
     @Test("navwatch crawl --screenshots names each finished page's PNG in its report")
     func crawlScreenshots() async throws {
         let server = try await site.value

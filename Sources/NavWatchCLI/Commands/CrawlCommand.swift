@@ -85,6 +85,8 @@ package struct CrawlCommand: AsyncParsableCommand {
     @Option(name: .customLong("user-agent"), help: "The User-Agent to send.")
     package var userAgent: String?
 
+    @OptionGroup package var emulation: EmulationOptions
+
     @Flag(name: .customLong("ignore-tls-errors"), help: "Load pages whose certificate does not validate.")
     package var ignoreTLSErrors = false
 
@@ -348,9 +350,9 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.sitemap = try sitemap.map { text throws(InputError) in
             text == "auto" ? .auto : .url(try URLArgument.parse(text))
         }
-        configuration.webView = WebViewConfiguration(userAgent: userAgent, tlsErrors: ignoreTLSErrors ? .ignore : .fail,
-                                                     navigationTimeout: configuration.timeout, sandboxed: !noSandbox,
-                                                     webProcessMemoryLimit: memoryLimit)
+        configuration.webView = emulation.applied(to: WebViewConfiguration(
+            userAgent: userAgent, tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: configuration.timeout,
+            sandboxed: !noSandbox, webProcessMemoryLimit: memoryLimit))
 
         let progress = CrawlProgress(maxPages: maxPages, alreadyDone: counts.reported)
         let crawler = try Crawler(configuration: configuration, store: store)

@@ -71,6 +71,8 @@ package struct LoadOptions: ParsableArguments {
     @Option(name: .customLong("user-agent"), help: "The User-Agent to send.")
     package var userAgent: String?
 
+    @OptionGroup package var emulation: EmulationOptions
+
     @Flag(name: .customLong("no-javascript"), help: "Do not run the pages' JavaScript.")
     package var noJavaScript = false
 
@@ -138,10 +140,10 @@ package struct LoadOptions: ParsableArguments {
         options.recordRequests = har != nil
         options.screenshot = screenshot
         options.fullPageScreenshot = fullPage
-        options.configuration = WebViewConfiguration(
+        options.configuration = emulation.applied(to: WebViewConfiguration(
             userAgent: userAgent, javaScriptEnabled: !noJavaScript, imagesEnabled: !noImages,
             tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: options.timeout,
-            sandboxed: !noSandbox, memoryCache: runs == 1, webProcessMemoryLimit: memoryLimit)
+            sandboxed: !noSandbox, memoryCache: runs == 1, webProcessMemoryLimit: memoryLimit))
         options.network = network?.profile
         return options
     }

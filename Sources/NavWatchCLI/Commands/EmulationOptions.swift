@@ -1,0 +1,46 @@
+import ArgumentParser
+import NavWatch
+
+/// `--viewport` and `--timezone`: what the pages of `navwatch URL` and
+/// `navwatch crawl` see of the screen and the clock
+/// (`WebViewConfiguration.viewportWidth`, `viewportHeight` and `timeZone`).
+package struct EmulationOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The viewport in CSS pixels, WIDTHxHEIGHT (such as 390x844); 1280x800 by default.", valueName: "WxH"))
+    package var viewport: Viewport?
+
+    @Option(name: .customLong("timezone"), help: ArgumentHelp(
+        "The time zone of the pages' Date and Intl, an IANA name (such as Europe/Berlin); the system's by default.",
+        valueName: "name"))
+    package var timeZone: String?
+
+    package init() {}
+
+    /// A viewport size as `--viewport` takes it.
+    package struct Viewport: ExpressibleByArgument, Sendable, Equatable {
+        package var width: Int
+        package var height: Int
+
+        package init?(argument: String) {
+            let sides = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]) else { return nil }
+            (self.width, self.height) = (width, height)
+        }
+    }
+
+    package func validate() throws {
+        do {
+            try applied(to: WebViewConfiguration()).check()
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// `configuration` with the options given set on it.
+    func applied(to configuration: WebViewConfiguration) -> WebViewConfiguration {
+        var configuration = configuration
+        if let viewport { (configuration.viewportWidth, configuration.viewportHeight) = (viewport.width, viewport.height) }
+        if let timeZone { configuration.timeZone = timeZone }
+        return configuration
+    }
+}
