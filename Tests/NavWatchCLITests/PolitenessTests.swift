@@ -126,7 +126,7 @@ struct PolitenessTests {
             return zip(times, times.dropFirst()).map { $1 - $0 }.min() ?? .zero
         }
         #expect(try await closestArrivals(["--host-concurrency", "1"]) >= .milliseconds(150))
-        // Without it, three views ask at once.
-        #expect(try await closestArrivals([]) < .milliseconds(100))
+        // Without it, three views ask at once: two requests overlap, one asked before the other was answered.
+        #expect(try await closestArrivals([]) < .milliseconds(150))
     }
 }

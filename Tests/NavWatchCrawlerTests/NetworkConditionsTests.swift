@@ -125,12 +125,14 @@ struct NetworkConditionsTests {
     func tunnel() async throws {
         let server = try await LoopbackServer.start(tls: .loopbackTest, route: Self.route)
         defer { Task { await server.shutdown() } }
-        let rtt = 150.0
-        let report = try await crawl(["/small"], on: server, network: try NetworkProfile(parsing: "latency=150ms"), tls: true)[0]
+        // Three round trips, not four: half of one is left for the machine (a busy one took 148 ms more
+        // than three round trips of 150 ms, within 2 ms of a fourth).
+        let rtt = 400.0
+        let report = try await crawl(["/small"], on: server, network: try NetworkProfile(parsing: "latency=400ms"), tls: true)[0]
         #expect(report.outcome == .ok && report.title == "Small")
         let ttfb = try #require(report.timings.ttfb)
-        #expect(ttfb >= 3 * rtt && ttfb <= 3 * rtt * 1.25, "ttfb \(ttfb) ms")
+        #expect(ttfb >= 3 * rtt && ttfb < 3.5 * rtt, "ttfb \(ttfb) ms")
         let finish = try #require(report.timings.finish)
-        #expect(finish >= 3 * rtt && finish <= 3 * rtt * 1.25 + 50, "finish \(finish) ms")
+        #expect(finish >= 3 * rtt && finish < 3.5 * rtt + 50, "finish \(finish) ms")
     }
 }
