@@ -30,6 +30,22 @@ struct DownloadTests {
         #expect(view.url?.path == "/downloads")
     }
 
+    @Test("two downloads of one name into one directory at once: each its own file")
+    func sameNameAtOnce() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try await open("/downloads"), second = try await open("/downloads")
+        defer { first.close(); second.close() }
+        // Both answered a second after they were asked: their names are chosen a few milliseconds apart.
+        async let one = first.waitForDownload(into: directory) { try await first.locator("#slow").click() }
+        async let other = second.waitForDownload(into: directory) { try await second.locator("#slow").click() }
+        let paths = try await [one.path.lastPathComponent, other.path.lastPathComponent].sorted()
+        #expect(paths == ["slow (1).csv", "slow.csv"])
+        for name in paths {
+            #expect(try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) == "late")
+        }
+    }
+
     @Test("a suggested name that climbs out of the directory is written inside it, under its last part")
     func escape() async throws {
         let directory = try temporaryDirectory()

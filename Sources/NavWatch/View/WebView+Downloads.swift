@@ -71,11 +71,16 @@ extension WebView {
         let name = DownloadWait.fileName(suggested: suggestedFilename, url: url)
         wait.id = id
         wait.suggestedFilename = name
-        return DownloadWait.freePath(for: name, in: wait.directory).path
+        let path = DownloadWait.freePath(for: name, in: wait.directory, except: Set(DownloadWait.writing.values)).path
+        // WebKit creates the file only once data comes: until the download
+        // ends, its path is taken for every other download of the process.
+        DownloadWait.writing[id] = path
+        return path
     }
 
     /// Download `id` of `url` ended: written to `path`, or failed with `error`.
     func downloadEnded(id: UInt64, url: String, path: String?, error: String?) {
+        DownloadWait.writing[id] = nil
         guard let wait = downloadWaits.values.first(where: { $0.id == id }) else { return }
         if let path, error == nil, let source = URL(string: url) {
             wait.ended.fulfil(.success(DownloadedFile(url: source, suggestedFilename: wait.suggestedFilename,
@@ -93,6 +98,8 @@ final class DownloadWait {
     /// The shim's id of its download, once one started.
     var id: UInt64?
     var suggestedFilename = ""
+    /// The paths of the downloads being written, in every view, by the shim's id.
+    static var writing: [UInt64: String] = [:]
     /// How it ended: written, or failed.
     let ended = ActionWait<Result<DownloadedFile, InteractionError>>()
 
@@ -115,15 +122,17 @@ final class DownloadWait {
         return fromURL.isEmpty ? "download" : fromURL
     }
 
-    /// `name` in `directory`, or with ` (1)`, ` (2)`, ... before its extension, the first not taken.
-    nonisolated static func freePath(for name: String, in directory: URL) -> URL {
+    /// `name` in `directory`, or with ` (1)`, ` (2)`, ... before its
+    /// extension: the first that is no file and not in `taken`.
+    nonisolated static func freePath(for name: String, in directory: URL, except taken: Set<String> = []) -> URL {
+        func isFree(_ url: URL) -> Bool { !taken.contains(url.path) && !FileManager.default.fileExists(atPath: url.path) }
         let first = directory.appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: first.path) else { return first }
+        guard !isFree(first) else { return first }
         let stem = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
         var number = 1
         while true {
             let candidate = directory.appendingPathComponent("\(stem) (\(number))" + (ext.isEmpty ? "" : ".\(ext)"))
-            if !FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            if isFree(candidate) { return candidate }
             number += 1
         }
     }
