@@ -261,6 +261,11 @@ static gboolean on_view_script_dialog(WebKitWebView *web_view, WebKitScriptDialo
 // WebKit requires), else nothing. A "window.open" without a user gesture
 // comes here directly. The view returned is already in its offscreen
 // window, which owns it: the emission takes no reference of its own.
+static void on_view_close(WebKitWebView *web_view, gpointer user_data) {
+    nw_view *view = user_data;
+    view->callbacks.close_requested(view->user_context);
+}
+
 static GtkWidget *on_view_create(WebKitWebView *web_view, WebKitNavigationAction *action, gpointer user_data) {
     nw_view *view = user_data;
     WebKitURIRequest *request = webkit_navigation_action_get_request(action);
@@ -421,6 +426,7 @@ nw_view *nw_view_new(nw_context *context, nw_view *related, const nw_settings *s
     CONNECT("decide-policy", on_view_decide_policy);
     CONNECT("script-dialog", on_view_script_dialog);
     CONNECT("create", on_view_create);
+    CONNECT("close", on_view_close);
     CONNECT("user-message-received", on_view_user_message);
     g_signal_connect(webkit_web_view_get_back_forward_list(view->web_view), "changed",
                      G_CALLBACK(on_history_changed), view);

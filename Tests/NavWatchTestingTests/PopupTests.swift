@@ -44,6 +44,23 @@ struct PopupTests {
         #expect(view.pageErrors.isEmpty)
     }
 
+    @Test("window.close() in a popup closes its view; in the test's own view it does nothing")
+    func pageClosesPopup() async throws {
+        let view = try await open("/popups")
+        defer { view.close() }
+        let popup = try await view.waitForPopup { try await view.locator("#open").click() }
+        defer { popup.close() }
+        try await expect(popup).toHaveTitle("Dialogs")
+        _ = try await popup.evaluateJavaScript("setTimeout(() => window.close(), 0); 1")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !popup.isClosed && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(popup.isClosed)
+        _ = try await view.evaluateJavaScript("window.close(); 1")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!view.isClosed)
+        try await expect(view).toHaveTitle("Popups")
+    }
+
     @Test("no window opens within the timeout: timedOut, naming what was awaited")
     func noPopup() async throws {
         let view = try await open("/popups")

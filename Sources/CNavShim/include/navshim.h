@@ -255,6 +255,10 @@ typedef struct {
     /// Download `id` ended: written to `destination` when `error` is NULL.
     void (*_Nonnull download_ended)(void *context, uint64_t id, const char *uri, const char *_Nullable destination,
                                     const char *_Nullable error);
+    /// The page called `window.close()` and WebKit lets it (`close`: a window
+    /// a script opened, or one whose history has one entry). The view is not destroyed
+    /// here: the callee destroys it later, never from inside the call.
+    void (*_Nonnull close_requested)(void *context);
     /// Called once, from nw_view_destroy, after every handler is disconnected.
     void (*release)(void *context);
 } nw_callbacks;

@@ -226,6 +226,17 @@ final class ShimContext {
                                    error: error.map { String(cString: $0) })
             }
         },
+        close_requested: { context in
+            nonisolated(unsafe) let context = context
+            WebKitActor.assumeIsolated {
+                // Only a popup: WebKit also lets a window whose history has one entry
+                // close itself, and a crawled page must not close the crawler's view.
+                guard let view = Unmanaged<ShimContext>.fromOpaque(context).takeUnretainedValue().view,
+                      view.popupRoot != nil else { return }
+                // After the signal: WebKit is still emitting it on the view.
+                Task { @WebKitActor in view.close() }
+            }
+        },
         release: { context in
             Unmanaged<ShimContext>.fromOpaque(context).release()
         })
