@@ -51,22 +51,24 @@ struct NetworkConditionsTests {
         return paths.compactMap { path in reports.first { $0.url == server.url(path).absoluteString } }
     }
 
-    @Test("a 200 KB document over 1.6 Mbit/s and 150 ms takes its bytes' time and two round trips, and at most a quarter more")
+    @Test("a 200 KB document over 1.6 Mbit/s and 300 ms takes its bytes' time and two round trips, and at most a quarter more")
     func bandwidthAndRoundTrips() async throws {
         let server = try await LoopbackServer.start(route: Self.route)
         defer { Task { await server.shutdown() } }
-        let profile = try NetworkProfile(parsing: "latency=150ms,down=1.6Mbps,up=768kbps")
+        let rtt = 300.0
+        let profile = try NetworkProfile(parsing: "latency=300ms,down=1.6Mbps,up=768kbps")
         let shaped = try await crawl(["/big"], on: server, network: profile)
         let bytes = Double(shaped[0].resources.transferBytes)
         #expect(bytes > 200_000)
         // The document's bytes at 200 000 bytes a second, a round trip to connect and one for the request.
-        let least = bytes / 200_000 * 1000 + 2 * 150
+        let least = bytes / 200_000 * 1000 + 2 * rtt
         let finish = try #require(shaped[0].timings.finish)
         #expect(finish >= least && finish <= least * 1.25, "finish \(finish) ms, least \(least) ms")
         #expect(shaped[0].network == profile)
-        // Its first byte comes after two round trips.
+        // Its first byte comes after two round trips, not three: half of one is left for the machine, since
+        // navwatch's clock hears of the response over IPC (a busy machine took 120 ms more than two of 150 ms).
         let ttfb = try #require(shaped[0].timings.ttfb)
-        #expect(ttfb >= 300 && ttfb <= 300 * 1.25, "ttfb \(ttfb) ms")
+        #expect(ttfb >= 2 * rtt && ttfb < 2.5 * rtt, "ttfb \(ttfb) ms")
 
         let direct = try await crawl(["/big"], on: server, network: nil)[0]
         #expect(direct.outcome == .ok && direct.network == nil)
