@@ -6,11 +6,11 @@ import Testing
 @Suite("Reading commands: crawls opened read-only, other files refused and left as they were")
 struct ReadingCommandsTests {
     /// A file of each kind that holds no crawl, with the line navwatch refuses it with.
-    private static func files(in directory: String) throws -> [(path: String, line: String)] {
+    private static func files(in directory: String) async throws -> [(path: String, line: String)] {
         let empty = directory + "/empty.db", text = directory + "/notes.txt", foreign = directory + "/foreign.db"
         _ = FileManager.default.createFile(atPath: empty, contents: nil)
         try "not a database\n".write(toFile: text, atomically: true, encoding: .utf8)
-        try python("import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nc.execute('CREATE TABLE notes (body TEXT)')\n"
+        try await python("import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nc.execute('CREATE TABLE notes (body TEXT)')\n"
                    + "c.execute(\"INSERT INTO notes VALUES ('mine')\")\nc.commit()\nc.close()", foreign)
         return [(empty, "\(empty) is empty, not a crawl database"),
                 (text, "\(text) is not a crawl database: it is not a SQLite file"),
@@ -23,8 +23,8 @@ struct ReadingCommandsTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let budgets = directory + "/budgets.toml"
         try "[[budget]]\nload_ms = 1000\n".write(toFile: budgets, atomically: true, encoding: .utf8)
-        for (file, line) in try Self.files(in: directory) {
-            let before = try Self.sha256(file)
+        for (file, line) in try await Self.files(in: directory) {
+            let before = try #require(Self.contents(file))
             let commands = [
                 ["links", "--db", file], ["report", "--db", file, "--out", directory + "/report.html"], ["export", "--db", file],
                 ["status", "--db", file], ["budgets", "--db", file, "--budgets", budgets], ["diff", file, crawl], ["diff", crawl, file],
@@ -35,7 +35,7 @@ struct ReadingCommandsTests {
                 #expect(result.status == 2, "\(arguments)")
                 #expect(result.stderr == "navwatch: \(line)\n", "\(arguments)")
                 #expect(result.stdout.isEmpty, "\(arguments)")
-                #expect(try Self.sha256(file) == before, "\(arguments) changed \(file)")
+                #expect(Self.contents(file) == before, "\(arguments) changed \(file)")
             }
             let beside = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
             #expect(beside == ["budgets.toml", "crawl.db", "empty.db", "foreign.db", "notes.txt"], "\(beside)")
@@ -46,13 +46,13 @@ struct ReadingCommandsTests {
     func crawlUnchanged() async throws {
         let (directory, crawl) = try Self.directoryWithCrawl()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let before = try Self.sha256(crawl)
+        let before = try #require(Self.contents(crawl))
         let status = try await NavwatchProcess.run(["status", "--db", crawl])
         #expect(status.status == 0)
         #expect(status.stdout == ["done 0 (loaded 0, failed 0, skipped 0), leased 0, queued 0"])
         let diff = try await NavwatchProcess.run(["diff", crawl, crawl])
         #expect(diff.status == 0)
-        #expect(try Self.sha256(crawl) == before)
+        #expect(Self.contents(crawl) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["crawl.db"])
     }
 
@@ -64,32 +64,17 @@ struct ReadingCommandsTests {
         return (directory, directory + "/crawl.db")
     }
 
-    /// The SHA-256 of the file at `path`, in hex, as `sha256sum` gives it.
-    private static func sha256(_ path: String) throws -> String {
-        let output = try run("/usr/bin/env", ["sha256sum", path])
-        return String(output.prefix { $0 != " " })
+    /// The bytes of the file at `path`; nil when it cannot be read.
+    private static func contents(_ path: String) -> Data? {
+        FileManager.default.contents(atPath: path)
     }
 
-    private static func python(_ script: String, _ argument: String) throws {
-        _ = try run("/usr/bin/env", ["python3", "-c", script, argument])
-    }
-
-    /// Runs a helper to its end (within 30 s) and gives its standard output.
-    private static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process(), output = Pipe()
-        process.executableURL = URL(filePath: executable)
-        process.arguments = arguments
-        process.standardOutput = output
-        try process.run()
-        // Its output is a line at most, which the pipe holds until it is read.
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        guard !process.isRunning else {
-            process.terminate()
-            throw HelperFailure("\(arguments) still runs after 30 s")
-        }
-        guard process.terminationStatus == 0 else { throw HelperFailure("\(arguments) exited with \(process.terminationStatus)") }
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    /// Runs a Python script with `argument` to its end, within 30 s. (`NavwatchProcess` waits
+    /// for its exit as Foundation's `Process` alone may never see it beside a WebKit process.)
+    private static func python(_ script: String, _ argument: String) async throws {
+        let result = try await NavwatchProcess(["python3", "-c", script, argument], executable: "/usr/bin/env")
+            .finish(within: .seconds(30))
+        guard result.status == 0 else { throw HelperFailure("python3 exited with \(result.status): \(result.stderr)") }
     }
 }
 
