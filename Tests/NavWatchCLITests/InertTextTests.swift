@@ -97,31 +97,31 @@ struct InertTextTests {
         let linkRow = try #require(links.stdout.first { $0.contains("/formula,") }, "\(links.stdout)")
         #expect(linkRow.hasSuffix(#","'=1+1",/formula,a,"# + "\r"), "\(linkRow)")
         // What a spreadsheet gets: Python's csv module reads the cell back as the text with its quote.
-        let read = try Self.python(reading: reports.stdout.joined(separator: "\n"),
+        let read = try await Self.python(reading: reports.stdout.joined(separator: "\n"),
                                    "print([r[6] for r in csv.reader(sys.stdin) if r[0].endswith('/formula')][0])")
         #expect(read == #"'=HYPERLINK("http://evil.test/","x")"# + "\n")
     }
 
     @Test("Python's csv reads a row of escaped controls back: one row, its cells as written")
-    func csvReadBack() throws {
+    func csvReadBack() async throws {
         let csv = ReportExport.csvRow([Self.controls, "x,\"y\"", "3"]) + "\r\n"
-        let read = try Self.python(reading: csv, "print([' | '.join(r) for r in csv.reader(sys.stdin)])")
+        let read = try await Self.python(reading: csv, "print([' | '.join(r) for r in csv.reader(sys.stdin)])")
         #expect(read == "['\(Self.escaped.replacingOccurrences(of: "\\", with: "\\\\")) | x,\"y\" | 3']\n")
     }
 
-    /// What a Python script (with `csv` and `sys` imported) prints reading `input` on its standard input.
-    private static func python(reading input: String, _ script: String) throws -> String {
-        let python = Process()
-        python.executableURL = URL(filePath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", "import csv,sys; " + script]
-        let stdin = Pipe(), output = Pipe()
-        (python.standardInput, python.standardOutput) = (stdin, output)
-        try python.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let read = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        return read
+    /// What a Python script (with `csv` and `sys` imported) prints reading `input` as its standard input.
+    /// (`NavwatchProcess` waits for its exit, within 30 s, as Foundation's `Process` alone may never
+    /// see it beside a WebKit process.)
+    private static func python(reading input: String, _ script: String) async throws -> String {
+        let file = temporaryPath("input.csv")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data(input.utf8).write(to: URL(fileURLWithPath: file))
+        // Read as standard input is on Linux: bytes as UTF-8, lines split at line feeds only.
+        let opening = "import csv,sys; sys.stdin = open(sys.argv[1], encoding='utf-8', newline='\\n'); "
+        let result = try await NavwatchProcess(["python3", "-c", opening + script, file], executable: "/usr/bin/env")
+            .finish(within: .seconds(30))
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.map { $0 + "\n" }.joined()
     }
 
     @Test("a CSV cell: formulas get a quote, numbers of every sign stay numbers, a tab or CR is escaped (so no formula)")
