@@ -174,7 +174,7 @@ private final class RouteHandler: ChannelInboundHandler {
             let buffer = context.channel.allocator.buffer(bytes: chunk)
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             // The next chunk once the last one is written: as fast as the client reads.
-            func writeNext() {
+            @Sendable func writeNext() {
                 let (handler, context) = bound.value
                 context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer)))).whenSuccess { writeNext() }
             }

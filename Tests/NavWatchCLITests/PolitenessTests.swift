@@ -97,11 +97,13 @@ struct PolitenessTests {
         #expect(crawl.stdout.count == 8)
         let log = arrivals.withLock { $0 }
         #expect(log.count == 8)
-        // 2 s apart when navwatch asks for them. A view is made ready (made,
-        // or its last page's window closed) before the turn: made after it,
-        // a new view delayed its first request by 600 ms on a busy machine.
+        // 2 s apart when navwatch asks for them. Spaced by lease alone, the
+        // gaps were under 1 s; with a view made after the turn (600 ms on a
+        // busy machine) CI saw 1.36 s. What is left is the time a request
+        // takes to leave WebKit, which the turn does not see: a full run
+        // delivered the first one 320 ms late.
         let gaps = zip(log, log.dropFirst()).map { ($1.path, $1.at - $0.at) }
-        #expect(gaps.allSatisfy { $0.1 > .milliseconds(1700) }, "\(gaps)")
+        #expect(gaps.allSatisfy { $0.1 > .milliseconds(1500) }, "\(gaps)")
     }
 
     @Test("--host-concurrency caps the pages in flight on a host, whatever --concurrency")
