@@ -45,6 +45,15 @@ package struct HTMLDocument: Sendable, Equatable {
         package var isEmpty: Bool { sources.isEmpty && inline.isEmpty && !handlers }
 
         package init() {}
+
+        /// Whether a script of this `type` runs: none, empty, a JavaScript MIME
+        /// type or `module`; anything else is a data block. Unknown JavaScript
+        /// spellings count as running (a render too many, never one too few).
+        package static func runs(type: String?) -> Bool {
+            guard let type = type?.trimmingCharacters(in: .whitespaces).lowercased(), !type.isEmpty else { return true }
+            return type == "module" || type.contains("script") || !(type.contains("json") || type.contains("template")
+                || type.hasPrefix("text/x-") || type == "text/html" || type == "text/plain")
+        }
     }
 
     /// `<a href>` and `<area href>` in document order, then `<iframe src>`
@@ -52,6 +61,9 @@ package struct HTMLDocument: Sendable, Equatable {
     /// frames, as the facts script lists them). Links inside `<template>`
     /// and `<noscript>` are not links of a page whose scripts run.
     package var links: [Link] = []
+    /// The resources the document embeds (`EmbeddedResource`), in document
+    /// order; those inside `<template>` and `<noscript>` are left out, as of `links`.
+    package var embedded: [EmbeddedResource] = []
     /// Every element id in document order, then every `<a name>`, each once.
     package var anchors: [String] = []
     /// `document.title`: the first `<title>`'s text, ASCII white space

@@ -124,6 +124,8 @@ private struct DocumentReader {
     private var baseHref: String?
     private var sources: Set<String> = [], inline: Set<Int> = []
     private var scriptSources: [String] = []
+    /// Elements with a resource's URL, in document order, each with the attribute.
+    private var embeds: [(node: UnsafeMutablePointer<GumboNode>, attribute: String)] = []
     private let url: URL
 
     init(url: URL) {
@@ -191,11 +193,21 @@ private struct DocumentReader {
         case (GUMBO_TAG_META, GUMBO_NAMESPACE_HTML):
             readMeta(&attributes)
         case (GUMBO_TAG_SCRIPT, _):
-            guard Self.runs(type: attributes.attribute("type")) else { break }
+            guard HTMLDocument.Scripts.runs(type: attributes.attribute("type")) else { break }
             if let source = attributes.attribute("src") {
                 scriptSources.append(source)
+                embeds.append((node, "src"))
             } else {
                 inline.insert(ScriptShape.of(Self.childText(of: element)).hashValue)
+            }
+        case (GUMBO_TAG_IMG, GUMBO_NAMESPACE_HTML), (GUMBO_TAG_SOURCE, GUMBO_NAMESPACE_HTML):
+            if attributes.attribute("src") != nil { embeds.append((node, "src")) }
+            if attributes.attribute("srcset") != nil { embeds.append((node, "srcset")) }
+        case (GUMBO_TAG_VIDEO, GUMBO_NAMESPACE_HTML), (GUMBO_TAG_AUDIO, GUMBO_NAMESPACE_HTML):
+            if attributes.attribute("src") != nil { embeds.append((node, "src")) }
+        case (GUMBO_TAG_LINK, GUMBO_NAMESPACE_HTML):
+            if attributes.attribute("href") != nil, EmbeddedResource.isResourceLink(rel: attributes.attribute("rel") ?? "") {
+                embeds.append((node, "href"))
             }
         default:
             break
@@ -223,6 +235,13 @@ private struct DocumentReader {
         }
         let resolver = DocumentURL.Resolver(base: document.baseURL)
         document.links = anchors.map { link($0, attribute: "href", resolver) } + frames.map { link($0, attribute: "src", resolver) }
+        document.embedded = embeds.flatMap { node, attribute in
+            let element = node.pointee.v.element
+            var attributes = element.attributes
+            let name = String(cString: gumbo_normalized_tagname(element.tag))
+            return EmbeddedResource.resources(element: name, attribute: attribute, value: attributes.attribute(attribute) ?? "",
+                                              text: name == "img" ? attributes.attribute("alt") ?? "" : "", resolver: resolver)
+        }
         var seen: Set<String> = []
         document.anchors = (ids + names).filter { seen.insert($0).inserted }
         document.scripts.sources = Set(scriptSources.map { resolver.resolve($0) ?? $0 }).sorted()
@@ -237,15 +256,6 @@ private struct DocumentReader {
         return HTMLDocument.Link(url: resolver.resolve(value) ?? value, href: value,
                                  text: LinkText.of(node), rel: attributes.attribute("rel") ?? "",
                                  element: String(cString: gumbo_normalized_tagname(element.tag)))
-    }
-
-    /// Whether a script of this `type` runs: none, empty, a JavaScript MIME
-    /// type or `module`; anything else is a data block. Unknown JavaScript
-    /// spellings count as running (a render too many, never one too few).
-    private static func runs(type: String?) -> Bool {
-        guard let type = type?.trimmingCharacters(in: .whitespaces).lowercased(), !type.isEmpty else { return true }
-        return type == "module" || type.contains("script") || !(type.contains("json") || type.contains("template")
-            || type.hasPrefix("text/x-") || type == "text/html" || type == "text/plain")
     }
 
     /// The text of an element's own text children (a `<title>`'s, a `<script>`'s).

@@ -58,6 +58,7 @@ extension PostgresCrawlStore {
             ("navwatch_reports", "text_fragments", "text"),
             ("navwatch_links", "route", "text"),
             ("navwatch_links", "learned_from", "text"),
+            ("navwatch_links", "resource", "text"),
             ("navwatch_frontier", "kind", "text NOT NULL DEFAULT 'page'"),
             ("navwatch_frontier", "alias_of", "text"),
             ("navwatch_hosts", "backoff", "float8 NOT NULL DEFAULT 0"),

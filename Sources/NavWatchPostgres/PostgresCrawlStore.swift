@@ -142,12 +142,14 @@ public final class PostgresCrawlStore: CrawlStore {
                     // One statement for all of a page's links; an empty fragment or rel is none.
                     let fragments = links.map { $0.fragment ?? "" }, rels = links.map { $0.rel ?? "" }
                     let routes = links.map { $0.routeText ?? "" }, learned = links.map { $0.learnedFromText ?? "" }
+                    let resources = links.map { $0.resource ?? "" }
                     try await connection.query("""
-                        INSERT INTO navwatch_links (source, target, href, fragment, text, rel, element, route, learned_from)
-                        SELECT s, t, h, NULLIF(f, ''), x, NULLIF(r, ''), e, NULLIF(o, ''), NULLIF(g, '') FROM unnest(
+                        INSERT INTO navwatch_links (source, target, href, fragment, text, rel, element, route, learned_from, resource)
+                        SELECT s, t, h, NULLIF(f, ''), x, NULLIF(r, ''), e, NULLIF(o, ''), NULLIF(g, ''), NULLIF(a, '') FROM unnest(
                             \(links.map(\.source))::text[], \(links.map(\.target))::text[], \(links.map(\.href))::text[],
                             \(fragments)::text[], \(links.map(\.text))::text[], \(rels)::text[],
-                            \(links.map(\.element))::text[], \(routes)::text[], \(learned)::text[]) AS l(s, t, h, f, x, r, e, o, g)
+                            \(links.map(\.element))::text[], \(routes)::text[], \(learned)::text[],
+                            \(resources)::text[]) AS l(s, t, h, f, x, r, e, o, g, a)
                         """, logger: self.logger)
                 }
             }
@@ -247,18 +249,19 @@ public final class PostgresCrawlStore: CrawlStore {
         try await session.transaction { connection in
             var graph = LinkGraph()
             let links = try await connection.query("""
-                SELECT source, target, href, fragment, text, rel, element, route, learned_from FROM navwatch_links ORDER BY seq
+                SELECT source, target, href, fragment, text, rel, element, route, learned_from, resource
+                FROM navwatch_links ORDER BY seq
                 """, logger: self.logger).collect()
             // A page's links are stored together: they share one copy of its URL.
             var source = ""
             graph.links = try links.map { row in
-                let (rowSource, target, href, fragment, text, rel, element, routeText, learnedText) =
-                    try row.decode((String, String, String, String?, String, String?, String, String?, String?).self)
+                let (rowSource, target, href, fragment, text, rel, element, routeText, learnedText, resource) =
+                    try row.decode((String, String, String, String?, String, String?, String, String?, String?, String?).self)
                 if rowSource != source { source = rowSource }
                 let route = PageLink.route(fromText: routeText)
                 return PageLink(source: source, target: target, href: href, fragment: fragment, text: text, rel: rel,
                                 element: element, reached: route.reached, routeTitle: route.title,
-                                learnedFrom: PageLink.learnedFrom(text: learnedText))
+                                learnedFrom: PageLink.learnedFrom(text: learnedText), resource: resource)
             }
             let aliases = try await connection.query("""
                 SELECT url, alias_of FROM navwatch_frontier WHERE alias_of IS NOT NULL
@@ -321,7 +324,7 @@ public final class PostgresCrawlStore: CrawlStore {
                 SELECT (SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'queued'),
                        (SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'leased'),
                        (SELECT COUNT(*) FROM navwatch_reports),
-                       (SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped' AND kind != 'external'),
+                       (SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped' AND kind = 'page'),
                        (SELECT COUNT(*) FROM navwatch_reports WHERE \(unescaped: CrawlCounts.failedOutcomes))
                 """, logger: self.logger).collect()
             if let row = totals.first {
@@ -396,7 +399,7 @@ public final class PostgresCrawlStore: CrawlStore {
         let rows = try await connection.query("""
             INSERT INTO navwatch_reports (url, outcome, json, worker, requests, kind, anchors)
             VALUES (\(report.url), \(report.outcome.rawValue), \(report.jsonLine), \(worker), \(report.requestsJSON),
-                    \(kind == .external ? "external" : "page"), \(report.anchorsText))
+                    \(kind.isCheck ? kind.rawValue : "page"), \(report.anchorsText))
             ON CONFLICT (url) DO NOTHING RETURNING seq
             """, logger: logger).collect()
         return !rows.isEmpty

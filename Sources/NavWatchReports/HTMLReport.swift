@@ -60,6 +60,7 @@ package enum HTMLReport {
         ]
         if let links {
             figures += [("broken", "broken links", "\(links.brokenInScope.count + links.brokenExternal.count)"),
+                        ("resources", "broken resources", "\(links.brokenResources.count)"),
                         ("fragments", "missing fragments", "\(links.missingFragments.count)"),
                         ("text-fragments", "missing text fragments", "\(links.missingTextFragments.count)")]
         }
@@ -264,6 +265,8 @@ package enum HTMLReport {
     private static func linkSections(_ links: LinkCheckResult) -> String {
         let broken = links.brokenInScope + links.brokenExternal
         var html = section("Broken links (\(broken.count))", targetTable(broken, id: "broken-links"))
+        html += section("Broken resources: images, style sheets, scripts, media (\(links.brokenResources.count))",
+                        targetTable(links.brokenResources, id: "broken-resources"))
         html += section("Missing fragments (\(links.missingFragments.count))",
                         targetTable(links.missingFragments, id: "missing-fragments"))
         html += section("Missing text fragments (\(links.missingTextFragments.count))",
@@ -279,7 +282,7 @@ package enum HTMLReport {
     static let shownTargets = 200, shownReferrers = 10
 
     private static func targetTable(_ targets: [CheckedTarget], id: String) -> String {
-        let html = table(id: id, headers: ["target", "what became of it", "linked from (link text)"],
+        let html = table(id: id, headers: ["target", "what became of it", id == "broken-resources" ? "used by" : "linked from (link text)"],
                          rows: targets.prefix(shownTargets).map { target in
             let referrers = target.referrers.prefix(shownReferrers).map { referrer in
                 "<li>\(link(referrer.source)) <span class=\"hop\">“\(HTML.escape(referrer.text))”</span></li>"

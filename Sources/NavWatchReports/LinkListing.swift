@@ -45,14 +45,14 @@ package struct LinkListing {
         var lines: [String] = []
         for target in targets {
             let mark = target.problem != nil ? "✘" : (target.report.map { !$0.wasLoaded } ?? true) ? "-" : "✔"
-            let external = target.isExternal ? "  (external)" : ""
+            let external = target.isResource ? "  (resource)" : target.isExternal ? "  (external)" : ""
             if target.problem == nil {
                 lines.append("\(mark) \(target.target)  \(target.detail)\(external)  \(Self.count(target.referrers.count, "link"))")
                 continue
             }
             lines.append("\(mark) \(target.target)  \(problemText(target))\(external)")
             for place in Self.places(target) {
-                lines.append("    linked from \(place.link.source)  \(Self.quoted(place.link.text))" + Self.elementNote(place.link)
+                lines.append("    \(Self.verb(place.link)) \(place.link.source)  \(Self.quoted(place.link.text))" + Self.elementNote(place.link)
                              + (place.count > 1 ? "  (\(place.count) links)" : ""))
             }
         }
@@ -95,9 +95,11 @@ package struct LinkListing {
             var source, href, text, element: String
             var rel, fragment: String?
             var learnedFrom: [String]?
+            /// For a resource the page embeds: the attribute its URL is in.
+            var resource: String?
 
             enum CodingKeys: String, CodingKey {
-                case source, href, text, element, rel, fragment
+                case source, href, text, element, rel, fragment, resource
                 case learnedFrom = "learned_from"
             }
         }
@@ -108,6 +110,7 @@ package struct LinkListing {
         var outcome: String?
         var status: Int?
         var external: Bool
+        var resource: Bool
         var referrers: [Referrer]
     }
 
@@ -133,9 +136,9 @@ package struct LinkListing {
             let line = TargetLine(
                 target: target.target, problem: target.problem?.rawValue, detail: target.detail,
                 outcome: target.report?.outcome.rawValue, status: target.report?.status, external: target.isExternal,
-                referrers: target.referrers.map {
+                resource: target.isResource, referrers: target.referrers.map {
                     .init(source: $0.source, href: $0.href, text: $0.text, element: $0.element, rel: $0.rel, fragment: $0.fragment,
-                          learnedFrom: $0.learnedFrom)
+                          learnedFrom: $0.learnedFrom, resource: $0.resource)
                 })
             lines.append(String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self))
         }
@@ -151,7 +154,8 @@ package struct LinkListing {
 
     // MARK: CSV
 
-    package static let csvColumns = ["target", "problem", "detail", "status", "external", "source", "text", "href", "element", "rel"]
+    package static let csvColumns = ["target", "problem", "detail", "status", "external", "source", "text", "href", "element", "rel",
+                                           "resource"]
 
     /// One row per link (a target linked from three pages has three rows);
     /// orphan pages have the problem `orphan` and no source.
@@ -162,11 +166,13 @@ package struct LinkListing {
                 rows.append(ReportExport.csvRow([
                     target.target, target.problem?.rawValue, target.detail, target.report?.status.map(String.init),
                     target.isExternal ? "true" : "false", link.source, link.text, link.href, link.element, link.rel,
+                    link.resource,
                 ]))
             }
         }
         for orphan in orphans {
-            rows.append(ReportExport.csvRow([orphan, "orphan", "no loaded page links to it", nil, "false", nil, nil, nil, nil, nil]))
+            rows.append(ReportExport.csvRow([orphan, "orphan", "no loaded page links to it", nil, "false", nil, nil, nil, nil, nil,
+                                             nil]))
         }
         return rows.joined(separator: "\r\n") + "\r\n"
     }
@@ -207,10 +213,10 @@ package struct LinkListing {
         ]
         for target in targets {
             let name = HTML.escape(target.target)
-            let classname = target.isExternal ? "links.external" : "links"
+            let classname = target.isResource ? "links.resource" : target.isExternal ? "links.external" : "links"
             if let problem = target.problem {
                 let body = Self.places(target).map { place in
-                    "linked from \(place.link.source) \(Self.quoted(place.link.text))" + (place.count > 1 ? " (\(place.count) links)" : "")
+                    "\(Self.verb(place.link)) \(place.link.source) \(Self.quoted(place.link.text))" + (place.count > 1 ? " (\(place.count) links)" : "")
                 }.joined(separator: "\n")
                 lines.append(#"    <testcase classname="\#(classname)" name="\#(name)">"#)
                 lines.append(#"      <failure type="\#(problem.rawValue)" message="\#(HTML.escape(problemText(target)))">"#
@@ -251,8 +257,13 @@ package struct LinkListing {
         text.isEmpty ? "(no text)" : "\"\(text)\""
     }
 
+    /// How a page refers to a target: `linked from`, or `used by` for a resource it embeds.
+    private static func verb(_ link: PageLink) -> String {
+        link.isResource ? "used by" : "linked from"
+    }
+
     private static func elementNote(_ link: PageLink) -> String {
-        (link.element == "a" ? "" : "  (<\(link.element)>)")
+        (link.resource.map { "  (<\(link.element) \($0)>)" } ?? (link.element == "a" ? "" : "  (<\(link.element)>)"))
             + (link.learnedFrom.map { "  (learned from \(count($0.count, "render")) of its kind)" } ?? "")
     }
 }

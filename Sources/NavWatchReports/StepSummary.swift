@@ -37,11 +37,12 @@ package struct StepSummary {
         let p95 = summary.loadTime(percentile: 95).map { "\(Int($0)) ms" } ?? "–"
         var lines = [
             "## navwatch crawl", "",
-            "| pages loaded | ok | not ok | links not followed | broken links | missing fragments | missing text fragments "
-                + "| median load | 95th percentile |",
-            "|---|---|---|---|---|---|---|---|---|",
+            "| pages loaded | ok | not ok | links not followed | broken links | broken resources | missing fragments "
+                + "| missing text fragments | median load | 95th percentile |",
+            "|---|---|---|---|---|---|---|---|---|---|",
             "| \(summary.loaded) | \(summary.outcomes[.ok] ?? 0) | \(notOK) | \(summary.notLoaded) | "
-                + "\(links.brokenInScope.count + links.brokenExternal.count) | \(links.missingFragments.count) | "
+                + "\(links.brokenInScope.count + links.brokenExternal.count) | \(links.brokenResources.count) | "
+                + "\(links.missingFragments.count) | "
                 + "\(links.missingTextFragments.count) | \(median) | \(p95) |",
             "",
         ]

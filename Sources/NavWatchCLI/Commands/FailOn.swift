@@ -4,7 +4,7 @@ import NavWatchCrawler
 /// `--fail-on`: which findings of the link check fail a crawl.
 package struct FailOn: Sendable, CustomStringConvertible {
     package enum Finding: String, CaseIterable, Sendable {
-        /// Broken links inside the scope.
+        /// Broken links inside the scope, and broken resources the pages embed (images, style sheets, scripts, media).
         case broken
         /// Broken links outside it (with --check-external).
         case external
@@ -49,7 +49,7 @@ extension FailOn.Finding {
     /// The kinds of problem the finding names.
     var problems: [CrawlProblem.Kind] {
         switch self {
-        case .broken: return [.brokenLink]
+        case .broken: return [.brokenLink, .brokenResource]
         case .external: return [.brokenExternal]
         case .fragments: return [.missingFragment]
         case .textFragments: return [.missingTextFragment]

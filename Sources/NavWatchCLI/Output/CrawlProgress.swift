@@ -109,7 +109,8 @@ struct LinkSummaryText: SummaryLines {
     init(_ result: LinkCheckResult, db: String) {
         let links = result.targets.reduce(0) { $0 + $1.referrers.count }
         var line = "  links: \(links) to \(result.targets.count) targets; broken: \(result.brokenInScope.count)"
-        line += ", external \(result.brokenExternal.count), missing fragments \(result.missingFragments.count)"
+        line += ", external \(result.brokenExternal.count), resources \(result.brokenResources.count)"
+            + ", missing fragments \(result.missingFragments.count)"
             + ", missing text fragments \(result.missingTextFragments.count)"
         line += "; orphan pages \(result.orphans.count)"
         var lines = [line]

@@ -59,6 +59,7 @@ extension Crawler {
         report.fetchedAt = Date()
         var result = PageResult(report: report, retryAfter: page.document.retryAfter)
         result.links = report.wasLoaded ? page.links : []
+        result.embedded = report.wasLoaded ? page.embedded : []
         if reason == .sampleAgreed, report.wasLoaded, let learned = sampler.linksAdded(by: page.kind) {
             result.links += learnedLinks(learned, on: page, of: entry)
         }

@@ -40,7 +40,7 @@ extension Crawler {
         guard !retryPolicy.retries(result.report) else { return }
         let found: [FrontierEntry], links: [PageLink]
         var skipped: SkippedLinks
-        (found, skipped, links) = self.links.classify(result.links, from: entry, shownAt: result.report.finalURL ?? entry.url)
+        (found, skipped, links) = self.links.classify(result.links, embedded: result.embedded, from: entry, shownAt: result.report.finalURL ?? entry.url)
         var discovered = found.filter { offer($0.url) }
         skipped.retain { offer($0) }
         if let recentChecks = configuration.recentChecks {

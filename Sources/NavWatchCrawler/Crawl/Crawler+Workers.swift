@@ -18,7 +18,7 @@ extension Crawler {
             // A pipeline: the next page is leased while this one loads, and
             // this one's report is stored while the next ones load.
             async let upcoming = nextEntry()
-            let loaded = entry.kind == .external ? await checkInTurn(entry, http) : try await renderInTurn(entry, loader, http)
+            let loaded = entry.kind.isCheck ? await checkInTurn(entry, http) : try await renderInTurn(entry, loader, http)
             guard let result = loaded else { break }
             // While the next pages load: its links are sorted (and offered to a
             // waiting worker), then it is stored once its late window has closed.
@@ -81,7 +81,7 @@ extension Crawler {
             async let upcoming = nextEntry()  // leased while this one is read
             await waitForTurn(entry)
             if Task.isCancelled { break }
-            let result = entry.kind == .external ? await check(entry, http) : await read(entry, http)
+            let result = entry.kind.isCheck ? await check(entry, http) : await read(entry, http)
             if let result {
                 try await storing.add(Task { try await self.complete(entry, result) })
             }

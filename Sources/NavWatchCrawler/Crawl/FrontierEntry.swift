@@ -8,8 +8,17 @@ package struct FrontierEntry: Sendable, Equatable {
         case page
         /// A page to load in a web view, found first in a sitemap.
         case sitemapPage = "sitemap-page"
-        /// A link outside the crawl's scope, checked with a plain HTTP request.
+        /// A link outside the crawl's scope, or a resource a page embeds from
+        /// outside it, checked with a plain HTTP request at the pace of
+        /// checks there (`CrawlConfiguration.externalDelay`).
         case external
+        /// A resource a page embeds from inside the scope (an image, a style
+        /// sheet, a script, media), checked with a plain HTTP request at the
+        /// pace of the site's pages.
+        case resource
+
+        /// Whether the entry is checked with a plain HTTP request, not loaded as a page.
+        package var isCheck: Bool { self == .external || self == .resource }
     }
 
     /// The canonical URL, also the deduplication key.

@@ -9,6 +9,9 @@ package struct CrawlProblem: Hashable, Sendable, Codable {
     package enum Kind: String, Codable, Sendable, CaseIterable, Comparable {
         /// A link target inside the scope that is broken (`CheckedTarget.Problem`, fragments aside).
         case brokenLink = "broken-link"
+        /// A resource a page embeds (an image, a style sheet, a script, a
+        /// media source), inside the scope or out, that is broken.
+        case brokenResource = "broken-resource"
         /// A link target outside the scope, checked with plain HTTP, that is broken.
         case brokenExternal = "broken-external"
         /// A link to a fragment its page does not have.
@@ -81,7 +84,7 @@ package struct CrawlProblems: Sendable, Equatable {
             case .missingTextFragment?: kind = .missingTextFragment
             case .routeNotLoadable?: kind = .routeNotLoadable
             case .routeDiffers?: kind = .routeDiffers
-            default: kind = target.isExternal ? .brokenExternal : .brokenLink
+            default: kind = target.isResource ? .brokenResource : target.isExternal ? .brokenExternal : .brokenLink
             }
             var referrers: [String] = []
             for link in target.referrers where referrers.last != link.source { referrers.append(link.source) }

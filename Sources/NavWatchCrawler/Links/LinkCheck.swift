@@ -65,8 +65,14 @@ package struct CheckedTarget: Sendable, Equatable {
         (self.target, self.report, self.problem, self.detail, self.referrers) = (target, report, problem, detail, referrers)
     }
 
-    /// Whether it lies outside the crawl's scope and was checked with a plain HTTP request.
-    package var isExternal: Bool { report?.checkedWith != nil }
+    /// Whether it is a link target that lies outside the crawl's scope and
+    /// was checked with a plain HTTP request (a resource is checked so too,
+    /// inside the scope or out: see `isResource`).
+    package var isExternal: Bool { report?.checkedWith != nil && !isResource }
+
+    /// Whether a page embeds it (`PageLink.resource`: an image, a style
+    /// sheet, a script, media), whether or not pages link to it too.
+    package var isResource: Bool { referrers.contains(where: \.isResource) }
 }
 
 /// What a crawl's links came to: every target, broken or not, and the pages
@@ -87,9 +93,13 @@ package struct LinkCheckResult: Sendable, Equatable {
     }
 
     package var broken: [CheckedTarget] { targets.filter { $0.problem != nil } }
-    /// Broken targets inside the crawl's scope (missing fragments aside).
-    package var brokenInScope: [CheckedTarget] { broken.filter { $0.problem?.isFragmentProblem == false && !$0.isExternal } }
-    /// Broken targets outside the scope, checked with plain HTTP.
+    /// Broken link targets inside the crawl's scope (missing fragments and resources aside).
+    package var brokenInScope: [CheckedTarget] {
+        broken.filter { $0.problem?.isFragmentProblem == false && !$0.isExternal && !$0.isResource }
+    }
+    /// Broken resources the pages embed, inside the scope or out (`isResource`).
+    package var brokenResources: [CheckedTarget] { broken.filter(\.isResource) }
+    /// Broken link targets outside the scope, checked with plain HTTP.
     package var brokenExternal: [CheckedTarget] { broken.filter { $0.problem?.isFragmentProblem == false && $0.isExternal } }
     /// Links to a fragment their page does not have.
     package var missingFragments: [CheckedTarget] { broken.filter { $0.problem == .missingFragment } }
@@ -106,6 +116,8 @@ package struct LinkCheckResult: Sendable, Equatable {
     ///   or a URL ending in `/`, `.html`, `.htm`, `.php` or without an extension).
     /// - Not broken: loaded pages, downloads of files, and skipped links (out
     ///   of scope without `--check-external`, robots, limits): the detail says why.
+    /// - A resource a page embeds (`PageLink.resource`) is broken by the same
+    ///   rules as a link; its fragment is not checked.
     /// - A fragment is checked when its page loaded in a web view with a
     ///   status below 400: missing when no element has that id and no `<a>`
     ///   that name. Fragments that are not element names are not checked:
@@ -162,7 +174,7 @@ package struct LinkCheckResult: Sendable, Equatable {
                let routeProblem = Self.routeProblem(report, problem: problem, detail: detail, titleInPage: link.routeTitle) {
                 (problem, detail) = routeProblem
             }
-            if problem == nil, let anchors = fate.anchors, let fragment = link.fragment,
+            if problem == nil, !link.isResource, let anchors = fate.anchors, let fragment = link.fragment,
                let missing = Self.fragmentProblem(fragment, anchors: anchors, textFragments: fate.textFragments) {
                 key = link.target + "#" + fragment
                 (problem, detail) = missing
@@ -277,6 +289,7 @@ package struct LinkCheckResult: Sendable, Equatable {
     }
 
     private static func expectsPage(_ link: PageLink) -> Bool {
+        if link.isResource { return false }
         if link.element == "iframe" || link.element == "frame" { return true }
         guard let path = URL(string: link.target)?.path, !path.isEmpty, !path.hasSuffix("/") else { return true }
         let name = path.split(separator: "/").last.map(String.init) ?? ""

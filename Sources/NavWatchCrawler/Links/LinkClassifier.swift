@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchHTML
 import Synchronization
 
 /// Sorts a page's links for a crawl: what to load or check next, what to
@@ -15,6 +16,11 @@ import Synchronization
 ///   `include`/`exclude` it is checked with plain HTTP (`checkExternal`,
 ///   within `maxDepth`) or skipped (`scope`); deeper than `maxDepth` skipped
 ///   (`max-depth`); otherwise followed, one level deeper.
+/// - A resource the page embeds (`EmbeddedResource`) is in the graph as a
+///   resource (`PageLink.resource`), without its fragment, and its target,
+///   unless the page decided it as a link, is checked with plain HTTP
+///   however deep: inside the scope always (`resource` entries), outside it
+///   with `checkExternal` (`external` entries); skipped like a link otherwise.
 ///
 /// A site's pages share most of their links: each link's key and scope are
 /// worked out once and remembered (up to `rememberedLinks` of them).
@@ -55,10 +61,10 @@ struct LinkClassifier: Sendable {
         remaps = configuration.remaps
     }
 
-    /// Splits `links`, found on `entry`'s page, into entries to crawl or
-    /// check, reports of links skipped, and the page's part of the link
-    /// graph, whose links are on the page at `shownAt` (where a redirect led).
-    func classify(_ links: [PageFacts.Link], from entry: FrontierEntry, shownAt: String)
+    /// Splits `links` and `embedded`, found on `entry`'s page, into entries
+    /// to crawl or check, reports of links skipped, and the page's part of
+    /// the link graph, whose links are on the page at `shownAt` (where a redirect led).
+    func classify(_ links: [PageFacts.Link], embedded: [EmbeddedResource] = [], from entry: FrontierEntry, shownAt: String)
         -> (discovered: [FrontierEntry], skipped: SkippedLinks, graph: [PageLink]) {
         var discovered: [FrontierEntry] = [], graph: [PageLink] = []
         // A skipped link's report is made when it is read: a report is over
@@ -103,6 +109,24 @@ struct LinkClassifier: Sendable {
                 }
             } else if tooDeep {
                 skipped.append(child, .maxDepth)
+            } else {
+                discovered.append(child)
+            }
+        }
+        for resource in embedded {
+            let hash = resource.url.utf8.firstIndex(of: UInt8(ascii: "#"))
+            guard let target = target(of: String(resource.url[..<(hash ?? resource.url.endIndex)])), let key = target.key else { continue }
+            let pageLink = PageLink(source: shownAt, target: key, href: resource.value, text: resource.text,
+                                    element: resource.element, resource: resource.attribute)
+            if inGraph.insert(pageLink).inserted { graph.append(pageLink) }
+            guard seen.insert(key).inserted, key != entry.url else { continue }
+            let child = FrontierEntry(url: key, depth: entry.depth + 1, parent: entry.url, kind: target.inScope ? .resource : .external)
+            if target.scheme != "http" && target.scheme != "https" {
+                skipped.append(child, .nonHTTP)
+            } else if target.ignored {
+                skipped.append(child, .ignored)
+            } else if !target.inScope && !checkExternal {
+                skipped.append(child, .scope)
             } else {
                 discovered.append(child)
             }

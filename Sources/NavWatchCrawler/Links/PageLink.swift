@@ -18,7 +18,8 @@ package struct PageLink: Codable, Sendable, Hashable {
     package var text: String
     /// The `rel` attribute (`nofollow`, ...); nil when absent.
     package var rel: String?
-    /// `a`, `area`, `iframe` or `frame`; the element clicked for where a click leads.
+    /// `a`, `area`, `iframe` or `frame`; the element clicked for where a
+    /// click leads; for a resource, its element (`img`, `link`, `script`, ...).
     package var element: String
     /// For a route a click reached in the page (`--routes`): how the URL changed.
     package var reached: SameDocumentNavigation.Kind?
@@ -29,10 +30,17 @@ package struct PageLink: Codable, Sendable, Hashable {
     /// the URLs of the samples whose renders added it; nil for a link found
     /// on the page itself.
     package var learnedFrom: [String]?
+    /// For a resource the page embeds (`EmbeddedResource`: an image, a style
+    /// sheet, a script, a media source): the attribute its URL is in (`src`,
+    /// `srcset` or `href`); nil for a link.
+    package var resource: String?
+
+    /// Whether it is a resource the page embeds, not a link.
+    package var isResource: Bool { resource != nil }
 
     package init(source: String, target: String, href: String, fragment: String? = nil, text: String,
                 rel: String? = nil, element: String = "a", reached: SameDocumentNavigation.Kind? = nil,
-                routeTitle: String? = nil, learnedFrom: [String]? = nil) {
+                routeTitle: String? = nil, learnedFrom: [String]? = nil, resource: String? = nil) {
         self.source = source
         self.target = target
         self.href = href
@@ -43,6 +51,7 @@ package struct PageLink: Codable, Sendable, Hashable {
         self.reached = reached
         self.routeTitle = routeTitle
         self.learnedFrom = learnedFrom
+        self.resource = resource
     }
 
     /// `learnedFrom` for the store's `learned_from` column: the samples' URLs, a line each.

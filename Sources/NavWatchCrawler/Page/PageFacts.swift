@@ -1,5 +1,6 @@
 import Foundation
 import NavWatch
+import NavWatchHTML
 import WebKitThread
 
 /// What one script call reads from a finished page: its links (with their
@@ -123,6 +124,8 @@ package struct PageFacts: Decodable, Sendable {
     }
 
     package var links: [Link]
+    /// The resources the page embeds (`EmbeddedResource`), in document order.
+    package var embedded: [EmbeddedResource]
     /// Every element id and `<a name>` of the document: what `#fragment` links may point at.
     package var anchors: [String]
     package var ttfb: Double?
@@ -145,13 +148,15 @@ package struct PageFacts: Decodable, Sendable {
     package var largestContentfulPaint: LargestContentfulPaint?
 
     private enum CodingKeys: String, CodingKey {
-        case links, anchors, ttfb, domContentLoaded, load, redirect, firstContentfulPaint, navigation, resources
+        case links, embeds, base, anchors, ttfb, domContentLoaded, load, redirect, firstContentfulPaint, navigation, resources
         case domSize, paintSupported, lcpSupported, lcp
     }
 
     package init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         links = try values.decode([Link].self, forKey: .links)
+        embedded = try Self.embedded(values.decodeIfPresent([[String]].self, forKey: .embeds) ?? [],
+                                     base: values.decodeIfPresent(String.self, forKey: .base) ?? "")
         anchors = try values.decode([String].self, forKey: .anchors)
         ttfb = try values.decodeIfPresent(.ttfb, within: Self.times)
         domContentLoaded = try values.decodeIfPresent(.domContentLoaded, within: Self.times)
@@ -164,6 +169,30 @@ package struct PageFacts: Decodable, Sendable {
         paintSupported = try values.decodeIfPresent(Bool.self, forKey: .paintSupported) ?? true
         lcpSupported = try values.decodeIfPresent(Bool.self, forKey: .lcpSupported) ?? false
         largestContentfulPaint = try values.decodeIfPresent(LargestContentfulPaint.self, forKey: .lcp)
+    }
+
+    /// The resources of the script's `embeds` (element, attribute, value,
+    /// and the element's `rel`, `type` or `alt`), resolved against `base`,
+    /// by the rules the HTML path keeps (`EmbeddedResource`).
+    private static func embedded(_ embeds: [[String]], base: String) throws -> [EmbeddedResource] {
+        guard let baseURL = URL(string: base) else { return [] }
+        let resolver = DocumentURL.Resolver(base: baseURL)
+        var resources: [EmbeddedResource] = []
+        for embed in embeds {
+            guard embed.count == 4 else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.embeds], debugDescription: "not four strings"))
+            }
+            let (element, attribute, value, extra) = (embed[0], embed[1], embed[2], embed[3])
+            switch element {
+            case "link": guard EmbeddedResource.isResourceLink(rel: extra) else { continue }
+            case "script": guard HTMLDocument.Scripts.runs(type: extra) else { continue }
+            case "img", "source", "video", "audio": break
+            default: continue
+            }
+            resources += EmbeddedResource.resources(element: element, attribute: attribute, value: value,
+                                                    text: element == "img" ? extra : "", resolver: resolver)
+        }
+        return resources
     }
 
     /// Bytes transferred for the document and every subresource, `largestSize` at most.
@@ -270,12 +299,26 @@ package struct PageFacts: Decodable, Sendable {
                             e.element && e.element.isConnected ? describe(e.element) : '', e.url || ''];
             } catch (_) {}
           }
+          // Resources by the rules of `EmbeddedResource`, sorted out on the Swift side.
+          const embeds = [];
+          for (const e of document.querySelectorAll('img, source, video[src], audio[src], link[href], script[src]')) {
+            const name = e.localName, get = a => e.getAttribute(a);
+            if (name === 'img' || name === 'source') {
+              for (const a of ['src', 'srcset']) if (e.hasAttribute(a)) embeds.push([name, a, get(a), get('alt') || '']);
+            } else if (name === 'link') {
+              embeds.push([name, 'href', get('href'), get('rel') || '']);
+            } else {
+              embeds.push([name, 'src', get('src'), name === 'script' ? get('type') || '' : '']);
+            }
+          }
           const anchors = new Set();
           for (const e of document.querySelectorAll('[id]')) anchors.add(e.id);
           for (const e of document.querySelectorAll('a[name]')) anchors.add(e.name);
           return {
             links: Array.from(document.links, a => link(a, a.href, 'href')).concat(
               Array.from(document.querySelectorAll('iframe[src], frame[src]'), f => link(f, f.src, 'src'))),
+            embeds,
+            base: document.baseURI,
             anchors: Array.from(anchors),
             // A loopback answer can come within the clock's 1 ms grain: 0 is then a time.
             ttfb: nav && nav.responseEnd > 0 ? nav.responseStart : null,

@@ -1,6 +1,7 @@
 import Foundation
 import NavWatch
 import NavWatchGuard
+import NavWatchHTML
 import NavWatchHTTP
 import NavWatchRx
 import WebKitThread
@@ -11,6 +12,8 @@ package struct PageResult: Sendable {
     package var report: PageLoadReport
     /// The links found on the page, in document order.
     var links: [PageFacts.Link] = []
+    /// The resources the page embeds, in document order.
+    var embedded: [EmbeddedResource] = []
     /// The URLs this load answered for besides its own (redirect hops, final URL).
     var aliases: [String] = []
     /// The `Retry-After` the server asked for, in seconds.
@@ -296,6 +299,7 @@ package final class PageLoader {
             _ = fold.stop()
         }
         result.links = result.report.wasLoaded ? facts?.links ?? [] : []
+        result.embedded = result.report.wasLoaded ? facts?.embedded ?? [] : []
         result.links += enqueued.map { PageFacts.Link(url: $0.absoluteString, href: $0.absoluteString, text: "", rel: "",
                                                       element: PageFacts.Link.enqueuedElement) }
         result.links += routeLinks

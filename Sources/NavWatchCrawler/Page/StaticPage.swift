@@ -58,6 +58,9 @@ struct StaticPage: Sendable {
         return nil
     }
 
+    /// The resources the page embeds.
+    var embedded: [EmbeddedResource] { html?.embedded ?? [] }
+
     /// The page's links as the crawl sorts them.
     var links: [PageFacts.Link] {
         (html?.links ?? []).map { PageFacts.Link(url: $0.url, href: $0.href, text: $0.text, rel: $0.rel, element: $0.element) }

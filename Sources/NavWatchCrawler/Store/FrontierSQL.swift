@@ -34,13 +34,16 @@ package struct FrontierSQL: Sendable {
     /// a page completed meanwhile counts once, as loaded or as leased): the
     /// columns `loaded`, `leased` and `externalLeft` of `FrontierRules.pageBudget`.
     /// - Pages loaded: reports of pages (not links checked) that were not skipped.
-    /// - Pages leased: entries that are not links to check, leased until `now` or later.
-    /// - Links to check left: external entries queued or leased.
+    /// - Pages leased: entries that are not links or resources to check, leased until `now` or later.
+    /// - Links and resources to check left: entries queued or leased.
+    /// Whether a frontier row is a page to load, not a link or resource to check (`FrontierEntry.Kind.isCheck`).
+    private static let isPage: SQLStatement = "kind NOT IN ('external', 'resource')"
+
     package func pageCounts(now: Double) -> SQLStatement {
         """
         SELECT (SELECT COUNT(*) FROM \(reports) WHERE outcome \(Self.loadedOutcomes) AND kind = 'page'),
-               (SELECT COUNT(*) FROM \(frontier) WHERE state = 'leased' AND lease_until >= \(now) AND kind != 'external'),
-               (SELECT COUNT(*) FROM \(frontier) WHERE kind = 'external' AND state IN ('queued', 'leased'))
+               (SELECT COUNT(*) FROM \(frontier) WHERE state = 'leased' AND lease_until >= \(now) AND \(Self.isPage)),
+               (SELECT COUNT(*) FROM \(frontier) WHERE NOT \(Self.isPage) AND state IN ('queued', 'leased'))
         """
     }
 
@@ -50,12 +53,12 @@ package struct FrontierSQL: Sendable {
     /// - is ready: queued and due (`not_before` reached), or leased with its
     ///   lease expired (its worker died);
     /// - is on a host that may be asked again (its `next_at` reached);
-    /// - is a link to check, when `onlyExternal` (past `maxPages`);
+    /// - is a link or resource to check, when `onlyExternal` (past `maxPages`);
     /// - is on a host with fewer than `hostConcurrency` live leases, when set;
     /// - is the shallowest, and the oldest of those (`depth`, then `seq`);
     /// - is locked for the transaction, passing over rows other workers hold.
     package func nextReady(now: Double, onlyExternal: Bool, hostConcurrency: Int?) -> SQLStatement {
-        let external: SQLStatement = onlyExternal ? "AND kind = 'external'" : ""
+        let external: SQLStatement = onlyExternal ? "AND NOT \(Self.isPage)" : ""
         let hostsFull: SQLStatement = hostConcurrency.map { limit in
             """
             AND host NOT IN (SELECT host FROM \(frontier) WHERE state = 'leased' AND lease_until >= \(now)

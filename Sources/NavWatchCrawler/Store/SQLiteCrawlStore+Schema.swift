@@ -96,6 +96,9 @@ extension SQLiteCrawlStore {
         migrator.registerMigration("v10: links learned from the renders of a kind") { db in
             try db.execute(sql: "ALTER TABLE links ADD COLUMN learned_from TEXT")
         }
+        migrator.registerMigration("v11: resources pages embed") { db in
+            try db.execute(sql: "ALTER TABLE links ADD COLUMN resource TEXT")
+        }
         return migrator
     }
 }

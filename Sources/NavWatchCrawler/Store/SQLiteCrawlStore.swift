@@ -151,12 +151,13 @@ public final class SQLiteCrawlStore: CrawlStore {
             if try Self.store(report, kind: entry.kind, worker: worker, in: db) {
                 stored.storedPage(report)
                 let insertLink = try db.cachedStatement(sql: """
-                    INSERT INTO links (source, target, href, fragment, text, rel, element, route, learned_from)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO links (source, target, href, fragment, text, rel, element, route, learned_from, resource)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
                 for link in links {
                     try insertLink.execute(arguments: [link.source, link.target, link.href, link.fragment, link.text,
-                                                       link.rel, link.element, link.routeText, link.learnedFromText])
+                                                       link.rel, link.element, link.routeText, link.learnedFromText,
+                                                       link.resource])
                 }
             }
             try Self.execute(Self.frontier.complete(entry.url, attempts: report.attempts, worker: worker), in: db)
@@ -245,7 +246,7 @@ public final class SQLiteCrawlStore: CrawlStore {
             // Exactly as many as there are: a crawl can have millions, and an array grown by appending has room to spare.
             graph.links.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM links") ?? 0)
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT source, target, href, fragment, text, rel, element, route, learned_from FROM links ORDER BY seq
+                SELECT source, target, href, fragment, text, rel, element, route, learned_from, resource FROM links ORDER BY seq
                 """)
             // A page's links are stored together: they share one copy of its URL.
             var source = ""
@@ -255,7 +256,7 @@ public final class SQLiteCrawlStore: CrawlStore {
                 if rowSource != source { source = rowSource }
                 graph.links.append(PageLink(source: source, target: row[1], href: row[2], fragment: row[3], text: row[4],
                                             rel: row[5], element: row[6], reached: route.reached, routeTitle: route.title,
-                                            learnedFrom: PageLink.learnedFrom(text: row[8])))
+                                            learnedFrom: PageLink.learnedFrom(text: row[8]), resource: row[9]))
             }
             for row in try Row.fetchAll(db, sql: "SELECT url, alias_of FROM frontier WHERE alias_of IS NOT NULL") {
                 graph.aliases[row["url"]] = row["alias_of"]
@@ -309,7 +310,7 @@ public final class SQLiteCrawlStore: CrawlStore {
             counts.leased = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state = 'leased'") ?? 0
             counts.reported = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports") ?? 0
             counts.loaded = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM reports WHERE outcome != 'skipped' AND kind != 'external'
+                SELECT COUNT(*) FROM reports WHERE outcome != 'skipped' AND kind = 'page'
                 """) ?? 0
             counts.failed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports WHERE \(CrawlCounts.failedOutcomes)") ?? 0
             counts.workers = try Row.fetchAll(db, sql: """
@@ -375,7 +376,7 @@ public final class SQLiteCrawlStore: CrawlStore {
         try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO reports (url, outcome, json, worker, requests, kind, anchors) VALUES (?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [report.url, report.outcome.rawValue, report.jsonLine, worker, report.requestsJSON,
-                                     kind == .external ? "external" : "page", report.anchorsText])
+                                     kind.isCheck ? kind.rawValue : "page", report.anchorsText])
         return db.changesCount == 1
     }
 
