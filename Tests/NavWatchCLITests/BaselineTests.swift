@@ -42,10 +42,10 @@ struct BaselineTests {
         #expect(markdown == [
             "# Earlier step",
             "## navwatch crawl", "",
-            "| pages loaded | ok | not ok | links not followed | broken links | missing fragments | missing text fragments "
-                + "| median load | 95th percentile |",
-            "|---|---|---|---|---|---|---|---|---|",
-            "| 11 | 9 | 2 | 0 | 2 | 0 | 0 | … ms | … ms |", "",
+            "| pages loaded | ok | not ok | links not followed | broken links | broken resources | missing fragments "
+                + "| missing text fragments | median load | 95th percentile |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+            "| 11 | 9 | 2 | 0 | 2 | 0 | 0 | 0 | … ms | … ms |", "",
             "**2 new problems** (2 errors, 0 warnings), 1 known, 1 fixed, against the baseline `\(old)`.", "",
             "### New problems", "",
             "| | problem | URL | detail | linked from |", "|---|---|---|---|---|",

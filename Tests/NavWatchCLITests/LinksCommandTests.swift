@@ -18,7 +18,7 @@ struct LinksCommandTests {
                                                    "--sitemap", "auto", "--fail-on", "broken", site.base + "/"])
         #expect(crawl.status == 1)
         let summary = crawl.stderr.split(separator: "\n").map(String.init)
-        #expect(summary.contains("  links: 15 to 11 targets; broken: 3, external 1, missing fragments 1, missing text fragments 0; orphan pages 1"))
+        #expect(summary.contains("  links: 15 to 11 targets; broken: 3, external 1, resources 0, missing fragments 1, missing text fragments 0; orphan pages 1"))
         #expect(summary.contains("  see: navwatch links --db \(db) --broken"))
         #expect(summary.last == "navwatch: failing (--fail-on broken)")
 
@@ -42,16 +42,16 @@ struct LinksCommandTests {
         let csv = try await NavwatchProcess.run(["links", "--db", db, "--broken", "--format", "csv"])
         #expect(csv.stdout.allSatisfy { $0.hasSuffix("\r") })  // RFC 4180 lines end in CRLF
         let rows = csv.stdout.map { site.relative(String($0.dropLast())) }
-        #expect(rows.first == "target,problem,detail,status,external,source,text,href,element,rel")
+        #expect(rows.first == "target,problem,detail,status,external,source,text,href,element,rel,resource")
         #expect(Set(rows.dropFirst()) == [
-            #"A/a#nowhere,missing-fragment,"no element with id or name ""nowhere""",200,false,A/,Missing section,/a#nowhere,a,"#,
-            "A/js-missing,http-error,404 Not Found,404,false,A/,Added by script,/js-missing,a,",
-            "A/missing,http-error,404 Not Found,404,false,A/a,Missing page,/missing,a,",
-            "A/missing,http-error,404 Not Found,404,false,A/b,gone,/missing,a,",
-            "A/missing,http-error,404 Not Found,404,false,A/c,Broken picture,/missing,a,",
-            "A/moved,http-error,404 Not Found,404,false,A/,Moved away,/moved,a,",
-            "B/gone,http-error,404 Not Found,404,true,A/,Gone elsewhere,B/gone,a,",
-            "A/orphan,orphan,no loaded page links to it,,false,,,,,",
+            #"A/a#nowhere,missing-fragment,"no element with id or name ""nowhere""",200,false,A/,Missing section,/a#nowhere,a,,"#,
+            "A/js-missing,http-error,404 Not Found,404,false,A/,Added by script,/js-missing,a,,",
+            "A/missing,http-error,404 Not Found,404,false,A/a,Missing page,/missing,a,,",
+            "A/missing,http-error,404 Not Found,404,false,A/b,gone,/missing,a,,",
+            "A/missing,http-error,404 Not Found,404,false,A/c,Broken picture,/missing,a,,",
+            "A/moved,http-error,404 Not Found,404,false,A/,Moved away,/moved,a,,",
+            "B/gone,http-error,404 Not Found,404,true,A/,Gone elsewhere,B/gone,a,,",
+            "A/orphan,orphan,no loaded page links to it,,false,,,,,,",
         ])
 
         let junit = try await NavwatchProcess.run(["links", "--db", db, "--format", "junit"])

@@ -377,7 +377,8 @@ struct CrawlStoreTests {
                          fragment: index % 3 == 0 ? "f\(index)" : nil, text: "Link \(index)",
                          rel: index % 5 == 0 ? "nofollow" : nil, element: index % 2 == 0 ? "a" : "area",
                          reached: index % 11 == 0 ? .push : nil, routeTitle: index % 22 == 0 ? "Title \(index)" : nil,
-                         learnedFrom: index % 13 == 0 ? ["http://a.test/s\(index)"] : nil)
+                         learnedFrom: index % 13 == 0 ? ["http://a.test/s\(index)"] : nil,
+                         resource: index % 4 == 1 ? (index % 8 == 1 ? "src" : "srcset") : nil)
             }
             _ = try await store.complete(home, worker: "w0", report: loaded(home), aliases: [], discovered: [],
                                          skipped: [], links: links)

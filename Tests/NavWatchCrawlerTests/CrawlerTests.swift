@@ -109,9 +109,16 @@ struct CrawlerTests {
             #expect(styled.timings.commit == nil || rendered)
             #expect(try #require(styled.timings.finish) > 0 && styled.timings.ttfb != nil)
             #expect(site.hitCount("/styled") == (rendered ? 2 : 1))  // read, then rendered
-            for path in ["/style.css", "/app.js", "/pic.gif"] { #expect(site.hitCount(path) == (rendered ? 1 : 0), "\(path)") }
-            let linked = try await store.linkGraph().links.map { $0.target.replacingOccurrences(of: site.base, with: "") }
+            // Each resource is asked for once: by the rendered page, whose answer reports it, or checked with HTTP.
+            for path in ["/style.css", "/app.js", "/pic.gif"] { #expect(site.hitCount(path) == 1, "\(path)") }
+            let graph = try await store.linkGraph().links
+            let linked = graph.filter { !$0.isResource }.map { $0.target.replacingOccurrences(of: site.base, with: "") }
             #expect(linked == (rendered ? ["/p1", "/p2", "/p3"] : ["/p1"]))
+            let embedded = graph.filter(\.isResource).map { "\($0.target.replacingOccurrences(of: site.base, with: "")) \($0.element)" }
+            #expect(embedded == ["/style.css link", "/pic.gif img", "/app.js script"])
+            let checks = reports.filter { $0.checkedWith != nil }.map { "\($0.url.replacingOccurrences(of: site.base, with: "")) \($0.status ?? 0)" }
+            #expect(checks.sorted() == ["/app.js 200", "/pic.gif 200", "/style.css 200"])
+            #expect(reports.filter { $0.checkedWith != nil }.allSatisfy { $0.checkedWith == (rendered ? .page : .head) })
         }
     }
 

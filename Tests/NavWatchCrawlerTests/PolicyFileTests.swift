@@ -124,7 +124,7 @@ struct PolicyFileTests {
         ("[[remap]]\npattern = \"a\"\nreplacement = 2", "p.toml: line 3: [[remap]] 1: replacement must be a string"),
         ("severity = \"error\"", "p.toml: line 1: severity must be a table: write [severity]"),
         ("[severity]\nbroken = \"warning\"",
-         "p.toml: line 2: [severity]: broken is not a kind of problem (one of broken-link, broken-external, missing-fragment, "
+         "p.toml: line 2: [severity]: broken is not a kind of problem (one of broken-link, broken-resource, broken-external, missing-fragment, "
             + "missing-text-fragment, route-not-loadable, route-differs, orphan, page-error, console-error, budget, "
             + "external-429, external-5xx, external-timeout, external-tls)"),
         ("[severity]\norphan = \"info\"", "p.toml: line 2: [severity]: orphan must be \"error\" or \"warning\""),

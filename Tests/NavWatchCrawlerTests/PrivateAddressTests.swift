@@ -49,6 +49,7 @@ private struct GuardSite {
         #expect(rows(reports) == [
             "I/secret blocked private-address 0",
             "L/frame blocked private-address 0",
+            "L/pixel.png blocked private-address 0",  // a resource of the page, checked as its links are
             "P/ ok - 3",
             "P/redirect blocked private-address 0",
         ], sourceLocation: sourceLocation)
@@ -115,6 +116,7 @@ struct PrivateAddressTests {
         #expect(site.rows(reports) == [
             "I/secret ok - 0",
             "L/frame ok - 0",
+            "L/pixel.png ok - 0",
             "P/ ok - 0",
             "P/redirect ok - 0",
         ])

@@ -20,7 +20,7 @@ struct StaticParityTests {
         switch request.path {
         case "/":
             return page(["relative", "text", "anchors", "base", "frames", "frameset", "area", "untitled", "tagsoup",
-                         "entities"].map { "<a href=\"/cases/\($0)\">\($0)</a>" }.joined()
+                         "entities", "resources"].map { "<a href=\"/cases/\($0)\">\($0)</a>" }.joined()
                         + "<a href=\"/moved\">moved</a><a href=\"/missing\">missing</a>", title: "Cases")
         case "/cases/relative":
             let hrefs = ["a.html", "../up.html", "./b/c.html?x=1&y=2", "?q=1", "#frag", "", "/abs",
@@ -49,6 +49,15 @@ struct StaticParityTests {
                 <a href="/cases/anchors#in-template">in template</a><a href="/cases/anchors#in-noscript">in noscript</a>
                 <a href="/cases/anchors#nowhere">nowhere</a>
                 """, title: "\n  Anchors   and\tids  ")
+        case "/cases/resources":
+            return page("""
+                <link rel="STYLESHEET" href="s.css"><link rel="icon shortcut" href="/i.ico"><link rel="next" href="/n">
+                <script type="module" src="m.js"></script><script type="text/plain" src="/not-run.js"></script>
+                <img src=" spaced.png\n" alt=" Two\n words "><img src="caf\u{E9}.png"><img src="">
+                <picture><source srcset="w.webp 800w, n,arrow.webp 400w"><img srcset="a.png, b.png 2x" src="a.png"></picture>
+                <video src="v.webm"><source src="/v.mp4"></video><audio src="../a.mp3"></audio>
+                <template><img src="/in-template.png"></template><noscript><img src="/in-noscript.png"></noscript>
+                """)
         case "/cases/base":
             return page("<a href=\"early.html\">early</a><base href=\"/based/\"><a href=\"late.html\">late</a>")
         case "/cases/frames":
@@ -92,7 +101,7 @@ struct StaticParityTests {
 
     static func links(_ graph: LinkGraph) -> [String] {
         graph.links.map { link in
-            [link.source, link.target, link.href, link.fragment ?? "-", link.text, link.rel ?? "-", link.element]
+            [link.source, link.target, link.href, link.fragment ?? "-", link.text, link.rel ?? "-", link.element, link.resource ?? "-"]
                 .joined(separator: " | ")
         }.sorted()
     }
@@ -133,6 +142,10 @@ struct StaticParityTests {
         }
         #expect(readGraph.aliases == renderedGraph.aliases)
         #expect(readGraph.anchors == renderedGraph.anchors)
-        #expect(rendered.allSatisfy { $0.rendered == nil } && read.filter(\.wasLoaded).allSatisfy { $0.rendered == false })
+        #expect(rendered.allSatisfy { $0.rendered == nil }
+                && read.filter { $0.wasLoaded && $0.checkedWith == nil }.allSatisfy { $0.rendered == false })
+        // The resources case: each of its resources once, by the same rule on both paths.
+        let resources = readLinks.filter { $0.contains("/cases/resources |") && !$0.hasSuffix("| -") }
+        #expect(resources.count == 13, "\(resources)")
     }
 }

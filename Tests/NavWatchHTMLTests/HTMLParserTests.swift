@@ -120,6 +120,42 @@ import Testing
         #expect(try parse("<p>plain</p><script type=\"application/json\">[]</script>").scripts.isEmpty)
     }
 
+    @Test("embedded resources: images and srcset, media, style sheets and icons, scripts that run; in document order")
+    func embedded() throws {
+        let document = try parse("""
+            <link rel="stylesheet" href="/site.css"><link rel="Shortcut Icon" href="favicon.ico"><link rel="next" href="2.html">
+            <link rel="apple-touch-icon" href="/touch.png"><link rel="preload" href="/font.woff2">
+            <script src="app.js"></script><script type="application/json" src="data.json"></script>
+            <img src="logo.png" alt=" The
+              logo "><img srcset="a.png 1x, b,c.png 2x, d.png (max-width: 10px, 20px) 100w" src="">
+            <picture><source srcset="wide.webp" media="(min-width: 800px)"><source src="s.png"></picture>
+            <video src="clip.webm"><source src="clip.mp4"></video><audio src="/a.mp3"></audio><video></video>
+            <template><img src="t.png"></template><noscript><img src="n.png"></noscript><iframe src="f.html"></iframe>
+            """)
+        #expect(document.embedded.map { "\($0.element) \($0.attribute) \($0.value)" } == [
+            "link href /site.css", "link href favicon.ico", "link href /touch.png", "script src app.js",
+            "img src logo.png", "img srcset a.png", "img srcset b,c.png", "img srcset d.png",
+            "source srcset wide.webp", "source src s.png", "video src clip.webm", "source src clip.mp4", "audio src /a.mp3",
+        ])
+        #expect(document.embedded[1].url == "http://127.0.0.1:8080/docs/guide/favicon.ico")
+        #expect(document.embedded[0].url == "http://127.0.0.1:8080/site.css")
+        #expect(document.embedded.map(\.text) == Array(repeating: "", count: 4) + ["The logo"] + Array(repeating: "", count: 8))
+    }
+
+    @Test("srcset candidates as the HTML standard reads them", arguments: [
+        ("a.png", ["a.png"]),
+        ("a.png 1x,b.png 2x", ["a.png", "b.png"]),
+        ("  a.png,  b.png  ,, c.png 3x ", ["a.png", "b.png", "c.png"]),
+        ("data:image/png;base64,AAA= 1x, x.png 2x", ["data:image/png;base64,AAA=", "x.png"]),
+        ("a.png (1, 2) 10w, b.png", ["a.png", "b.png"]),
+        ("a.png,,,", ["a.png"]),
+        ("", []),
+        (" , ", []),
+    ])
+    func srcset(value: String, urls: [String]) {
+        #expect(EmbeddedResource.candidates(ofSrcset: value) == urls)
+    }
+
     @Test("an inline script's shape: literals, comments and runs of white space taken out, code kept")
     func scriptShapes() throws {
         #expect(ScriptShape.of("$(document).ready(function(){initNavTree('globals_eval_n.html',''); initResizable(); });")

@@ -43,6 +43,17 @@ extension Crawler {
         (found, skipped, links) = self.links.classify(result.links, embedded: result.embedded, from: entry, shownAt: result.report.finalURL ?? entry.url)
         var discovered = found.filter { offer($0.url) }
         skipped.retain { offer($0) }
+        if !result.resourceAnswers.isEmpty {
+            // A resource the rendered page asked for itself is reported from that answer, not asked for again.
+            let now = Date()
+            var answered: [PageLoadReport] = []
+            discovered.removeAll { entry in
+                guard entry.kind == .resource, let answer = result.resourceAnswers[entry.url] else { return false }
+                answered.append(answer.report(for: entry, at: now))
+                return true
+            }
+            skipped.append(answered: answered)
+        }
         if let recentChecks = configuration.recentChecks {
             // A link answered lately is reported from that answer, not checked again.
             let now = Date()

@@ -41,7 +41,7 @@ package struct SkippedLinks: RandomAccessCollection, Sendable, ExpressibleByArra
         reasons.append(reason)
     }
 
-    /// Adds the links with `reports` (answered from an earlier check), after the rest.
+    /// Adds the links with `reports` (answered from an earlier check or the page's own request), after the rest.
     package mutating func append(answered reports: [PageLoadReport]) {
         answered.reserveCapacity(answered.count + reports.count)
         answered += reports
@@ -66,7 +66,9 @@ package struct SkippedLinks: RandomAccessCollection, Sendable, ExpressibleByArra
     }
 
     /// The frontier entry of the link at `position`, done once added: an
-    /// answered link is a link checked (`external`), the others pages.
+    /// answered link is a link checked (`external`), or a resource when
+    /// answered by its page's own request (`CheckMethod.page`: only
+    /// resources inside the scope are), the others pages.
     package func entry(at position: Int) -> FrontierEntry {
         guard position >= entries.count else {
             let entry = entries[position]
@@ -74,7 +76,7 @@ package struct SkippedLinks: RandomAccessCollection, Sendable, ExpressibleByArra
         }
         let report = answered[position - entries.count]
         return FrontierEntry(url: report.url, depth: report.depth, parent: report.parent,
-                             kind: report.checkedWith == nil ? .page : .external)
+                             kind: report.checkedWith == nil ? .page : report.checkedWith == .page ? .resource : .external)
     }
 
     /// The first link's position: 0.

@@ -128,6 +128,8 @@ package struct PageFacts: Decodable, Sendable {
     package var embedded: [EmbeddedResource]
     /// Every element id and `<a name>` of the document: what `#fragment` links may point at.
     package var anchors: [String]
+    /// `document.title`; nil when it is empty.
+    package var title: String?
     package var ttfb: Double?
     package var domContentLoaded: Double?
     package var load: Double?
@@ -148,7 +150,7 @@ package struct PageFacts: Decodable, Sendable {
     package var largestContentfulPaint: LargestContentfulPaint?
 
     private enum CodingKeys: String, CodingKey {
-        case links, embeds, base, anchors, ttfb, domContentLoaded, load, redirect, firstContentfulPaint, navigation, resources
+        case links, embeds, base, anchors, title, ttfb, domContentLoaded, load, redirect, firstContentfulPaint, navigation, resources
         case domSize, paintSupported, lcpSupported, lcp
     }
 
@@ -158,6 +160,7 @@ package struct PageFacts: Decodable, Sendable {
         embedded = try Self.embedded(values.decodeIfPresent([[String]].self, forKey: .embeds) ?? [],
                                      base: values.decodeIfPresent(String.self, forKey: .base) ?? "")
         anchors = try values.decode([String].self, forKey: .anchors)
+        title = try values.decodeIfPresent(String.self, forKey: .title).flatMap { $0.isEmpty ? nil : $0 }
         ttfb = try values.decodeIfPresent(.ttfb, within: Self.times)
         domContentLoaded = try values.decodeIfPresent(.domContentLoaded, within: Self.times)
         load = try values.decodeIfPresent(.load, within: Self.times)
@@ -320,6 +323,7 @@ package struct PageFacts: Decodable, Sendable {
             embeds,
             base: document.baseURI,
             anchors: Array.from(anchors),
+            title: document.title,
             // A loopback answer can come within the clock's 1 ms grain: 0 is then a time.
             ttfb: nav && nav.responseEnd > 0 ? nav.responseStart : null,
             domContentLoaded: nav ? positive(nav.domContentLoadedEventEnd) : null,

@@ -14,6 +14,9 @@ package struct PageResult: Sendable {
     var links: [PageFacts.Link] = []
     /// The resources the page embeds, in document order.
     var embedded: [EmbeddedResource] = []
+    /// For a rendered page: the answers to its own requests for its
+    /// subresources, by canonical URL (`PageResourceAnswer`).
+    var resourceAnswers: [String: PageResourceAnswer] = [:]
     /// The URLs this load answered for besides its own (redirect hops, final URL).
     var aliases: [String] = []
     /// The `Retry-After` the server asked for, in seconds.
@@ -300,6 +303,12 @@ package final class PageLoader {
         }
         result.links = result.report.wasLoaded ? facts?.links ?? [] : []
         result.embedded = result.report.wasLoaded ? facts?.embedded ?? [] : []
+        if result.report.wasLoaded {
+            result.resourceAnswers = PageResourceAnswer.answers(to: fold.state.requests) { [privateAddressGuard] url in
+                guard case .blocked? = privateAddressGuard?.verdict(for: url, since: guardMark) else { return false }
+                return true
+            }
+        }
         result.links += enqueued.map { PageFacts.Link(url: $0.absoluteString, href: $0.absoluteString, text: "", rel: "",
                                                       element: PageFacts.Link.enqueuedElement) }
         result.links += routeLinks

@@ -70,7 +70,9 @@ extension PageLoadReport {
         case .finished?:
             timings.finish = state.endedAt?.milliseconds.tenths
             outcome = Self.outcome(ofStatus: status ?? 0)
-            title = state.title
+            // WebKit does not always report a title (a page with a module script, broken images and media
+            // never did): the document's own, read with the facts, stands in.
+            title = state.title ?? facts?.title
             if let facts { record(facts) }
         case .failed(_, let failure, _)?:
             error = .init(failure)

@@ -57,6 +57,9 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         /// Not asked again: a recent check's answer, kept in the link cache
         /// or the baseline (`--recheck-after`).
         case cache
+        /// Not asked again: the answer to the rendered page's own request for
+        /// it, a resource the page embeds (an image, a style sheet, a script).
+        case page
     }
 
     /// Why a page was, or was not, rendered in a web view (`RenderMode`).

@@ -36,14 +36,14 @@ package struct FrontierSQL: Sendable {
     /// - Pages loaded: reports of pages (not links checked) that were not skipped.
     /// - Pages leased: entries that are not links or resources to check, leased until `now` or later.
     /// - Links and resources to check left: entries queued or leased.
-    /// Whether a frontier row is a page to load, not a link or resource to check (`FrontierEntry.Kind.isCheck`).
-    private static let isPage: SQLStatement = "kind NOT IN ('external', 'resource')"
+    /// Whether a frontier row is a link or resource to check, not a page to load (`FrontierEntry.Kind.isCheck`).
+    private static let isCheck: SQLStatement = "kind IN ('external', 'resource')"
 
     package func pageCounts(now: Double) -> SQLStatement {
         """
         SELECT (SELECT COUNT(*) FROM \(reports) WHERE outcome \(Self.loadedOutcomes) AND kind = 'page'),
-               (SELECT COUNT(*) FROM \(frontier) WHERE state = 'leased' AND lease_until >= \(now) AND \(Self.isPage)),
-               (SELECT COUNT(*) FROM \(frontier) WHERE NOT \(Self.isPage) AND state IN ('queued', 'leased'))
+               (SELECT COUNT(*) FROM \(frontier) WHERE state = 'leased' AND lease_until >= \(now) AND NOT \(Self.isCheck)),
+               (SELECT COUNT(*) FROM \(frontier) WHERE \(Self.isCheck) AND state IN ('queued', 'leased'))
         """
     }
 
@@ -58,7 +58,7 @@ package struct FrontierSQL: Sendable {
     /// - is the shallowest, and the oldest of those (`depth`, then `seq`);
     /// - is locked for the transaction, passing over rows other workers hold.
     package func nextReady(now: Double, onlyExternal: Bool, hostConcurrency: Int?) -> SQLStatement {
-        let external: SQLStatement = onlyExternal ? "AND NOT \(Self.isPage)" : ""
+        let external: SQLStatement = onlyExternal ? "AND \(Self.isCheck)" : ""
         let hostsFull: SQLStatement = hostConcurrency.map { limit in
             """
             AND host NOT IN (SELECT host FROM \(frontier) WHERE state = 'leased' AND lease_until >= \(now)
