@@ -61,12 +61,12 @@ public final class HARWriter {
         try? FileManager.default.removeItem(atPath: pagesPath)
     }
 
-    /// Adds the page of `report` (when it was loaded) and an entry per
-    /// request. A report read without its requests (`storedReports()`'s
-    /// default) gets one entry, its document's.
+    /// Adds the page of `report` (when it was loaded, and is no resource a
+    /// page embeds) and an entry per request. A report read without its
+    /// requests (`storedReports()`'s default) gets one entry, its document's.
     public func add(_ report: PageLoadReport) {
         reports += 1
-        guard report.wasLoaded else { return }
+        guard report.wasLoaded, report.isPage else { return }
         let id = "page_\(reports)"
         let started = report.startedAt ?? report.fetchedAt.addingTimeInterval(-(report.timings.finish ?? 0) / 1000)
         // The first load, whose requests the entries are (later runs' timings are in the report).

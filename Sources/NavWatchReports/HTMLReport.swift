@@ -32,7 +32,7 @@ package enum HTMLReport {
         for try await report in store.storedReports(includingRequests: true) { digest.add(report) }
         output.write(head(digest, links: links, source: source))
         var first = true
-        for try await report in store.storedReports(includingRequests: true) where report.wasLoaded {
+        for try await report in store.storedReports(includingRequests: true) where report.wasLoaded && report.isPage {
             output.write((first ? "" : ",") + data(report, screenshots: screenshots))
             first = false
         }
@@ -44,7 +44,7 @@ package enum HTMLReport {
     package static func html(_ reports: [PageLoadReport], links: LinkCheckResult? = nil, source: String, screenshots: String?) -> String {
         let digest = reports.reduce(into: ReportDigest()) { $0.add($1) }
         return head(digest, links: links, source: source)
-            + reports.filter(\.wasLoaded).map { data($0, screenshots: screenshots) }.joined(separator: ",") + tail
+            + reports.filter { $0.wasLoaded && $0.isPage }.map { data($0, screenshots: screenshots) }.joined(separator: ",") + tail
     }
 
     /// Everything before the pages' data: figures, charts, tables, the

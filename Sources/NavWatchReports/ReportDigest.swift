@@ -34,8 +34,10 @@ package struct ReportDigest {
     /// Links not followed (skipped or blocked reports), by why: a skip reason, or `private-address`.
     private(set) var notFollowed: [String: Int] = [:]
 
+    /// Adds a report; a resource's is only counted (`CrawlSummary.resourcesChecked`): the report is about pages.
     package mutating func add(_ report: PageLoadReport) {
         summary.add(report)
+        guard report.isPage else { return }
         firstFetched = min(firstFetched ?? report.fetchedAt, report.fetchedAt)
         lastFetched = max(lastFetched ?? report.fetchedAt, report.fetchedAt)
         guard report.wasLoaded else {

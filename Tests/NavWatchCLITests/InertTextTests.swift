@@ -95,7 +95,7 @@ struct InertTextTests {
         #expect(formulaRow.contains(#",ok,,200,text/html,"'=HYPERLINK(""http://evil.test/"",""x"")",1,"#), "\(formulaRow)")
         let links = try await NavwatchProcess.run(["links", "--db", db, "--format", "csv"])
         let linkRow = try #require(links.stdout.first { $0.contains("/formula,") }, "\(links.stdout)")
-        #expect(linkRow.hasSuffix(#","'=1+1",/formula,a,"# + "\r"), "\(linkRow)")
+        #expect(linkRow.hasSuffix(#","'=1+1",/formula,a,,"# + "\r"), "\(linkRow)")
         // What a spreadsheet gets: Python's csv module reads the cell back as the text with its quote.
         let read = try await Self.python(reading: reports.stdout.joined(separator: "\n"),
                                    "print([r[6] for r in csv.reader(sys.stdin) if r[0].endswith('/formula')][0])")

@@ -29,7 +29,7 @@ struct ReportTests {
                                                    server.url("/redirect/2").absoluteString])
         #expect(crawl.status == 0)
         let report = try await NavwatchProcess.run(["report", "--db", db, "--out", out, "--screenshots", shots])
-        let stored = try await SQLiteCrawlStore(path: db).allReports().filter(\.wasLoaded)
+        let stored = try await SQLiteCrawlStore(path: db).allReports().filter { $0.wasLoaded && $0.isPage }
         #expect(report.status == 0 && report.stderr == "report: \(stored.count) pages in \(out)\n")
         #expect(stored.count == 3)
 

@@ -54,8 +54,8 @@ struct ScreenshotTests {
         let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-depth", "0", "--timezone", "Asia/Tokyo",
                                                    "--viewport", "800x600", "--extract", script, server.url("/rich").absoluteString])
         #expect(crawl.status == 0)
-        let line = try #require(crawl.stdout.first)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let reports = try crawl.stdout.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let report = try #require(reports.first { $0["url"] as? String == server.url("/rich").absoluteString })
         #expect(report["data"] as? [AnyHashable] == ["Asia/Tokyo", 800])
     }
 
@@ -67,7 +67,9 @@ struct ScreenshotTests {
         let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-depth", "0", "--screenshots", directory,
                                                    server.url("/rich").absoluteString, server.url("/status/404").absoluteString])
         #expect(crawl.status == 0)
+        // The pages' reports: those of the resources they embed have no screenshot.
         let reports = try crawl.stdout.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            .filter { $0["resource"] == nil }
         let names = reports.compactMap { $0["screenshot"] as? String }.sorted()
         #expect(names.count == 2)
         #expect(names == reports.compactMap { ($0["url"] as? String).map(PageLoadReport.screenshotName) }.sorted())

@@ -92,6 +92,10 @@ struct CrawlSummaryText: SummaryLines {
             }
             lines.append("  rendered: \(counted(true)); read from HTML: \(counted(false))")
         }
+        if summary.resourcesChecked > 0 {
+            lines.append("  resources: \(summary.resourcesChecked) checked (images, style sheets, scripts, media), "
+                         + "\(summary.resourcesFailing) not ok")
+        }
         if summary.pagesWithLinksNotRead > 0 {
             lines.append("  links not read: \(summary.pagesWithLinksNotRead) page\(summary.pagesWithLinksNotRead == 1 ? "" : "s") "
                          + "whose HTML was not parsed (links_not_read in its report; --render auto renders them)")

@@ -28,6 +28,11 @@ public struct CrawlSummary: Sendable, Equatable {
     public private(set) var renderReasons: [Bool: [PageLoadReport.RenderReason: Int]] = [:]
     /// Pages read from their HTML whose links were not read (`PageLoadReport.linksNotRead`).
     public private(set) var pagesWithLinksNotRead = 0
+    /// Resources the pages embed that were checked (`PageLoadReport.resource`),
+    /// and of those, the ones not ok (an answer of 400 or more, a failure, a
+    /// timeout); none of the counts above counts them (one skipped or
+    /// blocked is counted in `notLoaded`).
+    public private(set) var resourcesChecked = 0, resourcesFailing = 0
     /// Pages put back to be loaded again after a transient failure.
     public package(set) var retries = 0
     /// How long the run took, from its start to its last report stored.
@@ -40,11 +45,16 @@ public struct CrawlSummary: Sendable, Equatable {
         for report in reports { add(report) }
     }
 
-    /// Every report delivered.
+    /// Every report delivered, but those of resources.
     public var reported: Int { loaded + notLoaded }
 
     /// Counts one delivered report.
     package mutating func add(_ report: PageLoadReport) {
+        if !report.isPage && report.wasLoaded {
+            resourcesChecked += 1
+            if report.outcome != .ok { resourcesFailing += 1 }
+            return
+        }
         outcomes[report.outcome, default: 0] += 1
         guard report.wasLoaded else {
             notLoaded += 1

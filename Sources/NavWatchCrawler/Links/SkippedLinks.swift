@@ -66,9 +66,8 @@ package struct SkippedLinks: RandomAccessCollection, Sendable, ExpressibleByArra
     }
 
     /// The frontier entry of the link at `position`, done once added: an
-    /// answered link is a link checked (`external`), or a resource when
-    /// answered by its page's own request (`CheckMethod.page`: only
-    /// resources inside the scope are), the others pages.
+    /// answered link is a link checked (`external`) or a resource
+    /// (`PageLoadReport.resource`), the others pages.
     package func entry(at position: Int) -> FrontierEntry {
         guard position >= entries.count else {
             let entry = entries[position]
@@ -76,7 +75,7 @@ package struct SkippedLinks: RandomAccessCollection, Sendable, ExpressibleByArra
         }
         let report = answered[position - entries.count]
         return FrontierEntry(url: report.url, depth: report.depth, parent: report.parent,
-                             kind: report.checkedWith == nil ? .page : report.checkedWith == .page ? .resource : .external)
+                             kind: report.checkedWith == nil ? .page : report.resource == true ? .resource : .external)
     }
 
     /// The first link's position: 0.

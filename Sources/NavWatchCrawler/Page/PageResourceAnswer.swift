@@ -30,8 +30,7 @@ struct PageResourceAnswer: Sendable, Equatable {
 
     /// The report of `entry` (a resource the page embeds) from this answer.
     func report(for entry: FrontierEntry, at date: Date) -> PageLoadReport {
-        var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, fetchedAt: date,
-                                    outcome: PageLoadReport.outcome(ofStatus: status))
+        var report = PageLoadReport(entry, outcome: PageLoadReport.outcome(ofStatus: status), fetchedAt: date)
         report.status = status
         report.mime = mime
         report.checkedWith = .page

@@ -161,9 +161,17 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     public var startedAt: Date?
     /// Set on a page the crawl first found in a sitemap.
     public var foundInSitemap: Bool?
-    /// Set on a link outside the crawl's scope that was checked with a plain
-    /// HTTP request instead of loaded.
+    /// Set on a link outside the crawl's scope, or a resource a page embeds,
+    /// that was checked with a plain HTTP request (or answered otherwise)
+    /// instead of loaded.
     public var checkedWith: CheckMethod?
+    /// Set on a resource a page of the crawl's scope embeds (an image, a style
+    /// sheet, a script, media; `FrontierEntry.Kind.resource`): no page, only
+    /// checked. Nil for pages and links.
+    public var resource: Bool?
+
+    /// Whether this reports a page (or a link) rather than a resource a page embeds.
+    public var isPage: Bool { resource != true }
     /// What the crawl's page handler (or `--extract` script) returned for
     /// the page, as JSON; nil when there is none or it failed.
     public var data: JavaScriptValue?
@@ -216,6 +224,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case startedAt = "started_at"
         case foundInSitemap = "found_in_sitemap"
         case checkedWith = "checked_with"
+        case resource
         case finalURL = "final_url"
         case fetchedAt = "fetched_at"
         case skipReason = "skip_reason"
@@ -237,10 +246,12 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         self.outcome = outcome
     }
 
-    /// The report of a frontier entry: its URL, depth, parent and whether a sitemap listed it.
+    /// The report of a frontier entry: its URL, depth, parent, whether a
+    /// sitemap listed it and whether it is a resource a page embeds.
     package init(_ entry: FrontierEntry, outcome: Outcome, fetchedAt: Date = Date()) {
         self.init(url: entry.url, depth: entry.depth, parent: entry.parent, fetchedAt: fetchedAt, outcome: outcome)
         if entry.kind == .sitemapPage { foundInSitemap = true }
+        if entry.kind == .resource { resource = true }
     }
 
     /// The report of `entry`, skipped for `reason` at `date`.
