@@ -20,7 +20,8 @@ import Testing
         "\\ud83d\\ude00", "\\\"", "\"links\"", "\"anchors\"", "\"ttfb\"", "\"load\"", "\"navigation\"", "\"resources\"",
         "\"domSize\"", "\"lcpSupported\"", "\"lcp\"", "[1.5,100,\"img#hero\",\"https://example.com/a.png\"]",
         "[\"https://example.com/\",\"\",\"\",\"\",\"a\"]", "[\"u\",\"script\",1,2,3,4,5,6,0,7,8,9,300,200,100]",
-        "\u{1F600}", "\u{E9}",
+        "\u{1F600}", "\u{E9}", "\"embeds\"", "\"base\"", "[\"img\",\"srcset\",\"a.png 1x, b,c.png (1, 2) 2x,,\",\"alt\"]",
+        "[\"link\",\"href\",\"s.css\",\"stylesheet\"]", "[\"script\",\"src\",\"x.js\",\"module\"]", "\"https://example.com/d/\"",
     ]
 
     static func check(_ bytes: [UInt8]) throws -> Bool {
@@ -52,6 +53,11 @@ import Testing
             try require((0...PageFacts.largestSize).contains(lcp.size), "the LCP size \(lcp.size) is out of bounds")
         }
         try require((facts.domSize ?? 0) >= 0, "the DOM size \(facts.domSize ?? 0) is negative")
+        for resource in facts.embedded {
+            try require(["img", "source", "video", "audio", "link", "script"].contains(resource.element), "the element \(resource.element)")
+            try require(resource.value.contains { !$0.isWhitespace }, "a resource of no URL: \(resource)")
+            try require(resource.text.count <= 200, "a resource text of more than 200 characters")
+        }
         let metrics = PageMetrics(facts)  // sums and conversions that must not trap
         try require(metrics.firstByteToLastResource.map { $0 >= 0 && $0.isFinite } ?? true, "a negative span")
         let total = sizes.isEmpty ? 0 : (facts.resources + [facts.navigation].compactMap { $0 }).map(\.transferSize).reduce(0, +)
@@ -75,6 +81,14 @@ import Testing
             let element = random.pick(["a", "area", "iframe", "frame"])
             links.append("[\"https://example.com/\(links.count)\",\"/\(links.count)\",\(json(text)),\"\",\"\(element)\"]")
         }
+        // Resources as the script lists them, with the URLs they resolve to against the base.
+        var embeds: [String] = [], embedded: [String] = []
+        for index in 0..<random.below(4) {
+            let candidates = (0..<(1 + random.below(3))).map { "r\(index)-\($0).png" }
+            let descriptors = candidates.map { $0 + random.pick(["", " 1x", " 2x", " 100w", " (a, b) 3x"]) }
+            embeds.append("[\"img\",\"srcset\",\(json(Array(descriptors.joined(separator: random.pick([",\t", ", ", " ,\n"])).utf16))),\"\"]")
+            embedded += candidates.map { "https://example.com/d/" + $0 }
+        }
         func time() -> String { number(Double(random.below(100_000_000)) / 1000) }
         func timing(_ name: String) -> String {
             "[\(json(Array(name.utf16))),\"\(random.pick(["", "img", "script", "navigation"]))\","
@@ -88,14 +102,16 @@ import Testing
             + "\"navigation\":\(random.oneIn(4) ? "null" : timing("https://example.com/")),"
             + "\"resources\":[\((0..<random.below(4)).map { timing("https://example.com/r\($0).png") }.joined(separator: ","))],"
             + "\"domSize\":\(random.below(100_000)),\"lcpSupported\":\(random.oneIn(2)),"
-            + "\"lcp\":\(random.oneIn(2) ? "null" : "[\(time()),\(random.below(1_000_000)),\"img#hero\",\"\"]")}"
-        return (Array(text.utf8), { [texts] bytes in
+            + "\"lcp\":\(random.oneIn(2) ? "null" : "[\(time()),\(random.below(1_000_000)),\"img#hero\",\"\"]"),"
+            + "\"base\":\"https://example.com/d/\",\"embeds\":[\(embeds.joined(separator: ","))]}"
+        return (Array(text.utf8), { [texts, embedded] bytes in
             let facts: PageFacts
             do { facts = try JSONDecoder().decode(PageFacts.self, from: Data(bytes)) } catch {
                 throw PropertyFailure(description: "what the script writes does not decode: \(error)")
             }
             try require(facts.links.map(\.text) == texts, "the link texts are \(facts.links.map(\.text)), not \(texts)")
             try require(facts.links.allSatisfy { $0.text.count <= 200 }, "a link text of more than 200 characters")
+            try require(facts.embedded.map(\.url) == embedded, "the resources are \(facts.embedded.map(\.url)), not \(embedded)")
         })
     }
 
