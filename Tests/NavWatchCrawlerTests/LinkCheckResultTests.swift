@@ -53,6 +53,42 @@ struct LinkCheckResultTests {
                                  "/frame.pdf download a download (application/pdf) [/ frame]"])
     }
 
+    @Test("resources: broken by the same rules, in lists of their own, fragments unchecked; one also linked is a resource")
+    func resources() {
+        func embedded(_ from: String, _ to: String, _ element: String, _ attribute: String, fragment: String? = nil) -> PageLink {
+            var link = Self.link(from, to, "", fragment: fragment, element: element)
+            link.resource = attribute
+            return link
+        }
+        var css = Self.report("/s.css", .httpError, status: 404, mime: "text/html")
+        css.checkedWith = .page
+        var cdn = Self.report("/cdn.js", .failed)
+        cdn.checkedWith = .get
+        cdn.error = .init(.init(kind: .connectionRefused, domain: "navwatch-http", code: 0, message: "refused", failingURL: nil))
+        var logo = Self.report("/logo.png", .httpError, status: 410, mime: nil)
+        logo.checkedWith = .head
+        var sprite = Self.report("/sprite.svg", .ok, status: 200, mime: "image/svg+xml")
+        sprite.checkedWith = .head
+        var gone = Self.report("/gone", .httpError, status: 404)
+        gone.checkedWith = .head
+        let graph = LinkGraph(links: [
+            embedded("/", "/s.css", "link", "href"), embedded("/a", "/s.css", "link", "href"),
+            embedded("/", "/cdn.js", "script", "src"), Self.link("/a", "/logo.png", "the logo"),
+            embedded("/a", "/logo.png", "img", "srcset"), embedded("/", "/sprite.svg", "img", "src", fragment: "nowhere"),
+            Self.link("/", "/gone", "Gone"),
+        ], anchors: ["http://s.test/sprite.svg": []])
+        let result = LinkCheckResult(graph: graph, reports: [css, cdn, logo, sprite, gone])
+        #expect(result.brokenResources.map { String($0.target.dropFirst(13)) } == ["/cdn.js", "/logo.png", "/s.css"])
+        #expect(result.brokenResources.allSatisfy { $0.isResource && !$0.isExternal })
+        #expect(result.brokenInScope.map { String($0.target.dropFirst(13)) } == [])
+        #expect(result.brokenExternal.map { String($0.target.dropFirst(13)) } == ["/gone"])
+        #expect(rows(result) == ["/cdn.js failed connection-refused: refused [/ ]", "/gone http-error 404 Not Found [/ Gone]",
+                                 "/logo.png http-error 410 Gone [/a , /a the logo]", "/s.css http-error 404 Not Found [/ , /a ]",
+                                 "/sprite.svg - 200 OK [/ ]"])
+        let problems = CrawlProblems(links: result, reports: [PageLoadReport]()).found.map { "\($0.problem.kind.rawValue) \($0.problem.url.dropFirst(13))" }
+        #expect(problems == ["broken-resource /cdn.js", "broken-resource /logo.png", "broken-resource /s.css", "broken-external /gone"])
+    }
+
     @Test("fragments: missing ones are broken; top, routes, text fragments not matched yet and pages that did not load are not checked")
     func fragments() {
         let graph = LinkGraph(
