@@ -40,8 +40,8 @@ def navwatch_crawl(*jsonl):
         with open(path) as f:
             for line in f:
                 report = json.loads(line)
-                if report.get("outcome") in ("skipped", "blocked") or not report.get("fetched_at"):
-                    continue
+                if report.get("outcome") in ("skipped", "blocked") or not report.get("fetched_at") or report.get("resource"):
+                    continue  # a resource a page embeds is checked, not loaded as a page
                 loaded += report["outcome"] == "ok"
                 end = parse_time(report["fetched_at"])
                 finish = (report.get("timings") or {}).get("finish") or 0
@@ -59,7 +59,8 @@ def found(path):
             report = json.loads(line)
             if report.get("outcome") in ("skipped", "blocked"):
                 continue
-            loaded.add(report["url"])
+            if not report.get("resource"):  # a resource a page embeds is checked, not loaded as a page
+                loaded.add(report["url"])
             if report.get("outcome") == "http-error":
                 broken.add(report["url"])
     return loaded, broken
@@ -354,7 +355,7 @@ def render_reasons(path):
     with open(path) as f:
         for line in f:
             report = json.loads(line)
-            if report.get("outcome") in ("skipped", "blocked"):
+            if report.get("outcome") in ("skipped", "blocked") or report.get("resource"):
                 continue
             rendered = report.get("rendered", True) is not False
             reason = report.get("render_reason") or ("always" if "rendered" not in report else "?")
