@@ -8,6 +8,46 @@ import FoundationXML
 
 @Suite("navwatch links and crawl --fail-on")
 struct LinksCommandTests {
+    @Test("a broken image and style sheet fail --fail-on broken, read from HTML or rendered; links lists them with their pages",
+          arguments: [["--fast"], []])
+    func brokenResources(mode: [String]) async throws {
+        let server = try await LoopbackServer.start { request in
+            switch request.path {
+            case "/": return .html(#"<!doctype html><title>Home</title><img src="/missing.png" alt="Logo"><a href="/a">a</a>"#)
+            case "/a": return .html(#"<!doctype html><title>A</title><link rel="stylesheet" href="/gone.css"><img src="missing.png" alt="Logo">"#)
+            default: return .html("<!doctype html><title>Not found</title>", status: 404)
+            }
+        }
+        defer { Task { await server.shutdown() } }
+        let db = temporaryPath("resources.db")
+        defer { removeSQLiteDatabase(atPath: db) }
+        let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--fail-on", "broken", "--allow-private"] + mode
+                                                  + [server.url("/").absoluteString])
+        #expect(crawl.status == 1)
+        let summary = crawl.stderr.split(separator: "\n").map(String.init)
+        #expect(summary.first?.hasPrefix("crawl: 2 pages loaded, 0 skipped in ") == true)  // the resources are no pages
+        #expect(summary.contains("  resources: 2 checked (images, style sheets, scripts, media), 2 not ok"))
+        #expect(summary.contains("  links: 4 to 3 targets; broken: 0, external 0, resources 2, missing fragments 0, missing text fragments 0; orphan pages 0"))
+        #expect(summary.last == "navwatch: failing (--fail-on broken)")
+        let links = try await NavwatchProcess.run(["links", "--db", db, "--broken"])
+        let base = server.url("/").absoluteString.dropLast()
+        #expect(links.stdout.map { $0.replacingOccurrences(of: base, with: "S") } == [
+            "✘ S/gone.css  404 Not Found  (resource)",
+            #"    used by S/a  (no text)  (<link href>)"#,
+            "✘ S/missing.png  404 Not Found  (resource)",
+            #"    used by S/  "Logo"  (<img src>)"#,
+            #"    used by S/a  "Logo"  (<img src>)"#,
+            "2 broken targets, 3 links to them on 2 pages",
+        ])
+        // The HTML report has a section of them, and a figure.
+        let out = temporaryPath("resources.html")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        #expect(try await NavwatchProcess.run(["report", "--db", db, "--out", out]).status == 0)
+        let html = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(html.contains("Broken resources: images, style sheets, scripts, media (2)"))
+        #expect(html.components(separatedBy: "<ul class=\"referrers\">").count - 1 == 2)
+    }
+
     @Test("a crawl that finds broken links fails with --fail-on; links lists every broken target with every referrer")
     func brokenLinks() async throws {
         let site = try await LinkSite.start()
