@@ -6,8 +6,14 @@ import NavWatch
 /// (`WebViewConfiguration.viewportWidth`, `viewportHeight` and `timeZone`).
 package struct EmulationOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The viewport in CSS pixels, WIDTHxHEIGHT (such as 390x844); 1280x800 by default.", valueName: "WxH"))
+        "The viewport in CSS pixels, WIDTHxHEIGHT (such as 390x844); \(Self.defaultViewport) by default.", valueName: "WxH"))
     package var viewport: Viewport?
+
+    /// `WebViewConfiguration`'s own default viewport, as `--viewport` writes it.
+    private static let defaultViewport: String = {
+        let configuration = WebViewConfiguration()
+        return "\(configuration.viewportWidth)x\(configuration.viewportHeight)"
+    }()
 
     @Option(name: .customLong("timezone"), help: ArgumentHelp(
         "The time zone of the pages' Date and Intl, an IANA name (such as Europe/Berlin); the system's by default.",
