@@ -3,7 +3,8 @@
 # minutes: lychee (every page as input, fragments checked, no per-host
 # limit), wget --spider -r, and navwatch crawl --render auto, never and
 # always at concurrency 2, each once, over Debian's Python documentation
-# (python3.11-doc) and the scripted site (Benchmarks/generate-scripted-site.py),
+# (python3.11-doc), a Doxygen site with its navigation tree (libsdl2-doc) and
+# the scripted site (Benchmarks/generate-scripted-site.py),
 # both served by nginx on 127.0.0.1. Prints report.py's link checking and
 # scripted site tables and keeps the raw files in the results folder.
 #
@@ -15,7 +16,7 @@
 # --pages   pages of the scripted site besides its menu's (default 300).
 # --results where the raw files go (default a new folder under /tmp).
 #
-# Installs python3.11-doc, python3-venv, wget and nginx-light if missing, and
+# Installs python3.11-doc, libsdl2-doc, python3-venv, wget and nginx-light if missing, and
 # lychee with pip into a throwaway virtual environment (its rows are left out
 # when it cannot be installed).
 set -euo pipefail
@@ -35,8 +36,9 @@ if ! [[ "$pages" =~ ^[1-9][0-9]*$ ]] || (( pages < 3 )); then
   echo "link-check: --pages must be a whole number of 3 or more" >&2; exit 2
 fi
 
-Scripts/setup python3.11-doc python3-venv wget
+Scripts/setup python3.11-doc libsdl2-doc python3-venv wget
 docs_root=/usr/share/doc/python3.11/html
+doxygen_root=/usr/share/doc/libsdl2-doc/html
 # shellcheck source=nginx.sh
 source Benchmarks/nginx.sh
 # shellcheck source=link-peers.sh
@@ -109,6 +111,12 @@ check() {
 nginx_start "$docs_root"
 site_urls "$docs_root" "http://127.0.0.1:$NGINX_PORT" > "$results/docs-lychee-urls.txt"
 check "real site" docs- "$results/docs-lychee-urls.txt" "http://127.0.0.1:$NGINX_PORT/index.html" 1000
+nginx_stop
+
+# A Doxygen site with its navigation tree: a script on every page, and the page's own name in an inline script.
+nginx_start "$doxygen_root"
+site_urls "$doxygen_root" "http://127.0.0.1:$NGINX_PORT" > "$results/doxygen-lychee-urls.txt"
+check "Doxygen site" doxygen- "$results/doxygen-lychee-urls.txt" "http://127.0.0.1:$NGINX_PORT/index.html" 1000
 nginx_stop
 
 # The scripted site: links that only a script adds, one of them broken.

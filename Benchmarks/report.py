@@ -220,7 +220,8 @@ def breakdown_table(r, sites):
     print()
 
 
-LINK_SITES = (("docs-", "real site (python3.11-doc)"), ("", "generated site"), ("scripted-", "scripted site"))
+LINK_SITES = (("docs-", "real site (python3.11-doc)"), ("doxygen-", "Doxygen site (libsdl2-doc)"), ("", "generated site"),
+              ("scripted-", "scripted site"))
 
 
 def lychee_found(path):
@@ -369,6 +370,20 @@ def reasons_cell(reasons):
     return f"{total}" + (f" ({detail})" if detail else "")
 
 
+def doxygen_table(r):
+    """How `--render auto` read the Doxygen site: pages rendered and read
+    from HTML, by why, and its pace against the full crawl's."""
+    auto, full = f"{r}/doxygen-render-auto-c2-r1.jsonl", f"{r}/doxygen-navwatch-c2-r1.jsonl"
+    if not (os.path.exists(auto) and os.path.exists(full)):
+        return
+    counts = render_reasons(auto)
+    (_, auto_rate), (_, full_rate) = navwatch_crawl(auto), navwatch_crawl(full)
+    print(f"Doxygen site, `--render auto`: pages rendered {reasons_cell(counts[True])}, "
+          f"read from HTML {reasons_cell(counts[False])}; {auto_rate:.1f} pages/s against the full crawl's "
+          f"{full_rate:.1f} ({auto_rate / max(full_rate, 0.001):.2f} times its pace).")
+    print()
+
+
 def scripted_table(r):
     """The scripted site (Benchmarks/generate-scripted-site.py): half its pages
     get links from a script. Per run and mode: wall time, pages/s, pages, the
@@ -503,6 +518,7 @@ def main():
     r = args.results
     if args.links_only:
         link_table(r)
+        doxygen_table(r)
         scripted_table(r)
         return
     if args.todo_only:
