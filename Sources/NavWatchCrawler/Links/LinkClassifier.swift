@@ -115,7 +115,9 @@ struct LinkClassifier: Sendable {
         }
         for resource in embedded {
             let hash = resource.url.utf8.firstIndex(of: UInt8(ascii: "#"))
-            guard let target = target(of: String(resource.url[..<(hash ?? resource.url.endIndex)])), let key = target.key else { continue }
+            // A page that embeds itself is a document WebKit made for an image or a video it shows: no resource.
+            guard let target = target(of: String(resource.url[..<(hash ?? resource.url.endIndex)])), let key = target.key,
+                  key != entry.url, key != shownAt else { continue }
             let pageLink = PageLink(source: shownAt, target: key, href: resource.value, text: resource.text,
                                     element: resource.element, resource: resource.attribute)
             if inGraph.insert(pageLink).inserted { graph.append(pageLink) }
