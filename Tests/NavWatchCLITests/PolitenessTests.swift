@@ -100,10 +100,13 @@ struct PolitenessTests {
         // 2 s apart when navwatch asks for them. Spaced by lease alone, the
         // gaps were under 1 s; with a view made after the turn (600 ms on a
         // busy machine) CI saw 1.36 s. What is left is the time a request
-        // takes to leave WebKit, which the turn does not see: a full run
-        // delivered the first one 320 ms late.
+        // takes to leave WebKit, which the turn does not see: the first one,
+        // which waits for a web process to start, came 320 ms late in one
+        // full run and 580 ms late in another, so its gap is held to 1 s
+        // (the lease-only defect gave less), the others to 1.5 s.
         let gaps = zip(log, log.dropFirst()).map { ($1.path, $1.at - $0.at) }
-        #expect(gaps.allSatisfy { $0.1 > .milliseconds(1500) }, "\(gaps)")
+        #expect(gaps.first.map { $0.1 > .seconds(1) } == true, "\(gaps)")
+        #expect(gaps.dropFirst().allSatisfy { $0.1 > .milliseconds(1500) }, "\(gaps)")
     }
 
     @Test("--host-concurrency caps the pages in flight on a host, whatever --concurrency")
