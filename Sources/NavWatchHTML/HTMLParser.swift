@@ -107,7 +107,7 @@ package enum HTMLParser {
             let output = gumbo_parse_with_options(&options, start, buffer.count)!
             return withExtendedLifetime(arena) {
                 defer { if arena == nil { gumbo_destroy_output(&options, output) } }  // an arena frees it all at once
-                return DocumentReader(url: url).read(output.pointee.document)
+                return DocumentReader(url: url, source: UnsafeRawBufferPointer(buffer)).read(output.pointee.document)
             }
         }
     }
@@ -127,9 +127,14 @@ private struct DocumentReader {
     /// Elements with a resource's URL, in document order, each with the attribute.
     private var embeds: [(node: UnsafeMutablePointer<GumboNode>, attribute: String)] = []
     private let url: URL
+    /// The UTF-8 bytes parsed, which Gumbo's source positions count in.
+    private let source: UnsafeRawBufferPointer
+    /// Where the text of the last `<noscript>` ends, in `source`.
+    private var noscriptEnd = 0
 
-    init(url: URL) {
+    init(url: URL, source: UnsafeRawBufferPointer) {
         self.url = url
+        self.source = source
         document = HTMLDocument(baseURL: url)
     }
 
@@ -142,9 +147,16 @@ private struct DocumentReader {
                 children = node.pointee.v.document.children
             case GUMBO_NODE_ELEMENT:
                 let element = node.pointee.v.element
+                // A `<noscript>` is text where scripts run, up to the first `</noscript`. Gumbo parses
+                // as if they did not, and moves elements that `<head>`'s noscript may not hold out of
+                // it into the body: elements written in that text are no part of the document.
+                let written = node.pointee.parse_flags.rawValue & GUMBO_INSERTION_BY_PARSER.rawValue == 0
+                if written && Int(element.start_pos.offset) < noscriptEnd { continue }
                 visit(node, element)
-                // A `<noscript>` is text where scripts run.
-                if element.tag == GUMBO_TAG_NOSCRIPT { continue }
+                if element.tag == GUMBO_TAG_NOSCRIPT && element.tag_namespace == GUMBO_NAMESPACE_HTML {
+                    noscriptEnd = Self.endOfText(in: source, from: Int(element.start_pos.offset) + 1, tag: "noscript")
+                    continue
+                }
                 children = element.children
             case GUMBO_NODE_TEMPLATE:
                 visit(node, node.pointee.v.element)
@@ -158,6 +170,23 @@ private struct DocumentReader {
         }
         finish()
         return document
+    }
+
+    /// Where a raw text element's text that starts at `start` ends in
+    /// `source`: at its first end tag (`</tag` then white space, `/` or `>`,
+    /// in any case), or at the end.
+    static func endOfText(in source: UnsafeRawBufferPointer, from start: Int, tag: String) -> Int {
+        let name = Array(tag.utf8)
+        var index = start
+        while index + name.count + 2 < source.count {
+            if source[index] == UInt8(ascii: "<"), source[index + 1] == UInt8(ascii: "/"),
+               name.indices.allSatisfy({ source[index + 2 + $0] | 0x20 == name[$0] }),
+               [0x09, 0x0A, 0x0C, 0x0D, 0x20, UInt8(ascii: "/"), UInt8(ascii: ">")].contains(source[index + 2 + name.count]) {
+                return index
+            }
+            index += 1
+        }
+        return source.count
     }
 
     private mutating func visit(_ node: UnsafeMutablePointer<GumboNode>, _ element: GumboElement) {

@@ -45,7 +45,12 @@ package struct LinkListing {
         var lines: [String] = []
         for target in targets {
             let mark = target.problem != nil ? "✘" : (target.report.map { !$0.wasLoaded } ?? true) ? "-" : "✔"
-            let external = target.isResource ? "  (resource)" : target.isExternal ? "  (external)" : ""
+            let external = switch (target.isExternal, target.isResource) {
+            case (false, false): ""
+            case (true, false): "  (external)"
+            case (false, true): "  (resource)"
+            case (true, true): "  (external resource)"
+            }
             if target.problem == nil {
                 lines.append("\(mark) \(target.target)  \(target.detail)\(external)  \(Self.count(target.referrers.count, "link"))")
                 continue

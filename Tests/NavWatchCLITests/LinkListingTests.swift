@@ -45,6 +45,28 @@ struct LinkListingTests {
         #expect(listing.jsonl.contains(#""learned_from":["http://s.test/s1","http://s.test/s2"]"#))
     }
 
+    @Test("what a target is: a link outside the scope, a resource, a resource outside the scope")
+    func kinds() {
+        func report(_ path: String, resource: Bool?, external: Bool?) -> PageLoadReport {
+            var report = PageLoadReport(url: "http://s.test" + path, depth: 1, parent: nil, outcome: .httpError)
+            (report.status, report.checkedWith, report.resource, report.external) = (404, .head, resource, external)
+            return report
+        }
+        let links = [
+            PageLink(source: "http://s.test/", target: "http://s.test/a", href: "a", text: "A"),
+            PageLink(source: "http://s.test/", target: "http://s.test/b", href: "b", text: "", element: "img", resource: "src"),
+            PageLink(source: "http://s.test/", target: "http://s.test/c", href: "c", text: "", element: "img", resource: "src"),
+        ]
+        let result = LinkCheckResult(graph: LinkGraph(links: links), reports: [
+            report("/a", resource: nil, external: true), report("/b", resource: true, external: nil),
+            report("/c", resource: true, external: true),
+        ])
+        #expect(LinkListing(result, brokenOnly: true).text.split(separator: "\n").filter { $0.hasPrefix("✘") } == [
+            "✘ http://s.test/a  404 Not Found  (external)", "✘ http://s.test/b  404 Not Found  (resource)",
+            "✘ http://s.test/c  404 Not Found  (external resource)",
+        ])
+    }
+
     @Test("the closing summary's host lines: a host's pages, and the links checked on a host outside the scope")
     func hostLines() {
         let pacing = HostPacing(interval: 0, pushBacks: 1, widest: 2)

@@ -50,13 +50,15 @@ struct BrokenResourceTests {
         }
     }
 
-    static func crawl(_ server: LoopbackServer, _ mode: RenderMode) async throws -> (LinkCheckResult, [PageLoadReport]) {
+    static func crawl(_ server: LoopbackServer, _ mode: RenderMode, checkExternal: Bool = false) async throws
+        -> (LinkCheckResult, [PageLoadReport]) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("resources-\(UUID().uuidString).db").path
         defer { removeSQLiteDatabase(atPath: path) }
         let store = try SQLiteCrawlStore(path: path)
         var configuration = CrawlConfiguration(seeds: [server.url("/")])
         (configuration.retries, configuration.obeyRobots, configuration.allowPrivateAddresses) = (0, false, true)
         configuration.render = mode
+        configuration.checkExternal = checkExternal
         let crawler = try Crawler(configuration: configuration, store: store)
         _ = try await withDeadline("the \(mode) crawl", within: .seconds(120)) { try await crawler.run { _ in } }
         let reports = try await store.allReports()
@@ -105,5 +107,53 @@ struct BrokenResourceTests {
             .map { "\($0.kind.rawValue) \($0.url.dropFirst(server.url("/").absoluteString.count - 1)) \($0.subject)" }
         let notFound = "Failed to load resource: the server responded with a status of 404 (Not Found)"
         #expect(others == (mode == .always ? ["console-error /a \(notFound)", "console-error /b \(notFound)"] : []))
+    }
+
+    @Test("resources of another site: checked as links there are, each a resource outside the scope; a 503 is a warning",
+          arguments: [RenderMode.always, .never])
+    func offSiteResources(mode: RenderMode) async throws {
+        let other = try await LoopbackServer.start(host: "127.0.0.2") { request in
+            switch request.path {
+            case "/busy.css": .html("<!doctype html><title>Busy</title>", status: 503)
+            case "/page": .html("<!doctype html><title>Page</title>")
+            default: .html("<!doctype html><title>Not found</title>", status: 404)
+            }
+        }
+        defer { Task { await other.shutdown() } }
+        let server = try await LoopbackServer.start { request in
+            .html("""
+                <!doctype html><title>Home</title><link rel="stylesheet" href="\(other.url("/busy.css"))">
+                <img src="\(other.url("/gone.png"))" alt="Gone"><a href="\(other.url("/page"))">elsewhere</a>
+                """)
+        }
+        defer { Task { await server.shutdown() } }
+        let (result, reports) = try await Self.crawl(server, mode, checkExternal: true)
+        let elsewhere = other.url("/").absoluteString.dropLast()
+        func row(_ report: PageLoadReport) -> String {
+            "\(report.url.replacingOccurrences(of: elsewhere, with: "B")) \(report.status ?? 0) resource \(report.resource ?? false) "
+                + "external \(report.external ?? false)"
+        }
+        #expect(reports.filter { $0.url != server.url("/").absoluteString }.map(row).sorted() == [
+            "B/busy.css 503 resource true external true",
+            "B/gone.png 404 resource true external true",
+            "B/page 200 resource false external true",
+        ])
+        // Broken resources, outside the scope: not broken links of another site.
+        #expect(result.brokenResources.map { "\($0.target.replacingOccurrences(of: elsewhere, with: "B")) \($0.isExternal)" }
+                == ["B/busy.css true", "B/gone.png true"])
+        #expect(result.brokenExternal.isEmpty && result.brokenInScope.isEmpty)
+        // The 503 has the severity of a server error outside the scope; the 404 stays an error.
+        let problems = CrawlProblems(links: result, reports: reports).found
+            .filter { $0.problem.kind == .brokenResource }.map { "\($0.problem.url.hasSuffix("css")) \($0.severity)" }
+        #expect(problems.sorted() == ["false error", "true warning"])
+        // They are no pages of the crawl.
+        let summary = CrawlSummary(reports)
+        #expect((summary.loaded, summary.resourcesChecked, summary.resourcesFailing) == (2, 2, 2))
+
+        // Without checking outside the scope, they are skipped as resources outside it.
+        let (_, unchecked) = try await Self.crawl(server, mode)
+        #expect(unchecked.filter { $0.url != server.url("/").absoluteString }.map {
+            "\($0.url.replacingOccurrences(of: elsewhere, with: "B")) \($0.skipReason?.rawValue ?? "-") \($0.resource ?? false) \($0.external ?? false)"
+        }.sorted() == ["B/busy.css scope true true", "B/gone.png scope true true", "B/page scope false false"])
     }
 }

@@ -25,7 +25,7 @@ struct FrontierRulesTests {
         #expect(!lease(.sqlite).contains("FOR UPDATE"))
         #expect(!lease(.sqlite).contains("HAVING") && !lease(.sqlite).contains("kind IN"))
         let limited = SQLDialect.sqlite.spell(FrontierSQL(.sqlite).nextReady(now: 1, onlyExternal: true, hostConcurrency: 2))
-        #expect(limited.sql.contains("HAVING COUNT(*) >= ?") && limited.sql.contains("AND kind IN ('external', 'resource')"))
+        #expect(limited.sql.contains("HAVING COUNT(*) >= ?") && limited.sql.contains("AND kind IN ('external', 'resource', 'external-resource')"))
         #expect(limited.arguments.contains(.integer(2)))
         let paused = { (dialect: SQLDialect) in dialect.spell(FrontierSQL(dialect).pause("a.test", until: 5)).sql }
         #expect(paused(.sqlite) == "UPDATE hosts SET next_at = MAX(next_at, ?) WHERE host = ?")

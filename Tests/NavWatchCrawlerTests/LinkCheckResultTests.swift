@@ -61,14 +61,15 @@ struct LinkCheckResultTests {
             return link
         }
         var css = Self.report("/s.css", .httpError, status: 404, mime: "text/html")
-        css.checkedWith = .page
+        (css.checkedWith, css.resource) = (.page, true)
+        // Outside the scope (as if on another host).
         var cdn = Self.report("/cdn.js", .failed)
-        cdn.checkedWith = .get
+        (cdn.checkedWith, cdn.resource, cdn.external) = (.get, true, true)
         cdn.error = .init(.init(kind: .connectionRefused, domain: "navwatch-http", code: 0, message: "refused", failingURL: nil))
         var logo = Self.report("/logo.png", .httpError, status: 410, mime: nil)
-        logo.checkedWith = .head
+        (logo.checkedWith, logo.resource) = (.head, true)
         var sprite = Self.report("/sprite.svg", .ok, status: 200, mime: "image/svg+xml")
-        sprite.checkedWith = .head
+        (sprite.checkedWith, sprite.resource) = (.head, true)
         var gone = Self.report("/gone", .httpError, status: 404)
         gone.checkedWith = .head
         let graph = LinkGraph(links: [
@@ -79,7 +80,8 @@ struct LinkCheckResultTests {
         ], anchors: ["http://s.test/sprite.svg": []])
         let result = LinkCheckResult(graph: graph, reports: [css, cdn, logo, sprite, gone])
         #expect(result.brokenResources.map { String($0.target.dropFirst(13)) } == ["/cdn.js", "/logo.png", "/s.css"])
-        #expect(result.brokenResources.allSatisfy { $0.isResource && !$0.isExternal })
+        #expect(result.brokenResources.map(\.isExternal) == [true, false, false])
+        #expect(result.brokenResources.allSatisfy { $0.isResource })
         #expect(result.brokenInScope.map { String($0.target.dropFirst(13)) } == [])
         #expect(result.brokenExternal.map { String($0.target.dropFirst(13)) } == ["/gone"])
         #expect(rows(result) == ["/cdn.js failed connection-refused: refused [/ ]", "/gone http-error 404 Not Found [/ Gone]",
@@ -87,6 +89,17 @@ struct LinkCheckResultTests {
                                  "/sprite.svg - 200 OK [/ ]"])
         let problems = CrawlProblems(links: result, reports: [PageLoadReport]()).found.map { "\($0.problem.kind.rawValue) \($0.problem.url.dropFirst(13))" }
         #expect(problems == ["broken-resource /cdn.js", "broken-resource /logo.png", "broken-resource /s.css", "broken-external /gone"])
+        // A broken resource outside the scope has the severities of a broken link there.
+        let policy = LinkPolicy(severities: ["external-5xx": .error])
+        cdn.error = nil
+        (cdn.outcome, cdn.status) = (.httpError, 503)
+        logo.status = 503
+        let servers = CrawlProblems(links: LinkCheckResult(graph: graph, reports: [css, cdn, logo, sprite, gone]), reports: [PageLoadReport]())
+        #expect(servers.found.filter { $0.problem.kind == .brokenResource }.map { "\($0.problem.url.dropFirst(13)) \($0.severity)" }
+                == ["/cdn.js warning", "/logo.png error", "/s.css error"])
+        let rated = CrawlProblems(links: LinkCheckResult(graph: graph, reports: [css, cdn, logo, sprite, gone]), reports: [PageLoadReport](),
+                                  policy: policy)
+        #expect(rated.found.first { $0.problem.url.hasSuffix("/cdn.js") }?.severity == .error)
     }
 
     @Test("fragments: missing ones are broken; top, routes, text fragments not matched yet and pages that did not load are not checked")

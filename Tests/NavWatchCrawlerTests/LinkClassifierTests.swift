@@ -1,6 +1,7 @@
 import Foundation
 @testable import NavWatchCrawler
 import NavWatch
+import NavWatchHTML
 import Testing
 
 @Suite("LinkClassifier and RetryPolicy")
@@ -81,6 +82,37 @@ struct LinkClassifierTests {
         #expect(shallow.discovered.isEmpty)
         #expect(shallow.skipped.map { "\($0.url) \($0.skipReason?.rawValue ?? "-")" } == [
             "http://site.test/b max-depth", "http://other.test/x scope",
+        ])
+    }
+
+    @Test("resources: checked however deep, inside the scope as resources, outside as resources there; skipped as resources")
+    func resources() throws {
+        let embedded = [
+            EmbeddedResource(url: "http://site.test/logo.png", value: "/logo.png", element: "img", attribute: "src"),
+            EmbeddedResource(url: "http://cdn.test/app.js", value: "http://cdn.test/app.js", element: "script", attribute: "src"),
+            EmbeddedResource(url: "ftp://site.test/s.css", value: "ftp://site.test/s.css", element: "link", attribute: "href"),
+            EmbeddedResource(url: "http://site.test/a", value: "", element: "img", attribute: "src"),
+        ]
+        let links = try Self.links([["http://site.test/b", "b", "B", "", "a"]])
+        func sorted(_ configure: (inout CrawlConfiguration) -> Void) throws -> [String] {
+            let result = try Self.classifier(configure).classify(links, embedded: embedded, from: Self.page, shownAt: Self.page.url)
+            return result.discovered.map { "\($0.url) \($0.depth) \($0.kind.rawValue)" }
+                + result.skipped.map { "\($0.url) \($0.skipReason?.rawValue ?? "-") \($0.resource ?? false) \($0.external ?? false)" }
+        }
+        let checked = try sorted { $0.checkExternal = true; $0.maxDepth = 1 }
+        #expect(checked == [
+            "http://site.test/logo.png 2 resource", "http://cdn.test/app.js 2 external-resource",
+            "http://site.test/b max-depth false false", "ftp://site.test/s.css non-http true true",
+        ])
+        let unchecked = try sorted { _ in }
+        #expect(unchecked == [
+            "http://site.test/b 2 page", "http://site.test/logo.png 2 resource",
+            "http://cdn.test/app.js scope true true", "ftp://site.test/s.css non-http true true",
+        ])
+        // Kinds of entries: which are checked, paced as outside the scope, embedded.
+        #expect(FrontierEntry.Kind.allCases.map { "\($0.rawValue) \($0.isCheck) \($0.isOutside) \($0.isResource)" } == [
+            "page false false false", "sitemap-page false false false", "external true true false",
+            "resource true false true", "external-resource true true true",
         ])
     }
 

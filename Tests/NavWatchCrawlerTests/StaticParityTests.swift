@@ -51,12 +51,14 @@ struct StaticParityTests {
                 """, title: "\n  Anchors   and\tids  ")
         case "/cases/resources":
             return page("""
+                <noscript><img src="/in-head-noscript.png"><a href="/in-head-noscript">n</a></noscript>
                 <link rel="STYLESHEET" href="s.css"><link rel="icon shortcut" href="/i.ico"><link rel="next" href="/n">
                 <script type="module" src="m.js"></script><script type="text/plain" src="/not-run.js"></script>
                 <img src=" spaced.png\n" alt=" Two\n words "><img src="caf\u{E9}.png"><img src="">
                 <picture><source srcset="w.webp 800w, n,arrow.webp 400w"><img srcset="a.png, b.png 2x" src="a.png"></picture>
                 <video src="v.webm"><source src="/v.mp4"></video><audio src="../a.mp3"></audio>
                 <template><img src="/in-template.png"></template><noscript><img src="/in-noscript.png"></noscript>
+                <svg><link rel="stylesheet" href="/svg.css"/><video src="/svg.webm"/></svg>
                 """)
         case "/cases/base":
             return page("<a href=\"early.html\">early</a><base href=\"/based/\"><a href=\"late.html\">late</a>")
@@ -147,5 +149,7 @@ struct StaticParityTests {
         // The resources case: each of its resources once, by the same rule on both paths.
         let resources = readLinks.filter { $0.contains("/cases/resources |") && !$0.hasSuffix("| -") }
         #expect(resources.count == 13, "\(resources)")
+        // Nothing written in a `<noscript>` of the head (text where scripts run), no SVG element of an HTML name.
+        #expect(!(readLinks + renderedLinks).contains { $0.contains("in-head-noscript") || $0.contains("/svg.") })
     }
 }

@@ -142,6 +142,22 @@ import Testing
         #expect(document.embedded.map(\.text) == Array(repeating: "", count: 4) + ["The logo"] + Array(repeating: "", count: 8))
     }
 
+    @Test("a noscript is text up to its first end tag, in the head too, where Gumbo moves what it may not hold into the body")
+    func headNoscript() throws {
+        let document = try parse("""
+            <!doctype html><head><title>T</title><noscript><img src="pixel.png"><a href="n.html" id="n">N</a>
+            <link rel="stylesheet" href="n.css"></NoScript ><p id="after"><img src="after.png"><a href="after.html">A</a>
+            <svg><link rel="stylesheet" href="svg.css"/><video src="svg.webm"/><img src="out-of-svg.png"></svg>
+            """)
+        #expect(document.embedded.map(\.value) == ["after.png", "out-of-svg.png"])
+        #expect(document.links.map(\.href) == ["after.html"])
+        #expect(document.anchors == ["after"])
+        #expect(document.title == "T")
+        // A noscript with no end tag runs to the end of the document.
+        let unclosed = try parse("<title>T</title><noscript><img src=\"p.png\"><p id=\"x\"><a href=\"x.html\">x</a>")
+        #expect(unclosed.embedded.isEmpty && unclosed.links.isEmpty && unclosed.anchors.isEmpty)
+    }
+
     @Test("srcset candidates as the HTML standard reads them", arguments: [
         ("a.png", ["a.png"]),
         ("a.png 1x,b.png 2x", ["a.png", "b.png"]),

@@ -6,7 +6,8 @@ import Synchronization
 
 /// The live progress line on standard error (only when it is a terminal):
 /// pages done, queued, failed, pages per second, and the ETA when
-/// `--max-pages` bounds the crawl.
+/// `--max-pages` bounds the crawl. Links and resources checked with plain
+/// HTTP are no pages: they are left out, as `--max-pages` leaves them out.
 final class CrawlProgress: Sendable {
     private struct State {
         var done = 0
@@ -19,12 +20,14 @@ final class CrawlProgress: Sendable {
     private let started = ContinuousClock.now
     private let enabled = isatty(STDERR_FILENO) == 1
 
+    /// - Parameter alreadyDone: pages loaded before this process (`CrawlCounts.loaded`).
     init(maxPages: Int?, alreadyDone: Int) {
         self.maxPages = maxPages
         state.withLock { $0.done = alreadyDone }
     }
 
     func record(_ report: PageLoadReport) {
+        guard report.isPage && report.checkedWith == nil else { return }
         let line = state.withLock { state -> String in
             if report.wasLoaded { state.done += 1 } else { state.skipped += 1 }
             if [.failed, .timeout, .crashed].contains(report.outcome) { state.failed += 1 }

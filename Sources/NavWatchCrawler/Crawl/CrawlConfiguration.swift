@@ -26,7 +26,7 @@ public struct CrawlConfiguration: Sendable {
     public var maxDepth: Int?
     /// How many pages the crawl loads at most, counted across every run and
     /// worker of the crawl; links still queued when it is reached are reported
-    /// as skipped (`maxPages`). Links checked outside the scope are not counted.
+    /// as skipped (`maxPages`). Links and resources checked with plain HTTP are not counted.
     /// Nil: no limit.
     public var maxPages: Int?
     /// Pages loading at once, each in a view of its own page loader; a
@@ -57,7 +57,7 @@ public struct CrawlConfiguration: Sendable {
     public var checkExternal = false
     /// The pause between two checks of links on the same other site.
     public var externalDelay: Duration = .seconds(1)
-    /// Links outside the scope answered lately, which are not checked again (`--recheck-after`).
+    /// Links and resources outside the scope answered lately, which are not checked again (`--recheck-after`).
     package var recentChecks: RecentChecks?
     /// Where to find pages besides the links: a sitemap (or sitemap index,
     /// gzip too), or the `Sitemap:` lines of each seed's robots.txt.

@@ -45,7 +45,8 @@ public struct CrawlSummary: Sendable, Equatable {
         for report in reports { add(report) }
     }
 
-    /// Every report delivered, but those of resources.
+    /// Every report delivered, but those of resources checked (resources
+    /// skipped or blocked are in it, as `notLoaded`).
     public var reported: Int { loaded + notLoaded }
 
     /// Counts one delivered report.

@@ -48,18 +48,18 @@ extension Crawler {
             let now = Date()
             var answered: [PageLoadReport] = []
             discovered.removeAll { entry in
-                guard entry.kind == .resource, let answer = result.resourceAnswers[entry.url] else { return false }
+                guard entry.kind.isResource, let answer = result.resourceAnswers[entry.url] else { return false }
                 answered.append(answer.report(for: entry, at: now))
                 return true
             }
             skipped.append(answered: answered)
         }
         if let recentChecks = configuration.recentChecks {
-            // A link answered lately is reported from that answer, not checked again.
+            // A link or resource outside the scope answered lately is reported from that answer, not checked again.
             let now = Date()
             var answered: [PageLoadReport] = []
             discovered.removeAll { entry in
-                guard entry.kind == .external, let report = recentChecks.report(for: entry, now: now) else { return false }
+                guard entry.kind.isOutside, let report = recentChecks.report(for: entry, now: now) else { return false }
                 answered.append(report)
                 return true
             }

@@ -184,7 +184,7 @@ extension Crawler {
         return confirmed
     }
 
-    /// Checks a link outside the scope with plain HTTP.
+    /// Checks a link outside the scope, or a resource a page embeds, with plain HTTP.
     func check(_ entry: FrontierEntry, _ http: HTTPChecker) async -> PageResult {
         let startedAt = Date()
         guard let url = URL(string: entry.url) else {

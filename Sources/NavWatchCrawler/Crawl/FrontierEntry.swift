@@ -3,22 +3,39 @@ import Foundation
 /// A URL waiting in (or taken from) the crawl frontier.
 package struct FrontierEntry: Sendable, Equatable {
     /// What the crawl does with an entry.
-    package enum Kind: String, Sendable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// A page to load in a web view, found from a seed or a link.
         case page
         /// A page to load in a web view, found first in a sitemap.
         case sitemapPage = "sitemap-page"
-        /// A link outside the crawl's scope, or a resource a page embeds from
-        /// outside it, checked with a plain HTTP request at the pace of
-        /// checks there (`CrawlConfiguration.externalDelay`).
+        /// A link outside the crawl's scope, checked with a plain HTTP
+        /// request at the pace of checks there (`CrawlConfiguration.externalDelay`).
         case external
         /// A resource a page embeds from inside the scope (an image, a style
         /// sheet, a script, media), checked with a plain HTTP request at the
         /// pace of the site's pages.
         case resource
+        /// A resource a page embeds from outside the scope, checked as a
+        /// link outside it is (`external`).
+        case externalResource = "external-resource"
 
         /// Whether the entry is checked with a plain HTTP request, not loaded as a page.
-        package var isCheck: Bool { self == .external || self == .resource }
+        package var isCheck: Bool { self != .page && self != .sitemapPage }
+        /// Whether the entry lies outside the crawl's scope: checked at the pace of checks there.
+        package var isOutside: Bool { self == .external || self == .externalResource }
+        /// Whether a page embeds the entry rather than links to it.
+        package var isResource: Bool { self == .resource || self == .externalResource }
+
+        /// The kind of a link (`resource` false) or a resource found on a
+        /// page, and to be checked or loaded, inside the scope or out.
+        package init(resource: Bool, inScope: Bool) {
+            switch (resource, inScope) {
+            case (false, true): self = .page
+            case (false, false): self = .external
+            case (true, true): self = .resource
+            case (true, false): self = .externalResource
+            }
+        }
     }
 
     /// The canonical URL, also the deduplication key.
@@ -46,7 +63,7 @@ package struct FrontierEntry: Sendable, Equatable {
     /// The host that politeness is kept for, lower-cased; empty when none.
     /// Checks of links outside the scope keep their own pace (`external host`),
     /// so that they never hold up the pages of a host the crawl loads too.
-    package var host: String { kind == .external ? Self.externalPrefix + Self.host(of: url) : Self.host(of: url) }
+    package var host: String { kind.isOutside ? Self.externalPrefix + Self.host(of: url) : Self.host(of: url) }
 
     private static let externalPrefix = "external "
 

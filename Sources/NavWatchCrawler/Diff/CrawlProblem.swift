@@ -12,7 +12,7 @@ package struct CrawlProblem: Hashable, Sendable, Codable {
         /// A resource a page embeds (an image, a style sheet, a script, a
         /// media source), inside the scope or out, that is broken.
         case brokenResource = "broken-resource"
-        /// A link target outside the scope, checked with plain HTTP, that is broken.
+        /// A link target outside the scope, checked with plain HTTP, that is broken (resources aside).
         case brokenExternal = "broken-external"
         /// A link to a fragment its page does not have.
         case missingFragment = "missing-fragment"

@@ -65,10 +65,9 @@ package struct CheckedTarget: Sendable, Equatable {
         (self.target, self.report, self.problem, self.detail, self.referrers) = (target, report, problem, detail, referrers)
     }
 
-    /// Whether it is a link target that lies outside the crawl's scope and
-    /// was checked with a plain HTTP request (a resource is checked so too,
-    /// inside the scope or out: see `isResource`).
-    package var isExternal: Bool { report?.checkedWith != nil && !isResource }
+    /// Whether it lies outside the crawl's scope (a link or a resource that
+    /// was checked with a plain HTTP request, or skipped as a resource).
+    package var isExternal: Bool { report?.isExternal ?? false }
 
     /// Whether a page embeds it (`PageLink.resource`: an image, a style
     /// sheet, a script, media), whether or not pages link to it too.
@@ -99,8 +98,10 @@ package struct LinkCheckResult: Sendable, Equatable {
     }
     /// Broken resources the pages embed, inside the scope or out (`isResource`).
     package var brokenResources: [CheckedTarget] { broken.filter(\.isResource) }
-    /// Broken link targets outside the scope, checked with plain HTTP.
-    package var brokenExternal: [CheckedTarget] { broken.filter { $0.problem?.isFragmentProblem == false && $0.isExternal } }
+    /// Broken link targets outside the scope, checked with plain HTTP (resources aside).
+    package var brokenExternal: [CheckedTarget] {
+        broken.filter { $0.problem?.isFragmentProblem == false && $0.isExternal && !$0.isResource }
+    }
     /// Links to a fragment their page does not have.
     package var missingFragments: [CheckedTarget] { broken.filter { $0.problem == .missingFragment } }
     /// Links to a text fragment their page's rendered text has no match for.

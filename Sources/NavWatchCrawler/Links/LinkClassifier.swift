@@ -20,7 +20,8 @@ import Synchronization
 ///   resource (`PageLink.resource`), without its fragment, and its target,
 ///   unless the page decided it as a link, is checked with plain HTTP
 ///   however deep: inside the scope always (`resource` entries), outside it
-///   with `checkExternal` (`external` entries); skipped like a link otherwise.
+///   with `checkExternal` (`externalResource` entries); skipped like a link
+///   otherwise.
 ///
 /// A site's pages share most of their links: each link's key and scope are
 /// worked out once and remembered (up to `rememberedLinks` of them).
@@ -95,23 +96,7 @@ struct LinkClassifier: Sendable {
                                     reached: link.reached, routeTitle: link.routeTitle, learnedFrom: link.learnedFrom)
             if inGraph.insert(pageLink).inserted { graph.append(pageLink) }
             guard seen.insert(key).inserted, key != entry.url else { continue }
-            let child = FrontierEntry(url: key, depth: entry.depth + 1, parent: entry.url)
-            let tooDeep = maxDepth.map { child.depth > $0 } ?? false
-            if target.scheme != "http" && target.scheme != "https" {
-                skipped.append(child, .nonHTTP)
-            } else if target.ignored {
-                skipped.append(child, .ignored)
-            } else if !target.inScope {
-                if checkExternal && !tooDeep {
-                    discovered.append(FrontierEntry(url: child.url, depth: child.depth, parent: child.parent, kind: .external))
-                } else {
-                    skipped.append(child, .scope)
-                }
-            } else if tooDeep {
-                skipped.append(child, .maxDepth)
-            } else {
-                discovered.append(child)
-            }
+            sort(key, target, resource: false, foundOn: entry, into: &discovered, &skipped)
         }
         for resource in embedded {
             let hash = resource.url.utf8.firstIndex(of: UInt8(ascii: "#"))
@@ -121,19 +106,34 @@ struct LinkClassifier: Sendable {
             let pageLink = PageLink(source: shownAt, target: key, href: resource.value, text: resource.text,
                                     element: resource.element, resource: resource.attribute)
             if inGraph.insert(pageLink).inserted { graph.append(pageLink) }
-            guard seen.insert(key).inserted, key != entry.url else { continue }
-            let child = FrontierEntry(url: key, depth: entry.depth + 1, parent: entry.url, kind: target.inScope ? .resource : .external)
-            if target.scheme != "http" && target.scheme != "https" {
-                skipped.append(child, .nonHTTP)
-            } else if target.ignored {
-                skipped.append(child, .ignored)
-            } else if !target.inScope && !checkExternal {
-                skipped.append(child, .scope)
-            } else {
-                discovered.append(child)
-            }
+            guard seen.insert(key).inserted else { continue }
+            sort(key, target, resource: true, foundOn: entry, into: &discovered, &skipped)
         }
         return (discovered, skipped, graph)
+    }
+
+    /// Where the target `key`, linked (`resource` false) or embedded on
+    /// `entry`'s page, goes: skipped for a reason, or an entry to load or
+    /// check. A link is followed or checked within `maxDepth`; a resource is
+    /// checked however deep.
+    private func sort(_ key: String, _ target: Target, resource: Bool, foundOn entry: FrontierEntry,
+                      into discovered: inout [FrontierEntry], _ skipped: inout SkippedLinks) {
+        let depth = entry.depth + 1
+        let tooDeep = !resource && maxDepth.map { depth > $0 } ?? false
+        let kind = FrontierEntry.Kind(resource: resource, inScope: target.inScope)
+        // A link skipped is reported as a page; a resource skipped, as the resource it is.
+        let skip = FrontierEntry(url: key, depth: depth, parent: entry.url, kind: resource ? kind : .page)
+        if target.scheme != "http" && target.scheme != "https" {
+            skipped.append(skip, .nonHTTP)
+        } else if target.ignored {
+            skipped.append(skip, .ignored)
+        } else if !target.inScope && (!checkExternal || tooDeep) {
+            skipped.append(skip, .scope)
+        } else if tooDeep {
+            skipped.append(skip, .maxDepth)
+        } else {
+            discovered.append(FrontierEntry(url: key, depth: depth, parent: entry.url, kind: kind))
+        }
     }
 
     /// What the link `text` (without its fragment) comes to; nil for no

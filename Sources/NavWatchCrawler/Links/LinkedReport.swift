@@ -13,8 +13,10 @@ package struct LinkedReport: Sendable, Equatable {
     package var outcome: PageLoadReport.Outcome
     /// The HTTP status after redirects, when one came.
     package var status: Int?
-    /// How it was checked, when it lies outside the crawl's scope (`PageLoadReport.checkedWith`).
+    /// How it was checked, when it was not loaded as a page (`PageLoadReport.checkedWith`).
     package var checkedWith: PageLoadReport.CheckMethod?
+    /// Whether it lies outside the crawl's scope (`PageLoadReport.isExternal`).
+    package var isExternal: Bool
     /// The kind of its error, when it has one.
     package var errorKind: NavigationError.Kind?
     /// The page's title, when it loaded with one.
@@ -29,6 +31,7 @@ package struct LinkedReport: Sendable, Equatable {
         outcome = report.outcome
         status = report.status
         checkedWith = report.checkedWith
+        isExternal = report.isExternal
         errorKind = report.error?.kind
         title = report.title
         detail = Self.detail(of: report)

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 
-/// Answers below 400 of links outside the scope that were checked lately,
-/// so that a crawl with `--recheck-after` need not ask for them again.
+/// Answers below 400 of links and resources outside the scope that were
+/// checked lately, so that a crawl with `--recheck-after` need not ask for
+/// them again.
 ///
 /// A link whose last answer is younger than `maxAge` is not checked: its
 /// report is made from that answer, with `checked_with` `cache` and
@@ -26,7 +27,8 @@ package struct RecentChecks: Sendable {
     /// Keeps the answers of the links checked in `reports` (the newest per URL).
     package mutating func add(_ reports: some Sequence<PageLoadReport>) {
         for report in reports {
-            guard let method = report.checkedWith, method != .cache, let status = report.status, status < 400 else { continue }
+            guard report.isExternal, let method = report.checkedWith, method != .cache, let status = report.status, status < 400
+            else { continue }
             let answer = Answer(status: status, finalURL: report.finalURL, mime: report.mime, checkedAt: report.fetchedAt)
             if let kept = answers[report.url], kept.checkedAt >= answer.checkedAt { continue }
             answers[report.url] = answer
@@ -36,8 +38,7 @@ package struct RecentChecks: Sendable {
     /// The report of `entry` from its kept answer, when it is younger than `maxAge` at `now`.
     package func report(for entry: FrontierEntry, now: Date = Date()) -> PageLoadReport? {
         guard let answer = answers[entry.url], now.timeIntervalSince(answer.checkedAt) < maxAge else { return nil }
-        var report = PageLoadReport(url: entry.url, depth: entry.depth, parent: entry.parent, fetchedAt: answer.checkedAt,
-                                    outcome: .ok)
+        var report = PageLoadReport(entry, outcome: .ok, fetchedAt: answer.checkedAt)
         report.status = answer.status
         report.finalURL = answer.finalURL
         report.mime = answer.mime

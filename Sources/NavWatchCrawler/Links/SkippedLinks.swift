@@ -66,8 +66,8 @@ package struct SkippedLinks: RandomAccessCollection, Sendable, ExpressibleByArra
     }
 
     /// The frontier entry of the link at `position`, done once added: an
-    /// answered link is a link checked (`external`) or a resource
-    /// (`PageLoadReport.resource`), the others pages.
+    /// answered link is a link or a resource checked, inside the scope or
+    /// out, as its report says; the others pages.
     package func entry(at position: Int) -> FrontierEntry {
         guard position >= entries.count else {
             let entry = entries[position]
@@ -75,7 +75,8 @@ package struct SkippedLinks: RandomAccessCollection, Sendable, ExpressibleByArra
         }
         let report = answered[position - entries.count]
         return FrontierEntry(url: report.url, depth: report.depth, parent: report.parent,
-                             kind: report.checkedWith == nil ? .page : report.resource == true ? .resource : .external)
+                             kind: report.checkedWith == nil ? .page
+                                 : FrontierEntry.Kind(resource: report.resource == true, inScope: !report.isExternal))
     }
 
     /// The first link's position: 0.

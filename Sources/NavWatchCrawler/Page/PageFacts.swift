@@ -306,6 +306,8 @@ package struct PageFacts: Decodable, Sendable {
           const embeds = [];
           for (const e of document.querySelectorAll('img, source, video[src], audio[src], link[href], script[src]')) {
             const name = e.localName, get = a => e.getAttribute(a);
+            // An SVG or MathML element of the same name is none (scripts aside, as the HTML reader has it).
+            if (name !== 'script' && e.namespaceURI !== 'http://www.w3.org/1999/xhtml') continue;
             if (name === 'img' || name === 'source') {
               for (const a of ['src', 'srcset']) if (e.hasAttribute(a)) embeds.push([name, a, get(a), get('alt') || '']);
             } else if (name === 'link') {

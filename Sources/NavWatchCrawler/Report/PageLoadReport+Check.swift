@@ -4,7 +4,7 @@ import NavWatchGuard
 import NavWatchHTTP
 
 extension PageLoadReport {
-    /// Fills the report from a plain HTTP check of a link outside the scope:
+    /// Fills the report from a plain HTTP check of a link outside the scope or a resource:
     /// `checked_with` and the answer (`recordAnswer`), the guard's when
     /// `guardVerdict` (for the check's final URL) says so.
     ///

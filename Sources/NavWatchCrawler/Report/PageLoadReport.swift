@@ -165,13 +165,19 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// that was checked with a plain HTTP request (or answered otherwise)
     /// instead of loaded.
     public var checkedWith: CheckMethod?
-    /// Set on a resource a page of the crawl's scope embeds (an image, a style
-    /// sheet, a script, media; `FrontierEntry.Kind.resource`): no page, only
+    /// Set on a resource a page of the crawl embeds (an image, a style
+    /// sheet, a script, media), inside the scope or out: no page, only
     /// checked. Nil for pages and links.
     public var resource: Bool?
+    /// Set on a link or a resource outside the crawl's scope, checked with
+    /// a plain HTTP request (or skipped). Nil for what lies inside the scope.
+    public var external: Bool?
 
     /// Whether this reports a page (or a link) rather than a resource a page embeds.
     public var isPage: Bool { resource != true }
+    /// Whether this reports a link or resource outside the crawl's scope.
+    /// Reports stored before `external` existed: a link checked with plain HTTP.
+    package var isExternal: Bool { external ?? (checkedWith != nil && resource != true) }
     /// What the crawl's page handler (or `--extract` script) returned for
     /// the page, as JSON; nil when there is none or it failed.
     public var data: JavaScriptValue?
@@ -224,7 +230,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case startedAt = "started_at"
         case foundInSitemap = "found_in_sitemap"
         case checkedWith = "checked_with"
-        case resource
+        case resource, external
         case finalURL = "final_url"
         case fetchedAt = "fetched_at"
         case skipReason = "skip_reason"
@@ -247,11 +253,13 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     }
 
     /// The report of a frontier entry: its URL, depth, parent, whether a
-    /// sitemap listed it and whether it is a resource a page embeds.
+    /// sitemap listed it, whether it is a resource a page embeds and whether
+    /// it lies outside the scope.
     package init(_ entry: FrontierEntry, outcome: Outcome, fetchedAt: Date = Date()) {
         self.init(url: entry.url, depth: entry.depth, parent: entry.parent, fetchedAt: fetchedAt, outcome: outcome)
         if entry.kind == .sitemapPage { foundInSitemap = true }
-        if entry.kind == .resource { resource = true }
+        if entry.kind.isResource { resource = true }
+        if entry.kind.isOutside { external = true }
     }
 
     /// The report of `entry`, skipped for `reason` at `date`.

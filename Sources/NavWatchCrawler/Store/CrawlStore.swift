@@ -134,7 +134,7 @@ package struct LeaseRequest: Sendable {
 
     /// The pause after leasing an entry of `kind` before its host is asked again.
     package func hostDelay(for kind: FrontierEntry.Kind) -> TimeInterval {
-        kind == .external ? max(hostDelay, externalHostDelay) : hostDelay
+        kind.isOutside ? max(hostDelay, externalHostDelay) : hostDelay
     }
 }
 

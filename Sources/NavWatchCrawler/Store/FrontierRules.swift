@@ -45,7 +45,8 @@ package enum FrontierRules {
     ///   parent, covered by its report (`alias_of`);
     /// - the links discovered, queued;
     /// - the links skipped, done, each with its report; a link answered from
-    ///   `RecentChecks` is a link checked, not a page.
+    ///   `RecentChecks` or from the rendered page's own request is a link
+    ///   or resource checked, not a page.
     ///
     /// Only URLs new to the frontier are added, in the order of `rows` (the
     /// order they are numbered in; a URL given twice counts the first time),

@@ -30,15 +30,17 @@ package struct FrontierSQL: Sendable {
 
     // MARK: Leasing
 
+    /// Whether a frontier row is a link or resource to check, not a page to load (`FrontierEntry.Kind.isCheck`).
+    private static let isCheck: SQLStatement = """
+        kind IN (\(SQLText(FrontierEntry.Kind.allCases.filter(\.isCheck).map { "'\($0.rawValue)'" }.joined(separator: ", "))))
+        """
+
     /// What `maxPages` is checked against, in one statement (so one snapshot:
     /// a page completed meanwhile counts once, as loaded or as leased): the
     /// columns `loaded`, `leased` and `externalLeft` of `FrontierRules.pageBudget`.
-    /// - Pages loaded: reports of pages (not links checked) that were not skipped.
+    /// - Pages loaded: reports of pages (not links or resources checked) that were not skipped.
     /// - Pages leased: entries that are not links or resources to check, leased until `now` or later.
     /// - Links and resources to check left: entries queued or leased.
-    /// Whether a frontier row is a link or resource to check, not a page to load (`FrontierEntry.Kind.isCheck`).
-    private static let isCheck: SQLStatement = "kind IN ('external', 'resource')"
-
     package func pageCounts(now: Double) -> SQLStatement {
         """
         SELECT (SELECT COUNT(*) FROM \(reports) WHERE outcome \(Self.loadedOutcomes) AND kind = 'page'),
