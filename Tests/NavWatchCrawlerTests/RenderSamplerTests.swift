@@ -94,18 +94,55 @@ import Testing
         sampler.record(Self.kind, reason: .spotCheck, other, url: Self.checked, added: otherLinks)
         #expect(sampler.decide(Self.kind, url: Self.unchecked) == .render(.kindDisagreed))
 
-        // Samples that add links of their own page, or links written relative to the page, disagree.
+        // Samples that add links of their own page disagree.
         var perPage = RenderSampler()
         for _ in 0..<3 { _ = perPage.decide(Self.kind, url: Self.unchecked) }
         let (first, firstLinks) = Self.menu(["/one"]), (second, secondLinks) = Self.menu(["/two"])
         perPage.record(Self.kind, reason: .sample, first, url: "http://site/s1", added: firstLinks)
         perPage.record(Self.kind, reason: .sample, second, url: "http://site/s2", added: secondLinks)
         #expect(perPage.decide(Self.kind, url: Self.unchecked) == .render(.kindDisagreed))
-        var relative = RenderSampler()
-        _ = relative.decide(Self.kind, url: Self.unchecked)
-        let (written, writtenLinks) = Self.menu(["one.html"])
-        relative.record(Self.kind, reason: .sample, written, url: "http://site/s1", added: writtenLinks)
-        #expect(relative.decide(Self.kind, url: Self.unchecked) == .render(.kindDisagreed))
-        #expect(relative.linksAdded(by: Self.kind) == nil)
+    }
+
+    /// A page in `directory` (`http://site/docs/`) that is not spot-checked.
+    static func page(in directory: String) -> String {
+        (0..<1000).map { "\(directory)p\($0)" }.first { !RenderSampler.isSpotChecked($0) }!
+    }
+
+    @Test("links written relative to the page: learned in the samples' directory; a render in another must add the same URLs")
+    func relativeLinks() {
+        // Doxygen's menu: `functions.html` on a page at the root, `../../functions.html` two directories down.
+        func menu(at page: String, _ href: String, _ url: String) -> (RenderComparison, [PageFacts.Link]) {
+            let link = PageFacts.Link(url: url, href: href, text: "Functions", rel: "", element: "a")
+            return (RenderComparison(html: ([], [], "T"), rendered: ([url + "#"], [], "T")), [link])
+        }
+        var sampler = RenderSampler()
+        for n in 1...3 {
+            _ = sampler.decide(Self.kind, url: "http://site/s\(n)")
+            let (comparison, links) = menu(at: "http://site/s\(n)", "functions.html", "http://site/functions.html")
+            sampler.record(Self.kind, reason: .sample, comparison, url: "http://site/s\(n)", added: links)
+        }
+        #expect(sampler.linksAdded(by: Self.kind)?.directories == ["http://site"])
+        #expect(sampler.decide(Self.kind, url: Self.page(in: "http://site/")) == .readHTML(.sampleAgreed))
+        let deeper = Self.page(in: "http://site/d0/d2c/")
+        #expect(sampler.decide(Self.kind, url: deeper) == .render(.sample))
+        #expect(sampler.decide(Self.kind, url: Self.page(in: "http://site/d1/")) == .wait)  // until that render is recorded
+        // The render there adds the same URL, written for its page: the links hold in every directory.
+        let (down, downLinks) = menu(at: deeper, "../../functions.html", "http://site/functions.html")
+        sampler.record(Self.kind, reason: .sample, down, url: deeper, added: downLinks)
+        #expect(sampler.linksAdded(by: Self.kind)?.directories == nil)
+        #expect(sampler.linksAdded(by: Self.kind)?.samples == ["http://site/s1", "http://site/s2", "http://site/s3", deeper])
+        #expect(sampler.decide(Self.kind, url: Self.page(in: "http://site/d5/")) == .readHTML(.sampleAgreed))
+
+        // A script that writes the same relative link on every page leads elsewhere from another directory.
+        var written = RenderSampler()
+        for n in 1...3 {
+            _ = written.decide(Self.kind, url: "http://site/s\(n)")
+            let (comparison, links) = menu(at: "http://site/s\(n)", "functions.html", "http://site/functions.html")
+            written.record(Self.kind, reason: .sample, comparison, url: "http://site/s\(n)", added: links)
+        }
+        #expect(written.decide(Self.kind, url: deeper) == .render(.sample))
+        let (elsewhere, elsewhereLinks) = menu(at: deeper, "functions.html", "http://site/d0/d2c/functions.html")
+        written.record(Self.kind, reason: .sample, elsewhere, url: deeper, added: elsewhereLinks)
+        #expect(written.decide(Self.kind, url: Self.page(in: "http://site/")) == .render(.kindDisagreed))
     }
 }

@@ -11,12 +11,16 @@ import Testing
 /// on the third, and pages with no script at all.
 @Suite("Rendering only where it can matter (RenderMode.auto)", .serialized)
 struct RenderSamplingTests {
-    static let menuPages = 40, plainPages = 60, staticPages = 6, treePages = 6
+    static let menuPages = 40, plainPages = 60, staticPages = 6, treePages = 6, docPages = 6
 
     /// `/` links to every page; `/menu/N` load `/menu.js` and run
     /// `initMenu('/menu/N')`, which adds links to `/from-menu/1`,
     /// `/from-menu/2` and the missing `/from-menu/gone`; `/tree/N` load
     /// `/tree.js`, which adds a link to `/static/N`;
+    /// `/doc/N` and `/doc/sub/N` load `/relative-menu.js` and run
+    /// `initRelativeMenu('../')` or `('../../')`, which adds links to
+    /// `/from-menu/1` and `/from-menu/2` written relative to the page (as
+    /// Doxygen's menu does);
     /// `/plain/N` load `/quiet.js` and run `track('/plain/N', N)` (but
     /// `/plain/7` runs more: another kind); `/static/N` have no script. Odd
     /// pages link to `#top`, which `/plain/N` has as an id in their markup.
@@ -32,6 +36,7 @@ struct RenderSamplingTests {
         case "/":
             let pages = (0..<menuPages).map { "/menu/\($0)" } + (0..<plainPages).map { "/plain/\($0)" }
                 + (0..<staticPages).map { "/static/\($0)" } + (0..<treePages).map { "/tree/\($0)" }
+                + (0..<docPages).map { "/doc/\($0)" } + (0..<docPages).map { "/doc/sub/\($0)" }
             return page("Home", script: nil, links: pages)
         case "/menu.js":
             return .text("""
@@ -41,6 +46,16 @@ struct RenderSamplingTests {
                     nav.id = 'menu';
                     nav.dataset.page = page;
                     nav.innerHTML = '<a href="/from-menu/1">one</a><a href="/from-menu/2">two</a><a href="/from-menu/gone">gone</a>';
+                    document.body.prepend(nav);
+                  });
+                }
+                """, contentType: "text/javascript")
+        case "/relative-menu.js":
+            return .text("""
+                function initRelativeMenu(relPath) {
+                  document.addEventListener('DOMContentLoaded', () => {
+                    const nav = document.createElement('nav');
+                    nav.innerHTML = `<a href="${relPath}from-menu/1">one</a><a href="${relPath}from-menu/2">two</a>`;
                     document.body.prepend(nav);
                   });
                 }
@@ -76,6 +91,9 @@ struct RenderSamplingTests {
             switch kind {
             case "menu": return page("Menu \(n)", script: "/menu.js", inline: "initMenu('\(path)');", links: links)
             case "tree": return page("Tree \(n)", script: "/tree.js", links: links)
+            case "doc":
+                let relPath = path.hasPrefix("/doc/sub/") ? "../../" : "../"
+                return page("Doc \(n)", script: "/relative-menu.js", inline: "initRelativeMenu('\(relPath)');", links: links)
             case "plain":
                 let track = "track('\(path)', \(n));" + (n == 7 ? " track('again', 1);" : "")
                 return page("Plain \(n)", script: "/quiet.js", inline: track, links: links)
@@ -150,6 +168,16 @@ struct RenderSamplingTests {
         }
         #expect(try #require(broken(auto)).referrers.map(\.source).sorted() == (0..<Self.menuPages).map { server.url("/menu/\($0)").absoluteString }.sorted())
         #expect(broken(auto)?.referrers.map(\.source).sorted() == broken(full)?.referrers.map(\.source).sorted())
+        // Doxygen's menu, written relative to each page (`../from-menu/1`, `../../from-menu/1`): learned in the
+        // samples' directory, rendered once in the other before its pages there are read from HTML too.
+        let doc = (0..<Self.docPages).flatMap { ["/doc/\($0)", "/doc/sub/\($0)"] }.map { (path: $0, reason: reason($0)) }
+        let docSamples = doc.filter { $0.reason == "sample" }
+        #expect(docSamples.count >= RenderSampler.sampleSize && docSamples.count <= RenderSampler.sampleSize + 1, "\(doc)")
+        #expect(Set(docSamples.map { $0.path.hasPrefix("/doc/sub/") }) == [true, false], "\(doc)")
+        for page in doc where page.reason != "sample" {
+            let url = server.url(page.path).absoluteString
+            #expect(page.reason == (RenderSampler.isSpotChecked(url) ? "spot-check" : "sample-agreed"), "\(page.path)")
+        }
         // The tree's kind: each render adds a link of its own page, so the kind is rendered.
         let tree = (0..<Self.treePages).map { reason("/tree/\($0)") ?? "none" }
         #expect(tree.count { $0 == "sample" } >= 1 && tree.allSatisfy { $0 == "sample" || $0 == "kind-disagreed" }, "\(tree)")
@@ -178,7 +206,8 @@ struct RenderSamplingTests {
         let never = try await Self.crawl(server, .never)
         #expect(never.report("/from-menu/1", server) == nil)
         #expect(never.reports.filter { $0.wasLoaded && $0.checkedWith == nil }.allSatisfy { $0.rendered == false && $0.renderReason == .never })
-        #expect(never.reports.count { $0.wasLoaded && $0.checkedWith == nil } == 1 + Self.menuPages + Self.plainPages + Self.staticPages + Self.treePages)
+        #expect(never.reports.count { $0.wasLoaded && $0.checkedWith == nil } == 1 + Self.menuPages + Self.plainPages + Self.staticPages + Self.treePages
+                + 2 * Self.docPages)
     }
 
     @Test("a 50 MB document and one nested 100,000 deep, read from HTML: a report each, its links not read and why")

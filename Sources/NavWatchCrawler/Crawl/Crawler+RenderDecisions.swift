@@ -70,16 +70,27 @@ extension Crawler {
     /// What the kind's scripts add to every page, for `page`: each link's
     /// `href` resolved against the page (another host of the crawl gets its
     /// own), said to come from the renders of the kind's samples; none the
-    /// page's own HTML has already.
+    /// page's own HTML has already. A link written relative to its page
+    /// leads where it led from the samples (renders in two directories
+    /// agreed on that: `RenderSampler.LearnedLinks.directories`), on the page's host.
     func learnedLinks(_ learned: RenderSampler.LearnedLinks, on page: StaticPage, of entry: FrontierEntry) -> [PageFacts.Link] {
         let base = page.html?.baseURL ?? page.document.finalURL
         let own = linkKeys(page.links, of: entry)
         return learned.links.compactMap { learnedLink in
             var link = learnedLink
-            link.url = URL(string: link.href.trimmingCharacters(in: .whitespaces), relativeTo: base)?.absoluteString ?? link.url
+            let href = link.href.trimmingCharacters(in: .whitespaces)
+            let target = RenderComparison.isLearnable(href: href) ? href : Self.pathFromRoot(of: link.url) ?? href
+            link.url = URL(string: target, relativeTo: base)?.absoluteString ?? link.url
             link.learnedFrom = learned.samples
             return linkKeys([link], of: entry).isDisjoint(with: own) ? link : nil
         }
+    }
+
+    /// `url` without its scheme, host and port: its path from the root, query and fragment.
+    static func pathFromRoot(of url: String) -> String? {
+        guard var components = URLComponents(string: url) else { return nil }
+        (components.scheme, components.user, components.password, components.host, components.port) = (nil, nil, nil, nil, nil)
+        return components.string
     }
 
     /// Queues `job` for the render workers, once the queue has room.

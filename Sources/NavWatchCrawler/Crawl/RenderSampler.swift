@@ -18,9 +18,17 @@ import NavWatchSupport
 ///   kind wait for the verdict (`wait`).
 /// - A render agrees when it kept every link and id of the page's HTML and
 ///   its title (`RenderComparison`), and added the same links as the kind's
-///   first agreeing render did: none, or the same menu on every page. Links
-///   a render adds must lead to the same place from every page (an absolute
-///   URL or a path from the root, `RenderComparison.isLearnable`).
+///   first agreeing render did, compared as resolved URLs: none, or the same
+///   menu on every page.
+/// - A link written relative to its page (`menu.html`, `../../menu.html`,
+///   not `RenderComparison.isLearnable`) leads to the same place from other
+///   directories only when the script writes it for each page (as Doxygen's
+///   menu does, from a path in the page's inline script). So while the
+///   kind's agreeing renders all come from one directory, a page of the kind
+///   in another directory is rendered as a sample too (`sample`; further
+///   pages of such directories wait for its verdict): once a render from a
+///   second directory added the same URLs, they are the kind's everywhere;
+///   one that added others makes the kind disagree.
 /// - Once `sampleSize` renders agreed, the kind's pages are reported from
 ///   their HTML (`sample-agreed`), with the ids the samples' scripts added
 ///   and the links they added (*learned* links, which say the samples they
@@ -58,6 +66,8 @@ struct RenderSampler: Sendable {
     private var addedIDs: [Kind: Set<String>] = [:]
     /// Per kind, the links its first agreeing render added, which every later render must add too.
     private var addedLinks: [Kind: LearnedLinks] = [:]
+    /// Agreed kinds with a sample rendering in another directory than their samples'.
+    private var confirming: Set<Kind> = []
 
     /// The links the renders of a kind add to every page, and the renders they were learned from.
     struct LearnedLinks: Sendable, Equatable {
@@ -67,6 +77,36 @@ struct RenderSampler: Sendable {
         var keys: RenderComparison.LinkKeys
         /// The URLs of the samples whose renders added them, in the order recorded.
         var samples: [String]
+        /// The directories of the pages whose renders added them, while some
+        /// link is written relative to its page; nil once they hold in every
+        /// directory (all written absolute or from the root, or added alike
+        /// by renders in two directories).
+        var directories: Set<Substring>?
+
+        init(links: [PageFacts.Link], keys: RenderComparison.LinkKeys, samples: [String]) {
+            (self.links, self.keys, self.samples) = (links, keys, samples)
+            let relative = links.contains { !RenderComparison.isLearnable(href: $0.href) }
+            directories = relative ? [RenderSampler.directory(of: samples.first ?? "")] : nil
+        }
+
+        /// Whether a page at `url` may be given these links without a render of its own.
+        func hold(at url: String) -> Bool {
+            directories?.contains(RenderSampler.directory(of: url)) ?? true
+        }
+
+        /// Counts a render of the page at `url` that added them too.
+        mutating func confirm(by url: String, sample: Bool) {
+            if sample { samples.append(url) }
+            guard let known = directories else { return }
+            let directory = RenderSampler.directory(of: url)
+            directories = known.contains(directory) ? known : nil
+        }
+    }
+
+    /// The URL up to the last `/` of its path: the directory a relative link resolves against.
+    static func directory(of url: String) -> Substring {
+        let path = url.prefix { $0 != "?" && $0 != "#" }
+        return path[..<(path.lastIndex(of: "/") ?? path.endIndex)]
     }
 
     /// What to do with a page of `kind` at `url`. A `render(.sample)` is a
@@ -78,6 +118,9 @@ struct RenderSampler: Sendable {
         case .disagreed:
             return .render(.kindDisagreed)
         case .agreed:
+            if let learned = addedLinks[kind], !learned.hold(at: url) {
+                return confirming.insert(kind).inserted ? .render(.sample) : .wait
+            }
             return Self.isSpotChecked(url) ? .render(.spotCheck) : .readHTML(.sampleAgreed)
         case .sampling(let agreed, let rendering):
             guard agreed + rendering < Self.sampleSize else { return .wait }
@@ -120,23 +163,22 @@ struct RenderSampler: Sendable {
     }
 
     /// Whether `keys`, the links a render of `kind` added to `htmlLinks`,
-    /// are the kind's: the first agreeing render's become the kind's (when
-    /// each leads to the same place from every page); every later one must
-    /// add the same, but for those its HTML has already.
+    /// are the kind's: the first agreeing render's become the kind's; every
+    /// later one must add the same, but for those its HTML has already.
     private mutating func learn(_ keys: RenderComparison.LinkKeys, _ links: [PageFacts.Link], beside htmlLinks: RenderComparison.LinkKeys,
                                 for kind: Kind, from url: String, sample: Bool) -> Bool {
         guard let known = addedLinks[kind] else {
-            guard links.allSatisfy({ RenderComparison.isLearnable(href: $0.href) }) else { return false }
             addedLinks[kind] = LearnedLinks(links: links, keys: keys, samples: [url])
             return true
         }
         // The same links as the kind's, but for those the page's own HTML has already.
         guard keys == known.keys.subtracting(htmlLinks) else { return false }
-        if sample { addedLinks[kind]?.samples.append(url) }
+        addedLinks[kind]?.confirm(by: url, sample: sample)
         return true
     }
 
     private mutating func release(_ kind: Kind) {
+        confirming.remove(kind)
         if case .sampling(let agreed, let rendering)? = states[kind] {
             states[kind] = .sampling(agreed: agreed, rendering: max(0, rendering - 1))
         }
