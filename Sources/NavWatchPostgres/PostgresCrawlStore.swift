@@ -253,7 +253,7 @@ public final class PostgresCrawlStore: CrawlStore {
                 FROM navwatch_links ORDER BY seq
                 """, logger: self.logger).collect()
             // A page's links are stored together: they share one copy of its URL.
-            var source = ""
+            var source = "", learnedFrom = PageLink.LearnedFromReader()
             graph.links = try links.map { row in
                 let (rowSource, target, href, fragment, text, rel, element, routeText, learnedText, resource) =
                     try row.decode((String, String, String, String?, String, String?, String, String?, String?, String?).self)
@@ -261,7 +261,7 @@ public final class PostgresCrawlStore: CrawlStore {
                 let route = PageLink.route(fromText: routeText)
                 return PageLink(source: source, target: target, href: href, fragment: fragment, text: text, rel: rel,
                                 element: element, reached: route.reached, routeTitle: route.title,
-                                learnedFrom: PageLink.learnedFrom(text: learnedText), resource: resource)
+                                learnedFrom: learnedFrom.read(learnedText), resource: resource)
             }
             let aliases = try await connection.query("""
                 SELECT url, alias_of FROM navwatch_frontier WHERE alias_of IS NOT NULL

@@ -61,7 +61,7 @@ extension Crawler {
         result.links = report.wasLoaded ? page.links : []
         result.embedded = report.wasLoaded ? page.embedded : []
         if reason == .sampleAgreed, report.wasLoaded, let learned = sampler.linksAdded(by: page.kind) {
-            result.links += learnedLinks(learned, on: page, of: entry)
+            result.links += learnedLinks(learned, of: page.kind, on: page, of: entry)
         }
         result.aliases = result.report.aliases
         return result
@@ -73,17 +73,34 @@ extension Crawler {
     /// page's own HTML has already. A link written relative to its page
     /// leads where it led from the samples (renders in two directories
     /// agreed on that: `RenderSampler.LearnedLinks.directories`), on the page's host.
-    func learnedLinks(_ learned: RenderSampler.LearnedLinks, on page: StaticPage, of entry: FrontierEntry) -> [PageFacts.Link] {
+    ///
+    /// Where the links lead depends only on the page's origin (its base
+    /// URL's scheme, host and port), so they are resolved once per kind and origin.
+    func learnedLinks(_ learned: RenderSampler.LearnedLinks, of kind: RenderSampler.Kind, on page: StaticPage,
+                      of entry: FrontierEntry) -> [PageFacts.Link] {
         let base = page.html?.baseURL ?? page.document.finalURL
-        let own = linkKeys(page.links, of: entry)
-        return learned.links.compactMap { learnedLink in
+        let origin = LearnedOrigin(kind: kind, origin: "\(base.scheme ?? "")://\(base.host ?? "")\(base.port.map { ":\($0)" } ?? "")")
+        let resolved = learnedLinksByOrigin[origin] ?? learned.links.map { learnedLink in
             var link = learnedLink
             let href = link.href.trimmingCharacters(in: .whitespaces)
             let target = RenderComparison.isLearnable(href: href) ? href : Self.pathFromRoot(of: link.url) ?? href
             link.url = URL(string: target, relativeTo: base)?.absoluteString ?? link.url
-            link.learnedFrom = learned.samples
-            return linkKeys([link], of: entry).isDisjoint(with: own) ? link : nil
+            return (link, linkKeys([link], of: entry).first)
         }
+        learnedLinksByOrigin[origin] = resolved
+        let own = linkKeys(page.links, of: entry)
+        return resolved.compactMap { link, key in
+            if let key, own.contains(key) { return nil }
+            var link = link
+            link.learnedFrom = learned.samples
+            return link
+        }
+    }
+
+    /// A kind whose renders taught links, and the origin (`scheme://host:port`) of the pages they are resolved for.
+    struct LearnedOrigin: Hashable {
+        var kind: RenderSampler.Kind
+        var origin: String
     }
 
     /// `url` without its scheme, host and port: its path from the root, query and fragment.

@@ -76,6 +76,9 @@ public actor Crawler {
 
     /// With `RenderMode.auto`: which pages to render, from what renders of their kind showed.
     var sampler = RenderSampler()
+    /// The links each kind's renders taught, resolved for the pages of one
+    /// origin, with their keys (`learnedLinks`): the same for every such page.
+    var learnedLinksByOrigin: [LearnedOrigin: [(link: PageFacts.Link, key: String?)]] = [:]
     /// Pages read from HTML that are to be rendered, for the render workers, in the order handed over.
     var renderQueue: [RenderJob] = []
     struct RenderJob: Sendable {

@@ -64,6 +64,24 @@ package struct PageLink: Codable, Sendable, Hashable {
         text.map { $0.split(separator: "\n").map(String.init) }
     }
 
+    /// Reads the store's `learned_from` column row after row, splitting each
+    /// text once while it repeats (the learned links of a page, read in
+    /// order, share it).
+    package struct LearnedFromReader {
+        private var last: (text: String, samples: [String])?
+
+        package init() {}
+
+        /// `learnedFrom` of a row whose column is `text`.
+        package mutating func read(_ text: String?) -> [String]? {
+            guard let text else { return nil }
+            if let last, last.text == text { return last.samples }
+            let samples = PageLink.learnedFrom(text: text) ?? []
+            last = (text, samples)
+            return samples
+        }
+    }
+
     /// `reached` and `routeTitle` for the store's `route` column: the kind, then a
     /// newline and the title when there is one; nil for a link that is no route.
     package var routeText: String? {

@@ -249,14 +249,14 @@ public final class SQLiteCrawlStore: CrawlStore {
                 SELECT source, target, href, fragment, text, rel, element, route, learned_from, resource FROM links ORDER BY seq
                 """)
             // A page's links are stored together: they share one copy of its URL.
-            var source = ""
+            var source = "", learnedFrom = PageLink.LearnedFromReader()
             while let row = try rows.next() {  // by column index: a name is looked up anew in every row
                 let route = PageLink.route(fromText: row[7])
                 let rowSource: String = row[0]
                 if rowSource != source { source = rowSource }
                 graph.links.append(PageLink(source: source, target: row[1], href: row[2], fragment: row[3], text: row[4],
                                             rel: row[5], element: row[6], reached: route.reached, routeTitle: route.title,
-                                            learnedFrom: PageLink.learnedFrom(text: row[8]), resource: row[9]))
+                                            learnedFrom: learnedFrom.read(row[8]), resource: row[9]))
             }
             for row in try Row.fetchAll(db, sql: "SELECT url, alias_of FROM frontier WHERE alias_of IS NOT NULL") {
                 graph.aliases[row["url"]] = row["alias_of"]
