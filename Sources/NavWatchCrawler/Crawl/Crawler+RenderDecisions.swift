@@ -79,15 +79,20 @@ extension Crawler {
     func learnedLinks(_ learned: RenderSampler.LearnedLinks, of kind: RenderSampler.Kind, on page: StaticPage,
                       of entry: FrontierEntry) -> [PageFacts.Link] {
         let base = page.html?.baseURL ?? page.document.finalURL
-        let origin = LearnedOrigin(kind: kind, origin: "\(base.scheme ?? "")://\(base.host ?? "")\(base.port.map { ":\($0)" } ?? "")")
-        let resolved = learnedLinksByOrigin[origin] ?? learned.links.map { learnedLink in
-            var link = learnedLink
-            let href = link.href.trimmingCharacters(in: .whitespaces)
-            let target = RenderComparison.isLearnable(href: href) ? href : Self.pathFromRoot(of: link.url) ?? href
-            link.url = URL(string: target, relativeTo: base)?.absoluteString ?? link.url
-            return (link, linkKeys([link], of: entry).first)
+        let origin = LearnedOrigin(kind: kind, origin: URLCanonicalizer.origin(of: base) ?? "")
+        let resolved: [(link: PageFacts.Link, key: String?)]
+        if let known = learnedLinksByOrigin[origin] {
+            resolved = known
+        } else {
+            resolved = learned.links.map { learnedLink in
+                var link = learnedLink
+                let href = link.href.trimmingCharacters(in: .whitespaces)
+                let target = RenderComparison.isLearnable(href: href) ? href : Self.pathFromRoot(of: link.url) ?? href
+                link.url = URL(string: target, relativeTo: base)?.absoluteString ?? link.url
+                return (link, linkKeys([link], of: entry).first)
+            }
+            learnedLinksByOrigin[origin] = resolved
         }
-        learnedLinksByOrigin[origin] = resolved
         let own = linkKeys(page.links, of: entry)
         return resolved.compactMap { link, key in
             if let key, own.contains(key) { return nil }
