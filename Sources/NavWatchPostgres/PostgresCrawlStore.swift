@@ -320,28 +320,18 @@ public final class PostgresCrawlStore: CrawlStore {
     package func counts() async throws -> CrawlCounts {
         try await session.transaction { connection in
             var counts = CrawlCounts()
-            let totals = try await connection.query("""
-                SELECT (SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'queued'),
-                       (SELECT COUNT(*) FROM navwatch_frontier WHERE state = 'leased'),
-                       (SELECT COUNT(*) FROM navwatch_reports),
-                       (SELECT COUNT(*) FROM navwatch_reports WHERE outcome != 'skipped' AND kind = 'page'),
-                       (SELECT COUNT(*) FROM navwatch_reports WHERE \(unescaped: CrawlCounts.failedOutcomes))
-                """, logger: self.logger).collect()
-            if let row = totals.first {
-                (counts.queued, counts.leased, counts.reported, counts.loaded, counts.failed) =
-                    try row.decode((Int, Int, Int, Int, Int).self)
+            if let row = try await self.run(Self.frontier.frontierCounts, connection).first {
+                (counts.queued, counts.leased) = try row.decode((Int, Int).self)
             }
-            let workers = try await connection.query("""
-                SELECT worker, SUM(leased)::bigint, SUM(loaded)::bigint, SUM(failed)::bigint FROM (
-                    SELECT worker, 1 AS leased, 0 AS loaded, 0 AS failed FROM navwatch_frontier WHERE state = 'leased'
-                    UNION ALL
-                    SELECT worker, 0, (outcome != 'skipped')::int, (\(unescaped: CrawlCounts.failedOutcomes))::int FROM navwatch_reports
-                    WHERE worker IS NOT NULL) AS shares
-                GROUP BY worker ORDER BY worker
-                """, logger: self.logger).collect()
-            counts.workers = try workers.map { row in
-                let (worker, leased, loaded, failed) = try row.decode((String?, Int, Int, Int).self)
-                return WorkerCounts(worker: worker ?? "", leased: leased, loaded: loaded, failed: failed)
+            for row in try await self.run(Self.frontier.tallies, connection) {
+                let (name, count, failed) = try row.decode((String, Int, Int).self)
+                guard let tally = PageLoadReport.Tally(rawValue: name) else { continue }
+                counts.tallies[tally] = count
+                counts.failed += failed
+            }
+            counts.workers = try await self.run(Self.frontier.workerCounts, connection).map { row in
+                let (worker, leased, loaded, checked, failed) = try row.decode((String?, Int, Int, Int, Int).self)
+                return WorkerCounts(worker: worker ?? "", leased: leased, loaded: loaded, checked: checked, failed: failed)
             }
             return counts
         }

@@ -32,7 +32,7 @@ package enum HTMLReport {
         for try await report in store.storedReports(includingRequests: true) { digest.add(report) }
         output.write(head(digest, links: links, source: source))
         var first = true
-        for try await report in store.storedReports(includingRequests: true) where report.wasLoaded && report.isPage {
+        for try await report in store.storedReports(includingRequests: true) where report.tally == .loaded {
             output.write((first ? "" : ",") + data(report, screenshots: screenshots))
             first = false
         }
@@ -44,7 +44,7 @@ package enum HTMLReport {
     package static func html(_ reports: [PageLoadReport], links: LinkCheckResult? = nil, source: String, screenshots: String?) -> String {
         let digest = reports.reduce(into: ReportDigest()) { $0.add($1) }
         return head(digest, links: links, source: source)
-            + reports.filter { $0.wasLoaded && $0.isPage }.map { data($0, screenshots: screenshots) }.joined(separator: ",") + tail
+            + reports.filter { $0.tally == .loaded }.map { data($0, screenshots: screenshots) }.joined(separator: ",") + tail
     }
 
     /// Everything before the pages' data: figures, charts, tables, the
@@ -56,7 +56,8 @@ package enum HTMLReport {
             ("pages", "pages loaded", "\(summary.loaded)"),
             ("ok", "ok", "\(summary.outcomes[.ok] ?? 0)"),
             ("failing", "not ok", "\(digest.failing.offered)"),
-            ("skipped", "links not followed", "\(summary.notLoaded)"),
+            ("checked", "links and resources checked", "\(summary.checked)"),
+            ("skipped", "links not followed", "\(summary.skipped + summary.blocked)"),
         ]
         if let links {
             figures += [("broken", "broken links", "\(links.brokenInScope.count + links.brokenExternal.count)"),
@@ -83,7 +84,7 @@ package enum HTMLReport {
         }
         html += "</section>"
 
-        html += section("Outcomes", SVGChart.horizontalBars(outcomeBars(summary), id: "chart-outcomes"))
+        html += section("Outcomes of the pages loaded", SVGChart.horizontalBars(outcomeBars(summary), id: "chart-outcomes"))
         html += section("HTTP statuses", SVGChart.horizontalBars(statusBars(summary), id: "chart-statuses"))
         html += section("Load time (until the page finished)", SVGChart.columns(loadTimeBars(digest.loadTimeCounts), id: "chart-load-times"))
         html += section("Weight by resource type", SVGChart.horizontalBars(weightBars(digest.weight), id: "chart-weight"))
@@ -101,7 +102,7 @@ package enum HTMLReport {
             + (withErrors.offered > 50 ? "<p>The 50 with the most errors.</p>" : ""))
         html += section("Redirect chains (\(digest.redirected.offered))", redirectTable(digest.redirected.reports))
         if let links { html += linkSections(links) }
-        html += section("Links not followed (\(summary.notLoaded))", notFollowedTable(digest.notFollowed))
+        html += section("Links not followed (\(summary.skipped + summary.blocked))", notFollowedTable(digest.notFollowed))
         html += """
             <section><h2>Pages loaded</h2>
             <p><input id="search" type="search" placeholder="Search URL, title, outcome or status" size="50">

@@ -31,19 +31,22 @@ package struct ReportDigest {
     private(set) var firstFetched: Date?
     private(set) var lastFetched: Date?
 
-    /// Links not followed (skipped or blocked reports), by why: a skip reason, or `private-address`.
+    /// Links and resources not followed (`Tally.skipped` or `blocked`), by why: a skip reason, or the outcome.
     private(set) var notFollowed: [String: Int] = [:]
 
-    /// Adds a report; a resource's is only counted (`CrawlSummary.resourcesChecked`): the report is about pages.
+    /// Adds a report; one of a link or resource checked is only counted
+    /// (`CrawlSummary.checked`): the report is about the pages loaded.
     package mutating func add(_ report: PageLoadReport) {
         summary.add(report)
-        guard report.isPage else { return }
-        firstFetched = min(firstFetched ?? report.fetchedAt, report.fetchedAt)
-        lastFetched = max(lastFetched ?? report.fetchedAt, report.fetchedAt)
-        guard report.wasLoaded else {
+        switch report.tally {
+        case .checked: return
+        case .skipped, .blocked:
             notFollowed[report.skipReason?.rawValue ?? report.outcome.rawValue, default: 0] += 1
             return
+        case .loaded: break
         }
+        firstFetched = min(firstFetched ?? report.fetchedAt, report.fetchedAt)
+        lastFetched = max(lastFetched ?? report.fetchedAt, report.fetchedAt)
         var kept = report
         kept.requests = []  // the tables show none; the data element reads them again
         requests += max(report.requests.count, report.resources.count)

@@ -40,7 +40,7 @@ package struct StepSummary {
             "| pages loaded | ok | not ok | links not followed | broken links | broken resources | missing fragments "
                 + "| missing text fragments | median load | 95th percentile |",
             "|---|---|---|---|---|---|---|---|---|---|",
-            "| \(summary.loaded) | \(summary.outcomes[.ok] ?? 0) | \(notOK) | \(summary.notLoaded) | "
+            "| \(summary.loaded) | \(summary.outcomes[.ok] ?? 0) | \(notOK) | \(summary.skipped + summary.blocked) | "
                 + "\(links.brokenInScope.count + links.brokenExternal.count) | \(links.brokenResources.count) | "
                 + "\(links.missingFragments.count) | "
                 + "\(links.missingTextFragments.count) | \(median) | \(p95) |",

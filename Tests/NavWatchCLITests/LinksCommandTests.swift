@@ -25,7 +25,7 @@ struct LinksCommandTests {
                                                   + [server.url("/").absoluteString])
         #expect(crawl.status == 1)
         let summary = crawl.stderr.split(separator: "\n").map(String.init)
-        #expect(summary.first?.hasPrefix("crawl: 2 pages loaded, 0 skipped in ") == true)  // the resources are no pages
+        #expect(summary.first?.hasPrefix("crawl: 2 pages loaded, 2 checked, 0 skipped, 0 blocked, 0 failed in ") == true)  // the resources are no pages
         #expect(summary.contains("  resources: 2 checked (images, style sheets, scripts, media), 2 not ok"))
         #expect(summary.contains("  links: 4 to 3 targets; broken: 0, external 0, resources 2, missing fragments 0, missing text fragments 0; orphan pages 0"))
         #expect(summary.last == "navwatch: failing (--fail-on broken)")

@@ -49,7 +49,7 @@ struct ReadingCommandsTests {
         let before = try #require(Self.contents(crawl))
         let status = try await NavwatchProcess.run(["status", "--db", crawl])
         #expect(status.status == 0)
-        #expect(status.stdout == ["done 0 (loaded 0, failed 0, skipped 0), leased 0, queued 0"])
+        #expect(status.stdout == ["done 0 (0 pages loaded, 0 checked, 0 skipped, 0 blocked, 0 failed), leased 0, queued 0"])
         let diff = try await NavwatchProcess.run(["diff", crawl, crawl])
         #expect(diff.status == 0)
         #expect(Self.contents(crawl) == before)

@@ -277,9 +277,9 @@ struct WorkerTests {
             let result = try await NavwatchProcess.run(["status", "--db", db])
             #expect(result.status == 0)
             #expect(result.stdout.count == 3)
-            #expect(result.stdout.first == "done 7 (loaded 3, failed 0, skipped 4), leased 0, queued 0")
-            #expect(result.stdout.dropFirst().first?.hasPrefix("worker") == true)
-            #expect(result.stdout.last?.hasSuffix("       0       3       0") == true, "\(result.stdout)")
+            #expect(result.stdout.first == "done 7 (3 pages loaded, 0 checked, 4 skipped, 0 blocked, 0 failed), leased 0, queued 0")
+            #expect(result.stdout.dropFirst().first?.hasSuffix("  leased  loaded checked  failed") == true)
+            #expect(result.stdout.last?.hasSuffix("       0       3       0       0") == true, "\(result.stdout)")
         }
     }
 

@@ -146,9 +146,9 @@ struct BrokenResourceTests {
         let problems = CrawlProblems(links: result, reports: reports).found
             .filter { $0.problem.kind == .brokenResource }.map { "\($0.problem.url.hasSuffix("css")) \($0.severity)" }
         #expect(problems.sorted() == ["false error", "true warning"])
-        // They are no pages of the crawl.
+        // They are no pages of the crawl: checked, as the link to B/page is.
         let summary = CrawlSummary(reports)
-        #expect((summary.loaded, summary.resourcesChecked, summary.resourcesFailing) == (2, 2, 2))
+        #expect((summary.loaded, summary.checked, summary.resourcesChecked, summary.resourcesFailing) == (1, 3, 2, 2))
 
         // Without checking outside the scope, they are skipped as resources outside it.
         let (_, unchecked) = try await Self.crawl(server, mode)

@@ -383,7 +383,7 @@ struct CrawlStoreTests {
             #expect(graph.anchors == ["http://a.test/": ["intro", "a b"]])
             let counts = try await store.counts()
             #expect(counts.queued == 1 && counts.reported == 2 && counts.loaded == 1)
-            #expect(counts.workers == [WorkerCounts(worker: "w0", leased: 0, loaded: 1, failed: 0)])
+            #expect(counts.workers == [WorkerCounts(worker: "w0", leased: 0, loaded: 1, checked: 0, failed: 0)])
             #expect(leasedURL(try await store.lease(request("w0"))) == "http://a.test/a")
         }
     }

@@ -18,11 +18,19 @@ struct CrawlSummaryTests {
         reports[3].pageErrorCount = 2
         reports[4].console = .init(errors: 1, warnings: 0)
         reports[5].console = .init(errors: 0, warnings: 3)
+        var checked = report(1004, outcome: .timeout, status: nil), resource = report(1005, outcome: .httpError, status: 404)
+        checked.external = true
+        checked.checkedWith = .head
+        resource.resource = true
+        resource.checkedWith = .page
         reports += [report(1001, outcome: .skipped, status: nil), report(1002, outcome: .blocked, status: nil),
-                    report(1003, outcome: .failed, status: nil)]
+                    report(1003, outcome: .failed, status: nil), checked, resource]
         let summary = CrawlSummary(reports)
-        #expect(summary.loaded == 1001 && summary.notLoaded == 2 && summary.reported == 1003)
-        #expect(summary.outcomes == [.ok: 1000, .skipped: 1, .blocked: 1, .failed: 1])
+        #expect(summary.tallies == [.loaded: 1001, .checked: 2, .skipped: 1, .blocked: 1])
+        #expect((summary.loaded, summary.checked, summary.skipped, summary.blocked, summary.reported) == (1001, 2, 1, 1, 1005))
+        #expect(summary.failed == 2)
+        #expect((summary.resourcesChecked, summary.resourcesFailing) == (1, 1))
+        #expect(summary.outcomes == [.ok: 1000, .failed: 1])
         #expect(summary.statuses == [200: 990, 404: 10])
         #expect(summary.pagesWithPageErrors == 1 && summary.pagesWithConsoleErrors == 1)
         #expect(summary.loadTime(percentile: 50) == 500)

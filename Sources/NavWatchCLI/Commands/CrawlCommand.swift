@@ -354,7 +354,7 @@ package struct CrawlCommand: AsyncParsableCommand {
             userAgent: userAgent, tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: configuration.timeout,
             sandboxed: !noSandbox, webProcessMemoryLimit: memoryLimit))
 
-        let progress = CrawlProgress(maxPages: maxPages, alreadyDone: counts.loaded)
+        let progress = CrawlProgress(maxPages: maxPages, before: counts)
         let crawler = try Crawler(configuration: configuration, store: store)
         await crawler.setRepeatProgressHook { progress.repeated($0, of: $1) }
         // Every report is stored in one transaction, so Ctrl-C can end the

@@ -7,7 +7,7 @@ import NavWatchCrawler
 package struct StatusCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Print a crawl's progress: pages done, leased, queued and failed, in all and per worker.")
+        abstract: "Print a crawl's progress: pages loaded, links checked, skipped, blocked and failed, leased and queued, in all and per worker.")
 
     @Option(name: .long, help: "The crawl database: a SQLite file or a postgres:// address.")
     package var db = "navwatch-crawl.db"
@@ -28,15 +28,15 @@ package struct StatusCommand: AsyncParsableCommand {
 
     static func lines(_ counts: CrawlCounts) -> [String] {
         var lines = [
-            "done \(counts.reported) (loaded \(counts.loaded), failed \(counts.failed), skipped \(counts.reported - counts.loaded))"
+            "done \(counts.reported) (\(TallyText.text(counts.tallies, failed: counts.failed)))"
                 + ", leased \(counts.leased), queued \(counts.queued)",
         ]
         if !counts.workers.isEmpty {
             let width = max(6, counts.workers.map(\.worker.count).max() ?? 0)
             func pad(_ text: String) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-            lines.append("\(pad("worker"))  leased  loaded  failed")
+            lines.append("\(pad("worker"))  leased  loaded checked  failed")
             for worker in counts.workers {
-                lines.append(pad(worker.worker) + [worker.leased, worker.loaded, worker.failed]
+                lines.append(pad(worker.worker) + [worker.leased, worker.loaded, worker.checked, worker.failed]
                     .map { String(repeating: " ", count: max(0, 8 - String($0).count)) + String($0) }.joined())
             }
         }
@@ -44,13 +44,14 @@ package struct StatusCommand: AsyncParsableCommand {
     }
 
     static func json(_ counts: CrawlCounts) -> String {
-        let object: [String: Any] = [
-            "done": counts.reported, "loaded": counts.loaded, "failed": counts.failed,
-            "skipped": counts.reported - counts.loaded, "leased": counts.leased, "queued": counts.queued,
+        var object: [String: Any] = [
+            "done": counts.reported, "failed": counts.failed, "leased": counts.leased, "queued": counts.queued,
             "workers": counts.workers.map {
-                ["worker": $0.worker, "leased": $0.leased, "loaded": $0.loaded, "failed": $0.failed] as [String: Any]
+                ["worker": $0.worker, "leased": $0.leased, "loaded": $0.loaded, "checked": $0.checked, "failed": $0.failed]
+                    as [String: Any]
             },
         ]
+        for tally in PageLoadReport.Tally.allCases { object[tally.rawValue] = counts.tallies[tally] ?? 0 }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
     }

@@ -5,38 +5,37 @@ import NavWatchReports
 import Synchronization
 
 /// The live progress line on standard error (only when it is a terminal):
-/// pages done, queued, failed, pages per second, and the ETA when
-/// `--max-pages` bounds the crawl. Links and resources checked with plain
-/// HTTP are no pages: they are left out, as `--max-pages` leaves them out.
+/// the reports so far by tally (`TallyText`, as the closing summary counts
+/// them), pages loaded per second, and the ETA when `--max-pages` bounds
+/// the crawl (it counts pages loaded, not links or resources checked).
 final class CrawlProgress: Sendable {
     private struct State {
-        var done = 0
+        var tallies: [PageLoadReport.Tally: Int] = [:]
         var failed = 0
-        var skipped = 0
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let maxPages: Int?
+    private let loadedBefore: Int
     private let started = ContinuousClock.now
     private let enabled = isatty(STDERR_FILENO) == 1
 
-    /// - Parameter alreadyDone: pages loaded before this process (`CrawlCounts.loaded`).
-    init(maxPages: Int?, alreadyDone: Int) {
+    /// - Parameter before: what the crawl had stored before this process (`--resume`).
+    init(maxPages: Int?, before: CrawlCounts) {
         self.maxPages = maxPages
-        state.withLock { $0.done = alreadyDone }
+        loadedBefore = before.loaded
+        state = Mutex(State(tallies: before.tallies, failed: before.failed))
     }
 
     func record(_ report: PageLoadReport) {
-        guard report.isPage && report.checkedWith == nil else { return }
         let line = state.withLock { state -> String in
-            if report.wasLoaded { state.done += 1 } else { state.skipped += 1 }
-            if [.failed, .timeout, .crashed].contains(report.outcome) { state.failed += 1 }
-            let seconds = max(0.001, (ContinuousClock.now - started).seconds)
-            let rate = Double(state.done) / seconds
-            var line = "\(state.done) pages, \(state.skipped) skipped, \(state.failed) failed, "
-                + String(format: "%.1f pages/s", rate)
+            state.tallies[report.tally, default: 0] += 1
+            if report.outcome.isFailure { state.failed += 1 }
+            let loaded = state.tallies[.loaded] ?? 0
+            let rate = Double(loaded - loadedBefore) / max(0.001, (ContinuousClock.now - started).seconds)
+            var line = TallyText.text(state.tallies, failed: state.failed) + String(format: ", %.1f pages/s", rate)
             if let maxPages, rate > 0 {
-                line += String(format: ", ETA %.0f s", Double(max(0, maxPages - state.done)) / rate)
+                line += String(format: ", ETA %.0f s", Double(max(0, maxPages - loaded)) / rate)
             }
             return line
         }
@@ -71,7 +70,7 @@ struct CrawlSummaryText: SummaryLines {
 
     init(_ summary: CrawlSummary) {
         var lines: [String] = []
-        lines.append("crawl: \(summary.loaded) pages loaded, \(summary.notLoaded) skipped in "
+        lines.append("crawl: " + TallyText.text(summary.tallies, failed: summary.failed) + " in "
                      + String(format: "%.1f s", summary.elapsed.seconds))
         let outcomes = summary.outcomes.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
         lines.append("  outcomes: " + outcomes.map { "\($0.0) \($0.1)" }.joined(separator: ", "))

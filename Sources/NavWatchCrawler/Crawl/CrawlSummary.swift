@@ -6,14 +6,14 @@ import Histogram
 /// `Crawler.run` returns the fold of every report it delivered in that run
 /// (`add(_:)` in delivery order), with the retries it made and the time it took.
 public struct CrawlSummary: Sendable, Equatable {
-    /// Reports of pages loaded (or checked with HTTP): every report but
-    /// `skipped` and `blocked` ones.
-    public private(set) var loaded = 0
-    /// Reports of links not loaded: skipped and blocked.
-    public private(set) var notLoaded = 0
-    /// Reports per outcome.
+    /// Reports per `PageLoadReport.Tally` (a tally with none is left out):
+    /// the words `navwatch status` and the HTML report use too.
+    public private(set) var tallies: [PageLoadReport.Tally: Int] = [:]
+    /// Pages loaded and links or resources checked that failed (`Outcome.isFailure`).
+    public private(set) var failed = 0
+    /// Pages loaded per outcome.
     public private(set) var outcomes: [PageLoadReport.Outcome: Int] = [:]
-    /// Loaded pages per HTTP status (pages without a status are not counted).
+    /// Pages loaded per HTTP status (pages without a status are not counted).
     public private(set) var statuses: [Int: Int] = [:]
     /// Loaded pages with at least one uncaught error or unhandled rejection.
     public private(set) var pagesWithPageErrors = 0
@@ -28,10 +28,9 @@ public struct CrawlSummary: Sendable, Equatable {
     public private(set) var renderReasons: [Bool: [PageLoadReport.RenderReason: Int]] = [:]
     /// Pages read from their HTML whose links were not read (`PageLoadReport.linksNotRead`).
     public private(set) var pagesWithLinksNotRead = 0
-    /// Resources the pages embed that were checked (`PageLoadReport.resource`),
-    /// and of those, the ones not ok (an answer of 400 or more, a failure, a
-    /// timeout); none of the counts above counts them (one skipped or
-    /// blocked is counted in `notLoaded`).
+    /// Of the reports checked, those of resources the pages embed
+    /// (`PageLoadReport.resource`), and of those, the ones not ok (an
+    /// answer of 400 or more, a failure, a timeout).
     public private(set) var resourcesChecked = 0, resourcesFailing = 0
     /// Pages put back to be loaded again after a transient failure.
     public package(set) var retries = 0
@@ -45,23 +44,28 @@ public struct CrawlSummary: Sendable, Equatable {
         for report in reports { add(report) }
     }
 
-    /// Every report delivered, but those of resources checked (resources
-    /// skipped or blocked are in it, as `notLoaded`).
-    public var reported: Int { loaded + notLoaded }
+    /// Pages loaded (`Tally.loaded`).
+    public var loaded: Int { tallies[.loaded] ?? 0 }
+    /// Links and resources checked (`Tally.checked`).
+    public var checked: Int { tallies[.checked] ?? 0 }
+    /// Links and resources not asked for by a rule (`Tally.skipped`).
+    public var skipped: Int { tallies[.skipped] ?? 0 }
+    /// Links and resources the guard refused (`Tally.blocked`).
+    public var blocked: Int { tallies[.blocked] ?? 0 }
+    /// Every report delivered.
+    public var reported: Int { tallies.values.reduce(0, +) }
 
     /// Counts one delivered report.
     package mutating func add(_ report: PageLoadReport) {
-        if !report.isPage && report.wasLoaded {
+        let tally = report.tally
+        tallies[tally, default: 0] += 1
+        if report.outcome.isFailure { failed += 1 }
+        if tally == .checked && !report.isPage {
             resourcesChecked += 1
             if report.outcome != .ok { resourcesFailing += 1 }
-            return
         }
+        guard tally == .loaded else { return }
         outcomes[report.outcome, default: 0] += 1
-        guard report.wasLoaded else {
-            notLoaded += 1
-            return
-        }
-        loaded += 1
         if let status = report.status { statuses[status, default: 0] += 1 }
         if let finish = report.timings.finish { _ = loadTimes.record(UInt64(max(0, finish.rounded()))) }
         if (report.pageErrorCount ?? 0) > 0 { pagesWithPageErrors += 1 }

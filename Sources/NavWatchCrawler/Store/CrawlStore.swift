@@ -205,38 +205,39 @@ package struct CrawlSettings: Codable, Sendable, Equatable {
     }
 }
 
-/// How far a crawl has got.
+/// How far a crawl has got: its frontier, and its reports by
+/// `PageLoadReport.Tally` (the words the closing summary uses too).
 package struct CrawlCounts: Sendable, Equatable {
     package var queued = 0
     package var leased = 0
-    /// Reports stored, skipped links included.
-    package var reported = 0
-    /// Reports of pages that were loaded (not skipped).
-    package var loaded = 0
+    /// Reports per tally (a tally with none is left out).
+    package var tallies: [PageLoadReport.Tally: Int] = [:]
+    /// Reports of pages loaded and links or resources checked that failed (`Outcome.isFailure`).
     package var failed = 0
-    /// Per worker, by name: leases held now and pages it reported.
+    /// Per worker, by name: leases held now and what it reported.
     package var workers: [WorkerCounts] = []
 
     package init() {}
+
+    /// Reports stored: every tally.
+    package var reported: Int { tallies.values.reduce(0, +) }
+    /// Pages loaded (`Tally.loaded`).
+    package var loaded: Int { tallies[.loaded] ?? 0 }
 }
 
-extension CrawlCounts {
-    /// For the stores: the SQL condition on `outcome` of a failed load.
-    package static let failedOutcomes = "outcome IN ('failed', 'timeout', 'crashed')"
-}
-
-/// One worker's share of a crawl.
+/// One worker's share of a crawl: leases it holds now, and what it reported.
 package struct WorkerCounts: Sendable, Equatable {
     package var worker: String
     package var leased: Int
+    /// Pages it loaded (`Tally.loaded`).
     package var loaded: Int
+    /// Links and resources it checked (`Tally.checked`).
+    package var checked: Int
+    /// Of those loaded or checked, the ones that failed.
     package var failed: Int
 
-    package init(worker: String, leased: Int, loaded: Int, failed: Int) {
-        self.worker = worker
-        self.leased = leased
-        self.loaded = loaded
-        self.failed = failed
+    package init(worker: String, leased: Int, loaded: Int, checked: Int, failed: Int) {
+        (self.worker, self.leased, self.loaded, self.checked, self.failed) = (worker, leased, loaded, checked, failed)
     }
 }
 

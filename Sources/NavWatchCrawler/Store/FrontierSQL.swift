@@ -38,7 +38,7 @@ package struct FrontierSQL: Sendable {
     /// What `maxPages` is checked against, in one statement (so one snapshot:
     /// a page completed meanwhile counts once, as loaded or as leased): the
     /// columns `loaded`, `leased` and `externalLeft` of `FrontierRules.pageBudget`.
-    /// - Pages loaded: reports of pages (not links or resources checked) that were not skipped.
+    /// - Pages loaded: reports of pages `Tally.loaded` (not links or resources checked, not skipped or blocked).
     /// - Pages leased: entries that are not links or resources to check, leased until `now` or later.
     /// - Links and resources to check left: entries queued or leased.
     package func pageCounts(now: Double) -> SQLStatement {
@@ -190,13 +190,12 @@ package struct FrontierSQL: Sendable {
     }
 
     /// The hosts that pushed back, ordered by host: `host`, the columns of
-    /// its `HostPacing`, and then the pages loaded and links checked on it
-    /// (reports neither skipped nor blocked).
+    /// its `HostPacing`, and then the pages loaded and links checked on it.
     package var hostStatistics: SQLStatement {
         """
         SELECT host, \(Self.pacingColumns),
                (SELECT COUNT(*) FROM \(frontier) f JOIN \(reports) r ON r.url = f.url
-                WHERE f.host = \(hosts).host AND r.outcome NOT IN ('skipped', 'blocked'))
+                WHERE f.host = \(hosts).host AND r.outcome \(Self.askedOutcomes))
         FROM \(hosts) WHERE push_backs > 0 ORDER BY host
         """
     }
@@ -204,9 +203,66 @@ package struct FrontierSQL: Sendable {
     /// The columns of a `HostPacing`, in the order of its initializer.
     private static let pacingColumns: SQLText = "backoff, too_fast, answers, push_backs, widest, widened_at"
 
-    /// The outcomes of a page that was loaded (all but `skipped`), as an SQL
-    /// list: `pageCounts` counts them from the reports' (outcome, kind) index.
-    private static let loadedOutcomes = SQLText("IN (" + PageLoadReport.Outcome.allCases.filter { $0 != .skipped }
+    // MARK: Counting reports
+
+    /// The frontier's entries queued and leased, in one row.
+    package var frontierCounts: SQLStatement {
+        """
+        SELECT (SELECT COUNT(*) FROM \(frontier) WHERE state = 'queued'),
+               (SELECT COUNT(*) FROM \(frontier) WHERE state = 'leased')
+        """
+    }
+
+    /// The reports per `PageLoadReport.Tally`: a row per tally with any,
+    /// of its name, its count, and how many of them failed.
+    package var tallies: SQLStatement {
+        """
+        SELECT \(Self.tally) AS tally, COUNT(*), SUM(CASE WHEN \(Self.failure) THEN 1 ELSE 0 END)
+        FROM \(reports) GROUP BY 1
+        """
+    }
+
+    /// Per worker (ordered by name): its leases held now, and the pages it
+    /// loaded, the links and resources it checked, and of those the ones
+    /// that failed.
+    package var workerCounts: SQLStatement {
+        """
+        SELECT worker, SUM(leased), SUM(loaded), SUM(checked), SUM(failed) FROM (
+            SELECT worker, 1 AS leased, 0 AS loaded, 0 AS checked, 0 AS failed FROM \(frontier) WHERE state = 'leased'
+            UNION ALL
+            SELECT worker, 0, CASE WHEN \(Self.tally) = 'loaded' THEN 1 ELSE 0 END,
+                   CASE WHEN \(Self.tally) = 'checked' THEN 1 ELSE 0 END, CASE WHEN \(Self.failure) THEN 1 ELSE 0 END
+            FROM \(reports) WHERE worker IS NOT NULL) AS shares
+        GROUP BY worker ORDER BY worker
+        """
+    }
+
+    /// A report row's `PageLoadReport.Tally`, from its `outcome` and
+    /// `kind` ('page', or the `FrontierEntry.Kind` of a link or resource to
+    /// check), as `Tally(outcome:isCheck:)` decides it.
+    private static let tally: SQLText = {
+        let outcomes = PageLoadReport.Outcome.allCases
+        func list(_ tally: PageLoadReport.Tally) -> String {
+            outcomes.filter { PageLoadReport.Tally(outcome: $0, isCheck: false) == tally }
+                .map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        }
+        return SQLText("CASE WHEN outcome IN (\(list(.skipped))) THEN 'skipped' WHEN outcome IN (\(list(.blocked))) THEN 'blocked' "
+                       + "WHEN kind = 'page' THEN 'loaded' ELSE 'checked' END")
+    }()
+
+    /// Whether a report row failed (`Outcome.isFailure`).
+    private static let failure = SQLText("outcome IN (" + PageLoadReport.Outcome.allCases.filter(\.isFailure)
+        .map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")")
+
+    /// The outcomes of a page loaded or a link checked (neither skipped nor blocked), as an SQL list.
+    private static let askedOutcomes = SQLText("IN (" + PageLoadReport.Outcome.allCases
+        .filter { PageLoadReport.Tally(outcome: $0, isCheck: true) == .checked }
+        .map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")")
+
+    /// The outcomes of a page loaded (`Tally.loaded`), as an SQL list:
+    /// `pageCounts` counts them from the reports' (outcome, kind) index.
+    private static let loadedOutcomes = SQLText("IN (" + PageLoadReport.Outcome.allCases
+        .filter { PageLoadReport.Tally(outcome: $0, isCheck: false) == .loaded }
         .map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")")
 }
 

@@ -306,21 +306,16 @@ public final class SQLiteCrawlStore: CrawlStore {
     package func counts() async throws -> CrawlCounts {
         try await read { db in
             var counts = CrawlCounts()
-            counts.queued = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state = 'queued'") ?? 0
-            counts.leased = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frontier WHERE state = 'leased'") ?? 0
-            counts.reported = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports") ?? 0
-            counts.loaded = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM reports WHERE outcome != 'skipped' AND kind = 'page'
-                """) ?? 0
-            counts.failed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reports WHERE \(CrawlCounts.failedOutcomes)") ?? 0
-            counts.workers = try Row.fetchAll(db, sql: """
-                SELECT worker, SUM(leased) AS leased, SUM(loaded) AS loaded, SUM(failed) AS failed FROM (
-                    SELECT worker, 1 AS leased, 0 AS loaded, 0 AS failed FROM frontier WHERE state = 'leased'
-                    UNION ALL
-                    SELECT worker, 0, outcome != 'skipped', \(CrawlCounts.failedOutcomes) FROM reports
-                    WHERE worker IS NOT NULL)
-                GROUP BY worker ORDER BY worker
-                """).map { WorkerCounts(worker: $0["worker"] ?? "", leased: $0["leased"], loaded: $0["loaded"], failed: $0["failed"]) }
+            let frontier = try Self.fetchOne(Self.frontier.frontierCounts, in: db)
+            (counts.queued, counts.leased) = (frontier[0], frontier[1])
+            for row in try Self.fetchAll(Self.frontier.tallies, in: db) {
+                guard let tally = PageLoadReport.Tally(rawValue: row[0]) else { continue }
+                counts.tallies[tally] = row[1]
+                counts.failed += row[2] as Int
+            }
+            counts.workers = try Self.fetchAll(Self.frontier.workerCounts, in: db).map {
+                WorkerCounts(worker: $0[0] ?? "", leased: $0[1], loaded: $0[2], checked: $0[3], failed: $0[4])
+            }
             return counts
         }
     }
@@ -335,7 +330,6 @@ public final class SQLiteCrawlStore: CrawlStore {
         try await database.read { [cpu] db in try cpu.measure { try value(db) } }
     }
 
-    /// Nothing to do: the file closes when the store is released.
     /// Does nothing: the file is closed when the store is released.
     public func close() async {}
 
