@@ -20,6 +20,17 @@ struct PageLoadStateTests {
         return state
     }
 
+    @Test("stages compare in the order a navigation reaches them, and are written by name")
+    func stageOrder() throws {
+        typealias Stage = PageLoadState.Stage
+        #expect(Stage.allCases == [.requested, .provisional, .committed, .finished, .failed])
+        #expect(Stage.allCases.shuffled().sorted() == Stage.allCases)
+        #expect(Stage.requested < .provisional && Stage.provisional < .committed && !(Stage.committed < .committed))
+        #expect(min(Stage.finished, .committed) == .committed && min(Stage.provisional, .committed) == .provisional)
+        #expect(String(decoding: try JSONEncoder().encode([Stage.provisional]), as: UTF8.self) == #"["provisional"]"#)
+        #expect(try JSONDecoder().decode([Stage].self, from: Data(#"["committed"]"#.utf8)) == [.committed])
+    }
+
     @Test("a plain load: its stages, main response, resources and the title before the finish")
     func plainLoad() {
         let n = Self.navigation

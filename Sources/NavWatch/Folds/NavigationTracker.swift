@@ -57,13 +57,10 @@ package enum LoadSignal: Sendable, Equatable {
 ///   `popstate` for another URL (a push of the same URL, which changes no
 ///   URI) does not count.
 package struct NavigationTracker {
-    package enum Stage: Sendable, Equatable {
-        case requested, provisional, committed
-    }
-
     package struct Active: Sendable {
         package var navigation: Navigation
-        package var stage: Stage
+        /// `requested`, `provisional` or `committed`: an active navigation has not ended.
+        package var stage: PageLoadState.Stage
         package var sawTLSFailure = false
         /// WebKit asked about a navigation action since the load was requested.
         var actionAsked = false

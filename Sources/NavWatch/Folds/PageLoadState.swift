@@ -49,9 +49,10 @@ public enum PageLoadOutcome: Sendable, Hashable {
 /// - `.closed` ends a navigation still running as `cancelled` (a view reports
 ///   that failure itself first; the fold does not rely on it).
 public struct PageLoadState: Sendable, Hashable {
-    /// How far a navigation got, in the order it gets there; `finished` and
-    /// `failed` are the ends.
-    public enum Stage: Sendable, Hashable, Comparable {
+    /// How far a navigation got, in the order it gets there (`Comparable`
+    /// in that order); `finished` and `failed` are the ends. Codable as its
+    /// name, as reports write it (`"committed"`).
+    public enum Stage: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
         /// Asked for; WebKit has not started it yet.
         case requested
         /// Started, no response committed yet.
@@ -62,6 +63,11 @@ public struct PageLoadState: Sendable, Hashable {
         case finished
         /// Ended with a failure.
         case failed
+
+        /// Whether `lhs` comes before `rhs` in a navigation.
+        public static func < (lhs: Stage, rhs: Stage) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
     }
 
     /// One hop of a redirect chain.

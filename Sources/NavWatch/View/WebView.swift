@@ -76,7 +76,7 @@ public final class WebView {
     /// The navigation that has not ended yet, if any.
     public var activeNavigation: Navigation? { tracker.active?.navigation }
     /// How far WebKit has got with `activeNavigation` (for the package's tests).
-    package var activeNavigationStage: NavigationTracker.Stage? { tracker.active?.stage }
+    package var activeNavigationStage: PageLoadState.Stage? { tracker.active?.stage }
     /// Whether `close()` was called. A closed view loads nothing more: a
     /// load throws `WebViewError.closed`.
     public var isClosed: Bool { shim == nil }

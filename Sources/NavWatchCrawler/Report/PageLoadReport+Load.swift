@@ -79,7 +79,7 @@ extension PageLoadReport {
             switch failure.kind {
             case .timeout:
                 outcome = .timeout
-                timeout = .init(stage: Self.stage(of: state.lastStageBeforeEnd),
+                timeout = .init(stage: min(state.lastStageBeforeEnd, .committed),
                                 pendingRequests: state.pendingRequests.values.map(\.absoluteString).sorted())
             case .webProcessCrashed:
                 outcome = .crashed
@@ -151,14 +151,5 @@ extension PageLoadReport {
         let site = URL(string: url).flatMap(\.host).map(HostName.site)
         let others = Set(requests.compactMap { URL(string: $0.url)?.host?.lowercased() }.filter { HostName.site($0) != site })
         thirdPartyHosts = others.isEmpty ? nil : others.sorted()
-    }
-
-    /// A report's stage for the stage a navigation reached.
-    private static func stage(of stage: PageLoadState.Stage) -> TimeoutDetail.Stage {
-        switch stage {
-        case .requested: return .requested
-        case .provisional: return .provisional
-        case .committed, .finished, .failed: return .committed
-        }
     }
 }

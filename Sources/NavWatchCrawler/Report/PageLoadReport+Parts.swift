@@ -319,17 +319,12 @@ extension PageLoadReport {
 
     /// Where a timed-out navigation was when time ran out.
     public struct TimeoutDetail: Codable, Sendable, Equatable {
-        /// How far a navigation got.
-        public enum Stage: String, Codable, Sendable, CaseIterable {
-            /// Asked for, not started.
-            case requested
-            /// Started, no response yet.
-            case provisional
-            /// Response received, page still loading.
-            case committed
-        }
+        /// How far a navigation got: a timed-out one is `requested`,
+        /// `provisional` or `committed` (never an end).
+        public typealias Stage = PageLoadState.Stage
 
-        /// How far it got.
+        /// How far it got: `requested` (not started), `provisional` (no
+        /// response yet) or `committed` (the page still loading).
         public var stage: Stage
         /// The requests still pending, main resource included.
         public var pendingRequests: [String]
