@@ -234,11 +234,8 @@ public final class PostgresCrawlStore: CrawlStore {
 
     package func reports(after position: Int64, limit: Int, includingRequests: Bool) async throws -> [StoredReport] {
         try await session.transaction { connection in
-            let query: PostgresQuery = includingRequests
-                ? "SELECT seq, json, requests FROM navwatch_reports WHERE seq > \(position) ORDER BY seq LIMIT \(limit)"
-                : "SELECT seq, json, NULL::text FROM navwatch_reports WHERE seq > \(position) ORDER BY seq LIMIT \(limit)"
-            let rows = try await connection.query(query, logger: self.logger).collect()
-            return try rows.map { row in
+            try await self.run(Self.reportSQL.reports(after: position, limit: limit, includingRequests: includingRequests),
+                               connection).map { row in
                 let (seq, json, requests) = try row.decode((Int64, String, String?).self)
                 return StoredReport(position: seq, report: try PageLoadReport(json: json, requests: requests))
             }
@@ -248,10 +245,7 @@ public final class PostgresCrawlStore: CrawlStore {
     package func linkGraph() async throws -> LinkGraph {
         try await session.transaction { connection in
             var graph = LinkGraph()
-            let links = try await connection.query("""
-                SELECT source, target, href, fragment, text, rel, element, route, learned_from, resource
-                FROM navwatch_links ORDER BY seq
-                """, logger: self.logger).collect()
+            let links = try await self.run(Self.reportSQL.allLinks, connection)
             // A page's links are stored together: they share one copy of its URL.
             var source = "", learnedFrom = PageLink.LearnedFromReader()
             graph.links = try links.map { row in
@@ -263,19 +257,11 @@ public final class PostgresCrawlStore: CrawlStore {
                                 element: element, reached: route.reached, routeTitle: route.title,
                                 learnedFrom: learnedFrom.read(learnedText), resource: resource)
             }
-            let aliases = try await connection.query("""
-                SELECT url, alias_of FROM navwatch_frontier WHERE alias_of IS NOT NULL
-                """, logger: self.logger).collect()
-            for row in aliases {
+            for row in try await self.run(Self.reportSQL.aliases, connection) {
                 let (url, aliasOf) = try row.decode((String, String).self)
                 graph.aliases[url] = aliasOf
             }
-            let anchors = try await connection.query("""
-                SELECT url, anchors, text_fragments FROM navwatch_reports WHERE url IN (
-                    SELECT COALESCE(f.alias_of, l.target) FROM navwatch_links l
-                    LEFT JOIN navwatch_frontier f ON f.url = l.target WHERE l.fragment IS NOT NULL)
-                """, logger: self.logger).collect()
-            for row in anchors {
+            for row in try await self.run(Self.reportSQL.fragmentTargets, connection) {
                 let (url, text, textFragments) = try row.decode((String, String?, String?).self)
                 graph.anchors[url] = PageLoadReport.anchors(fromText: text)
                 let found = TextFragmentTarget.found(fromText: textFragments)
@@ -288,13 +274,7 @@ public final class PostgresCrawlStore: CrawlStore {
     package func textFragmentTargets() async throws -> [String: TextFragmentTarget] {
         try await session.transaction { connection in
             var targets: [String: TextFragmentTarget] = [:]
-            let rows = try await connection.query("""
-                SELECT r.url, l.fragment, r.text_fragments FROM navwatch_links l
-                LEFT JOIN navwatch_frontier f ON f.url = l.target
-                JOIN navwatch_reports r ON r.url = COALESCE(f.alias_of, l.target)
-                WHERE l.fragment LIKE '%:~:%' AND r.outcome = 'ok' AND r.kind = 'page'
-                """, logger: self.logger).collect()
-            for row in rows {
+            for row in try await self.run(Self.reportSQL.textFragmentLinks, connection) {
                 let (url, fragment, found) = try row.decode((String, String, String?).self)
                 targets[url, default: TextFragmentTarget()].add(fragment: fragment, foundText: found)
             }
@@ -304,16 +284,13 @@ public final class PostgresCrawlStore: CrawlStore {
 
     package func recordTextFragments(_ found: [String: Bool], for url: String) async throws {
         try await session.transaction { connection in
-            try await connection.query("""
-                UPDATE navwatch_reports SET text_fragments = \(TextFragmentTarget.text(found)) WHERE url = \(url)
-                """, logger: self.logger)
+            _ = try await self.run(Self.reportSQL.recordTextFragments(found, for: url), connection)
         }
     }
 
     package func updateTimings(of report: PageLoadReport) async throws {
         try await session.transaction { connection in
-            try await connection.query("UPDATE navwatch_reports SET json = \(report.jsonLine) WHERE url = \(report.url)",
-                                       logger: self.logger)
+            _ = try await self.run(Self.reportSQL.update(report), connection)
         }
     }
 
@@ -323,13 +300,13 @@ public final class PostgresCrawlStore: CrawlStore {
             if let row = try await self.run(Self.frontier.frontierCounts, connection).first {
                 (counts.queued, counts.leased) = try row.decode((Int, Int).self)
             }
-            for row in try await self.run(Self.frontier.tallies, connection) {
+            for row in try await self.run(Self.reportSQL.tallies, connection) {
                 let (name, count, failed) = try row.decode((String, Int, Int).self)
                 guard let tally = PageLoadReport.Tally(rawValue: name) else { continue }
                 counts.tallies[tally] = count
                 counts.failed += failed
             }
-            counts.workers = try await self.run(Self.frontier.workerCounts, connection).map { row in
+            counts.workers = try await self.run(Self.reportSQL.workerCounts, connection).map { row in
                 let (worker, leased, loaded, checked, failed) = try row.decode((String?, Int, Int, Int, Int).self)
                 return WorkerCounts(worker: worker ?? "", leased: leased, loaded: loaded, checked: checked, failed: failed)
             }
@@ -386,18 +363,13 @@ public final class PostgresCrawlStore: CrawlStore {
     /// Stores `report` unless one for its URL exists; returns whether it did.
     private func store(_ report: PageLoadReport, kind: FrontierEntry.Kind, worker: String?,
                        _ connection: PostgresConnection) async throws -> Bool {
-        let rows = try await connection.query("""
-            INSERT INTO navwatch_reports (url, outcome, json, worker, requests, kind, anchors)
-            VALUES (\(report.url), \(report.outcome.rawValue), \(report.jsonLine), \(worker), \(report.requestsJSON),
-                    \(kind.isCheck ? kind.rawValue : "page"), \(report.anchorsText))
-            ON CONFLICT (url) DO NOTHING RETURNING seq
-            """, logger: logger).collect()
-        return !rows.isEmpty
+        try await !run(Self.reportSQL.store(report, kind: kind, worker: worker), connection).isEmpty
     }
 
-    // MARK: Running FrontierSQL
+    // MARK: Running FrontierSQL and ReportSQL
 
     private static let frontier = FrontierSQL(.postgreSQL)
+    private static let reportSQL = ReportSQL(.postgreSQL)
 
     /// Runs `statement`; returns its rows.
     @discardableResult

@@ -203,7 +203,7 @@ package struct FrontierSQL: Sendable {
     /// The columns of a `HostPacing`, in the order of its initializer.
     private static let pacingColumns: SQLText = "backoff, too_fast, answers, push_backs, widest, widened_at"
 
-    // MARK: Counting reports
+    // MARK: Counting
 
     /// The frontier's entries queued and leased, in one row.
     package var frontierCounts: SQLStatement {
@@ -212,47 +212,6 @@ package struct FrontierSQL: Sendable {
                (SELECT COUNT(*) FROM \(frontier) WHERE state = 'leased')
         """
     }
-
-    /// The reports per `PageLoadReport.Tally`: a row per tally with any,
-    /// of its name, its count, and how many of them failed.
-    package var tallies: SQLStatement {
-        """
-        SELECT \(Self.tally) AS tally, COUNT(*), SUM(CASE WHEN \(Self.failure) THEN 1 ELSE 0 END)
-        FROM \(reports) GROUP BY 1
-        """
-    }
-
-    /// Per worker (ordered by name): its leases held now, and the pages it
-    /// loaded, the links and resources it checked, and of those the ones
-    /// that failed.
-    package var workerCounts: SQLStatement {
-        """
-        SELECT worker, SUM(leased), SUM(loaded), SUM(checked), SUM(failed) FROM (
-            SELECT worker, 1 AS leased, 0 AS loaded, 0 AS checked, 0 AS failed FROM \(frontier) WHERE state = 'leased'
-            UNION ALL
-            SELECT worker, 0, CASE WHEN \(Self.tally) = 'loaded' THEN 1 ELSE 0 END,
-                   CASE WHEN \(Self.tally) = 'checked' THEN 1 ELSE 0 END, CASE WHEN \(Self.failure) THEN 1 ELSE 0 END
-            FROM \(reports) WHERE worker IS NOT NULL) AS shares
-        GROUP BY worker ORDER BY worker
-        """
-    }
-
-    /// A report row's `PageLoadReport.Tally`, from its `outcome` and
-    /// `kind` ('page', or the `FrontierEntry.Kind` of a link or resource to
-    /// check), as `Tally(outcome:isCheck:)` decides it.
-    private static let tally: SQLText = {
-        let outcomes = PageLoadReport.Outcome.allCases
-        func list(_ tally: PageLoadReport.Tally) -> String {
-            outcomes.filter { PageLoadReport.Tally(outcome: $0, isCheck: false) == tally }
-                .map { "'\($0.rawValue)'" }.joined(separator: ", ")
-        }
-        return SQLText("CASE WHEN outcome IN (\(list(.skipped))) THEN 'skipped' WHEN outcome IN (\(list(.blocked))) THEN 'blocked' "
-                       + "WHEN kind = 'page' THEN 'loaded' ELSE 'checked' END")
-    }()
-
-    /// Whether a report row failed (`Outcome.isFailure`).
-    private static let failure = SQLText("outcome IN (" + PageLoadReport.Outcome.allCases.filter(\.isFailure)
-        .map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")")
 
     /// The outcomes of a page loaded or a link checked (neither skipped nor blocked), as an SQL list.
     private static let askedOutcomes = SQLText("IN (" + PageLoadReport.Outcome.allCases

@@ -230,13 +230,9 @@ public final class SQLiteCrawlStore: CrawlStore {
     }
 
     package func reports(after position: Int64, limit: Int, includingRequests: Bool) async throws -> [StoredReport] {
-        let requests = includingRequests ? "requests" : "NULL"
-        return try await read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT seq, json, \(requests) AS requests FROM reports WHERE seq > ? ORDER BY seq LIMIT ?
-                """, arguments: [position, limit]).map { row in
-                StoredReport(position: row["seq"], report: try PageLoadReport(json: row["json"], requests: row["requests"]))
-            }
+        try await read { db in
+            try Self.fetchAll(Self.reportSQL.reports(after: position, limit: limit, includingRequests: includingRequests), in: db)
+                .map { row in StoredReport(position: row[0], report: try PageLoadReport(json: row[1], requests: row[2])) }
         }
     }
 
@@ -244,10 +240,8 @@ public final class SQLiteCrawlStore: CrawlStore {
         try await read { db in
             var graph = LinkGraph()
             // Exactly as many as there are: a crawl can have millions, and an array grown by appending has room to spare.
-            graph.links.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM links") ?? 0)
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT source, target, href, fragment, text, rel, element, route, learned_from, resource FROM links ORDER BY seq
-                """)
+            graph.links.reserveCapacity(try Self.fetchOne(Self.reportSQL.linkCount, in: db)[0])
+            let rows = try Self.fetchCursor(Self.reportSQL.allLinks, in: db)
             // A page's links are stored together: they share one copy of its URL.
             var source = "", learnedFrom = PageLink.LearnedFromReader()
             while let row = try rows.next() {  // by column index: a name is looked up anew in every row
@@ -258,17 +252,13 @@ public final class SQLiteCrawlStore: CrawlStore {
                                             rel: row[5], element: row[6], reached: route.reached, routeTitle: route.title,
                                             learnedFrom: learnedFrom.read(row[8]), resource: row[9]))
             }
-            for row in try Row.fetchAll(db, sql: "SELECT url, alias_of FROM frontier WHERE alias_of IS NOT NULL") {
-                graph.aliases[row["url"]] = row["alias_of"]
+            for row in try Self.fetchAll(Self.reportSQL.aliases, in: db) {
+                graph.aliases[row[0]] = row[1]
             }
-            for row in try Row.fetchAll(db, sql: """
-                SELECT url, anchors, text_fragments FROM reports WHERE url IN (
-                    SELECT COALESCE(frontier.alias_of, links.target) FROM links
-                    LEFT JOIN frontier ON frontier.url = links.target WHERE links.fragment IS NOT NULL)
-                """) {
-                graph.anchors[row["url"]] = PageLoadReport.anchors(fromText: row["anchors"])
-                let found = TextFragmentTarget.found(fromText: row["text_fragments"])
-                if !found.isEmpty { graph.textFragments[row["url"]] = found }
+            for row in try Self.fetchAll(Self.reportSQL.fragmentTargets, in: db) {
+                graph.anchors[row[0]] = PageLoadReport.anchors(fromText: row[1])
+                let found = TextFragmentTarget.found(fromText: row[2])
+                if !found.isEmpty { graph.textFragments[row[0]] = found }
             }
             return graph
         }
@@ -277,12 +267,7 @@ public final class SQLiteCrawlStore: CrawlStore {
     package func textFragmentTargets() async throws -> [String: TextFragmentTarget] {
         try await read { db in
             var targets: [String: TextFragmentTarget] = [:]
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT reports.url, links.fragment, reports.text_fragments FROM links
-                LEFT JOIN frontier ON frontier.url = links.target
-                JOIN reports ON reports.url = COALESCE(frontier.alias_of, links.target)
-                WHERE links.fragment LIKE '%:~:%' AND reports.outcome = 'ok' AND reports.kind = 'page'
-                """)
+            let rows = try Self.fetchCursor(Self.reportSQL.textFragmentLinks, in: db)
             while let row = try rows.next() {
                 targets[row[0], default: TextFragmentTarget()].add(fragment: row[1], foundText: row[2])
             }
@@ -291,16 +276,11 @@ public final class SQLiteCrawlStore: CrawlStore {
     }
 
     package func recordTextFragments(_ found: [String: Bool], for url: String) async throws {
-        try await write { db in
-            try db.execute(sql: "UPDATE reports SET text_fragments = ? WHERE url = ?",
-                           arguments: [TextFragmentTarget.text(found), url])
-        }
+        try await write { db in try Self.execute(Self.reportSQL.recordTextFragments(found, for: url), in: db) }
     }
 
     package func updateTimings(of report: PageLoadReport) async throws {
-        try await write { db in
-            try db.execute(sql: "UPDATE reports SET json = ? WHERE url = ?", arguments: [report.jsonLine, report.url])
-        }
+        try await write { db in try Self.execute(Self.reportSQL.update(report), in: db) }
     }
 
     package func counts() async throws -> CrawlCounts {
@@ -308,12 +288,12 @@ public final class SQLiteCrawlStore: CrawlStore {
             var counts = CrawlCounts()
             let frontier = try Self.fetchOne(Self.frontier.frontierCounts, in: db)
             (counts.queued, counts.leased) = (frontier[0], frontier[1])
-            for row in try Self.fetchAll(Self.frontier.tallies, in: db) {
+            for row in try Self.fetchAll(Self.reportSQL.tallies, in: db) {
                 guard let tally = PageLoadReport.Tally(rawValue: row[0]) else { continue }
                 counts.tallies[tally] = row[1]
                 counts.failed += row[2] as Int
             }
-            counts.workers = try Self.fetchAll(Self.frontier.workerCounts, in: db).map {
+            counts.workers = try Self.fetchAll(Self.reportSQL.workerCounts, in: db).map {
                 WorkerCounts(worker: $0[0] ?? "", leased: $0[1], loaded: $0[2], checked: $0[3], failed: $0[4])
             }
             return counts
@@ -367,16 +347,13 @@ public final class SQLiteCrawlStore: CrawlStore {
 
     /// Stores `report` unless one for its URL exists; returns whether it did.
     private static func store(_ report: PageLoadReport, kind: FrontierEntry.Kind, worker: String?, in db: Database) throws -> Bool {
-        try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO reports (url, outcome, json, worker, requests, kind, anchors) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [report.url, report.outcome.rawValue, report.jsonLine, worker, report.requestsJSON,
-                                     kind.isCheck ? kind.rawValue : "page", report.anchorsText])
-        return db.changesCount == 1
+        try !fetchAll(reportSQL.store(report, kind: kind, worker: worker), in: db).isEmpty
     }
 
-    // MARK: Running FrontierSQL
+    // MARK: Running FrontierSQL and ReportSQL
 
     private static let frontier = FrontierSQL(.sqlite)
+    private static let reportSQL = ReportSQL(.sqlite)
 
     /// `statement` prepared (GRDB keeps it for the next time its text comes
     /// again), with its arguments.
@@ -393,6 +370,11 @@ public final class SQLiteCrawlStore: CrawlStore {
     private static func fetchAll(_ statement: SQLStatement, in db: Database) throws -> [Row] {
         let (prepared, arguments) = try prepare(statement, in: db)
         return try Row.fetchAll(prepared, arguments: arguments)
+    }
+
+    private static func fetchCursor(_ statement: SQLStatement, in db: Database) throws -> RowCursor {
+        let (prepared, arguments) = try prepare(statement, in: db)
+        return try Row.fetchCursor(prepared, arguments: arguments)
     }
 
     /// The one row of a statement that always returns one (an aggregate).
