@@ -23,6 +23,10 @@ struct NumberArgumentTests {
         (["crawl", "--extract", "x.js", "--extract-timeout", "1e300", unreachable],
          "--extract-timeout must be a positive number of seconds, 86400 (a day) at most"),
         (["--timeout", "1e300", unreachable], "--timeout must be a positive number of seconds, 86400 (a day) at most, not 1e+300"),
+        (["--runs", "0", unreachable], "--runs must be from 1 to 100"),
+        (["crawl", "--runs", "101", unreachable], "--runs must be from 1 to 100"),
+        (["--settle=-1", unreachable], "--settle must be 0 or more milliseconds"),
+        (["crawl", "--settle=-1", unreachable], "--settle must be 0 or more milliseconds"),
     ])
     func hugeNumbers(arguments: [String], line: String) async throws {
         let result = try await NavwatchProcess.run(arguments)

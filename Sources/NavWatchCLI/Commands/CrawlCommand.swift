@@ -190,10 +190,9 @@ package struct CrawlCommand: AsyncParsableCommand {
         }
         if let delay, delay < 0 { throw ValidationError("--delay must be 0 or more milliseconds") }
         if let hostConcurrency, hostConcurrency < 1 { throw ValidationError("--host-concurrency must be at least 1") }
-        guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
+        try RunsArgument.validate(runs: runs, settle: settle)
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
         try MemoryLimitArgument.validate(memoryLimit)
-        guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100") }
         guard recycleAfter >= 1 else { throw ValidationError("--recycle-after must be at least 1") }
         if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more") }
         if recheckAfter != nil && !checkExternal { throw ValidationError("--recheck-after needs --check-external") }

@@ -119,8 +119,7 @@ package struct LoadOptions: ParsableArguments {
         guard timeout > 0, timeout <= DurationArgument.longestWait else {
             throw ValidationError("--timeout must be a positive number of seconds, 86400 (a day) at most, not \(timeout)")
         }
-        guard settle >= 0 else { throw ValidationError("--settle must be 0 or more milliseconds") }
-        guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100") }
+        try RunsArgument.validate(runs: runs, settle: settle)
         try MemoryLimitArgument.validate(memoryLimit)
         for (option, path) in [("--har", har), ("--screenshot", screenshot)] {
             guard let path else { continue }
@@ -143,7 +142,7 @@ package struct LoadOptions: ParsableArguments {
         options.configuration = emulation.applied(to: WebViewConfiguration(
             userAgent: userAgent, javaScriptEnabled: !noJavaScript, imagesEnabled: !noImages,
             tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: options.timeout,
-            sandboxed: !noSandbox, memoryCache: runs == 1, webProcessMemoryLimit: memoryLimit))
+            sandboxed: !noSandbox, memoryCache: RepeatedRuns.keepsMemoryCache(runs: runs), webProcessMemoryLimit: memoryLimit))
         options.network = network?.profile
         return options
     }

@@ -48,7 +48,7 @@ extension Crawler {
             loaderGuard = linkGuard
             webView.networkProxy = linkGuard.proxyURL
         }
-        if configuration.runs > 1 { webView.memoryCache = false }
+        if !RepeatedRuns.keepsMemoryCache(runs: configuration.runs) { webView.memoryCache = false }
         let loader = await PageLoader(configuration: webView, recycleAfter: configuration.recycleAfter,
                                       settle: configuration.settle, screenshotDirectory: configuration.screenshotDirectory,
                                       privateAddressGuard: loaderGuard, network: configuration.network,

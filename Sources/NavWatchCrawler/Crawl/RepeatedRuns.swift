@@ -12,7 +12,14 @@ import WebKitThread
 /// what is left, so a crawl stopped during the rounds finishes them when
 /// run again, and a finished crawl run again loads nothing. The workers of
 /// a shared crawl each repeat the pages they loaded in this run.
-enum RepeatedRuns {
+package enum RepeatedRuns {
+    /// Whether views keep a memory cache while each page is loaded `runs`
+    /// times: only for one load, so that each of several loads fetches
+    /// what a first visit does (`navwatch URL --runs` and a crawl's alike).
+    package static func keepsMemoryCache(runs: Int) -> Bool {
+        runs == 1
+    }
+
     /// Loads the pages of `store` that have fewer than `runs` runs (of
     /// those in `only`, when given), with `loaders` loaders that
     /// `makeLoader` prepares (closed at the end), each page given `timeout`;
