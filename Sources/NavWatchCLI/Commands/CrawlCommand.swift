@@ -185,9 +185,7 @@ package struct CrawlCommand: AsyncParsableCommand {
 
     package func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
-        guard timeout > 0, timeout <= DurationArgument.longestWait else {
-            throw ValidationError("--timeout must be a positive number of seconds, 86400 (a day) at most")
-        }
+        try DurationArgument.validateWait(timeout, option: "--timeout")
         if let delay, delay < 0 { throw ValidationError("--delay must be 0 or more milliseconds") }
         if let hostConcurrency, hostConcurrency < 1 { throw ValidationError("--host-concurrency must be at least 1") }
         try RunsArgument.validate(runs: runs, settle: settle)
@@ -208,9 +206,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         if fast, let render, render.value != .auto {
             throw ValidationError("--fast is --render auto: it cannot be combined with --render \(render.value.rawValue)")
         }
-        if let extractTimeout, !(extractTimeout > 0 && extractTimeout <= DurationArgument.longestWait) {
-            throw ValidationError("--extract-timeout must be a positive number of seconds, 86400 (a day) at most")
-        }
+        if let extractTimeout { try DurationArgument.validateWait(extractTimeout, option: "--extract-timeout") }
         if extractTimeout != nil && extract == nil { throw ValidationError("--extract-timeout needs --extract") }
         guard lease >= 1, lease <= DurationArgument.longestWait else {
             throw ValidationError("--lease must be from 1 to 86400 seconds (a day)")

@@ -7,6 +7,14 @@ package struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringCo
     /// in seconds: a day (its milliseconds are converted to an `Int64`).
     static let longestWait = 86_400.0
 
+    /// Throws the one-line complaint about `seconds`, given to `option`,
+    /// unless it is a wait taken: more than 0, `longestWait` at most.
+    static func validateWait(_ seconds: Double, option: String) throws {
+        guard seconds > 0, seconds <= longestWait else {
+            throw ValidationError("\(option) must be a positive number of seconds, 86400 (a day) at most, not \(seconds)")
+        }
+    }
+
     package let seconds: Double
     package let description: String
 

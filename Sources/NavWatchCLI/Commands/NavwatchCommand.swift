@@ -116,9 +116,7 @@ package struct LoadOptions: ParsableArguments {
     package init() {}
 
     package func validate() throws {
-        guard timeout > 0, timeout <= DurationArgument.longestWait else {
-            throw ValidationError("--timeout must be a positive number of seconds, 86400 (a day) at most, not \(timeout)")
-        }
+        try DurationArgument.validateWait(timeout, option: "--timeout")
         try RunsArgument.validate(runs: runs, settle: settle)
         try MemoryLimitArgument.validate(memoryLimit)
         for (option, path) in [("--har", har), ("--screenshot", screenshot)] {
