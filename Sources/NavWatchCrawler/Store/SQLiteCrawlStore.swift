@@ -347,7 +347,8 @@ public final class SQLiteCrawlStore: CrawlStore {
 
     /// Stores `report` unless one for its URL exists; returns whether it did.
     private static func store(_ report: PageLoadReport, kind: FrontierEntry.Kind, worker: String?, in db: Database) throws -> Bool {
-        try !fetchAll(reportSQL.store(report, kind: kind, worker: worker), in: db).isEmpty
+        try execute(reportSQL.store(report, kind: kind, worker: worker), in: db)  // its row is not read: counted
+        return db.changesCount == 1
     }
 
     // MARK: Running FrontierSQL and ReportSQL
