@@ -27,6 +27,7 @@ struct FrontierRulesTests {
         let limited = SQLDialect.sqlite.spell(FrontierSQL(.sqlite).nextReady(now: 1, onlyExternal: true, hostConcurrency: 2))
         #expect(limited.sql.contains("HAVING COUNT(*) >= ?") && limited.sql.contains("AND kind IN ('external', 'resource', 'external-resource')"))
         #expect(limited.arguments.contains(.integer(2)))
+        #expect(SQLText(in: PageLoadReport.Outcome.self, where: \.isFailure).sql == "IN ('failed', 'timeout', 'crashed')")
         let paused = { (dialect: SQLDialect) in dialect.spell(FrontierSQL(dialect).pause("a.test", until: 5)).sql }
         #expect(paused(.sqlite) == "UPDATE hosts SET next_at = MAX(next_at, ?) WHERE host = ?")
         #expect(paused(.postgreSQL) == "UPDATE navwatch_hosts SET next_at = GREATEST(next_at, $1) WHERE host = $2")

@@ -32,7 +32,7 @@ package struct FrontierSQL: Sendable {
 
     /// Whether a frontier row is a link or resource to check, not a page to load (`FrontierEntry.Kind.isCheck`).
     private static let isCheck: SQLStatement = """
-        kind IN (\(SQLText(FrontierEntry.Kind.allCases.filter(\.isCheck).map { "'\($0.rawValue)'" }.joined(separator: ", "))))
+        kind \(SQLText(in: FrontierEntry.Kind.self, where: \.isCheck))
         """
 
     /// What `maxPages` is checked against, in one statement (so one snapshot:
@@ -214,15 +214,15 @@ package struct FrontierSQL: Sendable {
     }
 
     /// The outcomes of a page loaded or a link checked (neither skipped nor blocked), as an SQL list.
-    private static let askedOutcomes = SQLText("IN (" + PageLoadReport.Outcome.allCases
-        .filter { PageLoadReport.Tally(outcome: $0, isCheck: true) == .checked }
-        .map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")")
+    private static let askedOutcomes = SQLText(in: PageLoadReport.Outcome.self) {
+        PageLoadReport.Tally(outcome: $0, isCheck: true) == .checked
+    }
 
     /// The outcomes of a page loaded (`Tally.loaded`), as an SQL list:
     /// `pageCounts` counts them from the reports' (outcome, kind) index.
-    private static let loadedOutcomes = SQLText("IN (" + PageLoadReport.Outcome.allCases
-        .filter { PageLoadReport.Tally(outcome: $0, isCheck: false) == .loaded }
-        .map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")")
+    private static let loadedOutcomes = SQLText(in: PageLoadReport.Outcome.self) {
+        PageLoadReport.Tally(outcome: $0, isCheck: false) == .loaded
+    }
 }
 
 extension FrontierEntry {

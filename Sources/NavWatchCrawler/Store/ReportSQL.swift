@@ -128,15 +128,13 @@ package struct ReportSQL: Sendable {
     /// `kind`, as `Tally(outcome:isCheck:)` decides it.
     private static let tally: SQLText = {
         func outcomes(_ tally: PageLoadReport.Tally) -> String {
-            PageLoadReport.Outcome.allCases.filter { PageLoadReport.Tally(outcome: $0, isCheck: false) == tally }
-                .map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            SQLText(in: PageLoadReport.Outcome.self) { PageLoadReport.Tally(outcome: $0, isCheck: false) == tally }.sql
         }
-        return SQLText("CASE WHEN outcome IN (\(outcomes(.skipped))) THEN 'skipped' "
-                       + "WHEN outcome IN (\(outcomes(.blocked))) THEN 'blocked' "
+        return SQLText("CASE WHEN outcome \(outcomes(.skipped)) THEN 'skipped' "
+                       + "WHEN outcome \(outcomes(.blocked)) THEN 'blocked' "
                        + "WHEN kind = 'page' THEN 'loaded' ELSE 'checked' END")
     }()
 
     /// Whether a report row failed (`Outcome.isFailure`).
-    private static let failure = SQLText("outcome IN (" + PageLoadReport.Outcome.allCases.filter(\.isFailure)
-        .map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")")
+    private static let failure = SQLText("outcome " + SQLText(in: PageLoadReport.Outcome.self, where: \.isFailure).sql)
 }

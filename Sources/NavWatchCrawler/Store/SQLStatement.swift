@@ -64,6 +64,14 @@ package struct SQLText: Sendable, ExpressibleByStringLiteral {
     package init(_ sql: String) { self.sql = sql }
 
     package init(stringLiteral value: String) { sql = value }
+
+    /// `IN ('a', 'b', …)`: a membership test in the raw values of `cases`,
+    /// written into the text (they are the program's names, not values
+    /// read from a page). The cases are those of `Case` that `isMember` keeps.
+    package init<Case: CaseIterable & RawRepresentable>(in _: Case.Type, where isMember: (Case) -> Bool)
+    where Case.RawValue == String {
+        sql = "IN (" + Case.allCases.filter(isMember).map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+    }
 }
 
 /// What SQLite and PostgreSQL spell differently in the statements the crawl
