@@ -117,7 +117,7 @@ let package = Package(
         .target(
             name: "NavWatchReports",
             dependencies: [
-                "NavWatch", "NavWatchCrawler",
+                "NavWatch", "NavWatchCrawler", "NavWatchSupport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             // The HTML report's style sheet and script, compiled into the binary.
@@ -140,7 +140,7 @@ let package = Package(
             name: "NavWatchCLI",
             dependencies: [
                 "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "NavWatchGuard", "NavWatchReports",
-                "LoopbackServer", "WebKitThread",
+                "NavWatchSupport", "LoopbackServer", "WebKitThread",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["ReleaseVersion"]

@@ -1,5 +1,6 @@
 import Foundation
 import NavWatchCrawler
+import NavWatchSupport
 
 /// One self-contained HTML file about a crawl: its figures, charts drawn as
 /// SVG, the slowest, heaviest and failing pages, redirect chains, its links
@@ -68,8 +69,8 @@ package enum HTMLReport {
         figures += [
             ("requests", "requests", "\(digest.requests)"),
             ("bytes", "bytes transferred", bytesText(digest.bytes)),
-            ("median", "median load", median.map(msText) ?? "–"),
-            ("p95", "95th percentile load", p95.map(msText) ?? "–"),
+            ("median", "median load", median?.millisecondsText ?? "–"),
+            ("p95", "95th percentile load", p95?.millisecondsText ?? "–"),
         ]
 
         var html = """
@@ -163,7 +164,7 @@ package enum HTMLReport {
         var bars: [SVGChart.Bar] = []
         var lower = 0.0
         for (upper, count) in zip(loadTimeBuckets + [Double.infinity], counts) {
-            let label = upper.isInfinite ? "≥ \(msText(lower))" : "< \(msText(upper))"
+            let label = upper.isInfinite ? "≥ \(boundText(lower))" : "< \(boundText(upper))"
             bars.append(SVGChart.Bar(label: label, value: Double(count), text: "\(count)"))
             lower = upper
         }
@@ -218,7 +219,7 @@ package enum HTMLReport {
     private static func table(_ reports: [PageLoadReport], id: String) -> String {
         table(id: id, headers: ["URL", "outcome", "status", "load", "bytes"], rows: reports.map { report in
             [link(report.url), report.outcome.rawValue + (report.error.map { " (\($0.kind.rawValue))" } ?? ""),
-             report.status.map(String.init) ?? "–", report.timings.finish.map(msText) ?? "–",
+             report.status.map(String.init) ?? "–", report.timings.finish?.millisecondsText ?? "–",
              bytesText(report.resources.transferBytes)]
         })
     }
@@ -231,8 +232,8 @@ package enum HTMLReport {
         return table(id: "spread", headers: ["URL", "runs", "finish median", "min – max", "IQR", "finish times"],
                      rows: reports.compactMap { report in
             guard let finish = report.spread?.finish else { return nil }
-            return [link(report.url), "\(report.runs?.count ?? 1)", msText(finish.median),
-                    "\(msText(finish.min)) – \(msText(finish.max))", msText(finish.interquartileRange),
+            return [link(report.url), "\(report.runs?.count ?? 1)", finish.median.millisecondsText,
+                    "\(finish.min.millisecondsText) – \(finish.max.millisecondsText)", finish.interquartileRange.millisecondsText,
                     SVGChart.box(finish, scale: scale)]
         })
     }
@@ -339,8 +340,9 @@ package enum HTMLReport {
 
     // MARK: Formatting
 
-    static func msText(_ ms: Double) -> String {
-        ms >= 1000 ? String(format: "%.2f s", ms / 1000) : String(format: "%.0f ms", ms)
+    /// A histogram's bucket bound in milliseconds, as a label: `250 ms`, `1 s`, `2.5 s`.
+    static func boundText(_ ms: Double) -> String {
+        ms < 1000 ? "\(ms.plainText) ms" : "\((ms / 1000).plainText) s"
     }
 
     static func bytesText(_ bytes: Int) -> String {

@@ -1,5 +1,6 @@
 import Histogram
 import NavWatchCrawler
+import NavWatchSupport
 
 /// One metric over the loaded pages of a report: how its values spread
 /// (fixed buckets for a chart, a sketch for the median and 95th percentile)
@@ -73,10 +74,15 @@ struct MetricDistribution {
     /// `value` in the metric's unit, as the report prints it.
     func text(_ value: Double) -> String {
         switch metric.unit {
-        case "ms": return HTMLReport.msText(value)
+        case "ms": return value.millisecondsText
         case "bytes": return HTMLReport.bytesText(Int(value))
         default: return String(Int(value))
         }
+    }
+
+    /// A bucket's bound in the metric's unit, as the chart labels it.
+    private func bound(_ value: Double) -> String {
+        metric.unit == "ms" ? HTMLReport.boundText(value) : text(value)
     }
 
     /// The chart's bars: one per bucket.
@@ -84,7 +90,7 @@ struct MetricDistribution {
         var bars: [SVGChart.Bar] = []
         var lower = 0.0
         for (upper, count) in zip(metric.buckets + [.infinity], counts) {
-            let label = upper.isInfinite ? "≥ \(text(lower))" : "< \(text(upper))"
+            let label = upper.isInfinite ? "≥ \(bound(lower))" : "< \(bound(upper))"
             bars.append(SVGChart.Bar(label: label, value: Double(count), text: "\(count)"))
             lower = upper
         }

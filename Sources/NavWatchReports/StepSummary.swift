@@ -1,5 +1,6 @@
 import Foundation
 import NavWatchCrawler
+import NavWatchSupport
 
 /// A crawl's closing summary as Markdown for the job summary of a GitHub
 /// Actions run, which navwatch appends to the file `GITHUB_STEP_SUMMARY`
@@ -33,8 +34,8 @@ package struct StepSummary {
 
     package var markdown: String {
         let notOK = summary.loaded - (summary.outcomes[.ok] ?? 0)
-        let median = summary.loadTime(percentile: 50).map { "\(Int($0)) ms" } ?? "–"
-        let p95 = summary.loadTime(percentile: 95).map { "\(Int($0)) ms" } ?? "–"
+        let median = summary.loadTime(percentile: 50)?.millisecondsText ?? "–"
+        let p95 = summary.loadTime(percentile: 95)?.millisecondsText ?? "–"
         var lines = [
             "## navwatch crawl", "",
             "| pages loaded | ok | not ok | links not followed | broken links | broken resources | missing fragments "

@@ -2,6 +2,7 @@ import Foundation
 import NavWatch
 import NavWatchCrawler
 import NavWatchReports
+import NavWatchSupport
 import Synchronization
 
 /// The live progress line on standard error (only when it is a terminal):
@@ -79,7 +80,7 @@ struct CrawlSummaryText: SummaryLines {
                 .joined(separator: ", "))
         }
         if let p50 = summary.loadTime(percentile: 50), let p95 = summary.loadTime(percentile: 95) {
-            lines.append(String(format: "  time to load: p50 %.0f ms, p95 %.0f ms", p50, p95))
+            lines.append("  time to load: p50 \(p50.millisecondsText), p95 \(p95.millisecondsText)")
         }
         if summary.pagesWithPageErrors + summary.pagesWithConsoleErrors > 0 {
             lines.append("  javascript: \(summary.pagesWithPageErrors) pages with page errors, "

@@ -1,6 +1,7 @@
 import Foundation
 import NavWatchCrawler
 import NavWatchReports
+import NavWatchSupport
 
 /// Writes `WatchEvent`s to standard output: JSON Lines, or aligned columns
 /// for people (coloured when standard output is a terminal).
@@ -28,8 +29,8 @@ package struct EventPrinter: Sendable {
         if let status = summary.status { parts.append("→ " + paint(String(status), status < 400 ? .green : .red)) }
         if let final = summary.finalURL, final != summary.requested.absoluteString { parts.append(TerminalText.inert(final)) }
         if let error = summary.error { parts.append(paint(error.kind.rawValue, .red) + " (\(TerminalText.inert(error.message)))") }
-        if let commit = summary.commitMilliseconds { parts.append("commit \(JSON.number(commit)) ms") }
-        if let finish = summary.finishMilliseconds { parts.append("finish \(JSON.number(finish)) ms") }
+        if let commit = summary.commitMilliseconds { parts.append("commit \(commit.millisecondsText)") }
+        if let finish = summary.finishMilliseconds { parts.append("finish \(finish.millisecondsText)") }
         if let title = summary.title { parts.append(Self.quoted(title)) }
         let problems = [(summary.pageErrors, "page error"), (summary.consoleErrors, "console error"),
                         (summary.consoleWarnings, "console warning")]
@@ -41,24 +42,17 @@ package struct EventPrinter: Sendable {
     /// How the loads of `url` varied (`--runs`): the median and spread of
     /// their commit and finish, from the loads that reached them. Text: one
     /// line; JSON Lines: `{"event": "runs", "url", "runs", "finished", "commit_ms", "finish_ms"}`,
-    /// each timing `{"median", "min", "max", "q1", "q3"}` or null.
+    /// each timing `{"count", "median", "min", "max", "q1", "q3"}` or null.
     package func printRuns(of url: URL, _ loads: [PageSummary]) {
         let commit = TimingSpread.Spread(loads.compactMap(\.commitMilliseconds))
         let finish = TimingSpread.Spread(loads.compactMap(\.finishMilliseconds))
         let finished = loads.filter { $0.finishMilliseconds != nil }.count
         switch format {
         case .jsonLines:
-            func object(_ spread: TimingSpread.Spread?) -> String {
-                guard let spread else { return "null" }
-                return JSON.object([("median", JSON.number(spread.median)), ("min", JSON.number(spread.min)),
-                                    ("max", JSON.number(spread.max)), ("q1", JSON.number(spread.q1)), ("q3", JSON.number(spread.q3))])
-            }
-            write(JSON.object([("event", JSON.string("runs")), ("url", JSON.string(url.absoluteString)),
-                               ("runs", String(loads.count)), ("finished", String(finished)),
-                               ("commit_ms", object(commit)), ("finish_ms", object(finish))]))
+            write(RunsLine(url: url.absoluteString, runs: loads.count, finished: finished, commit: commit, finish: finish).jsonLine)
         case .text:
             func text(_ name: String, _ spread: TimingSpread.Spread?) -> String? {
-                spread.map { "\(name) median \(JSON.number($0.median)) ms (\(JSON.number($0.min))–\(JSON.number($0.max)), IQR \(JSON.number($0.interquartileRange)))" }
+                spread.map { "\(name) median \($0.median.millisecondsText) (\($0.min.millisecondsText) – \($0.max.millisecondsText), IQR \($0.interquartileRange.millisecondsText))" }
             }
             let parts = [TerminalText.inert(url.absoluteString), "\(finished) of \(loads.count) runs finished",
                          text("commit", commit), text("finish", finish)].compactMap { $0 }
@@ -66,8 +60,45 @@ package struct EventPrinter: Sendable {
         }
     }
 
+    /// The `runs` line of `--json`: each spread's times to a tenth of a
+    /// millisecond, and null when no load reached that point.
+    private struct RunsLine: Encodable {
+        var event = "runs"
+        var url: String
+        var runs: Int
+        var finished: Int
+        var commit: TimingSpread.Spread?
+        var finish: TimingSpread.Spread?
+
+        private enum CodingKeys: String, CodingKey {
+            case event, url, runs, finished, commit = "commit_ms", finish = "finish_ms"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(event, forKey: .event)
+            try container.encode(url, forKey: .url)
+            try container.encode(runs, forKey: .runs)
+            try container.encode(finished, forKey: .finished)
+            try container.encode(commit.map(Self.tenths), forKey: .commit)
+            try container.encode(finish.map(Self.tenths), forKey: .finish)
+        }
+
+        private static func tenths(_ spread: TimingSpread.Spread) -> TimingSpread.Spread {
+            var spread = spread
+            for path in [\TimingSpread.Spread.median, \.min, \.max, \.q1, \.q3] {
+                spread[keyPath: path] = (spread[keyPath: path] * 10).rounded() / 10
+            }
+            return spread
+        }
+
+        var jsonLine: String {
+            String(decoding: (try? WatchEvent.encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+        }
+    }
+
     private func textLine(_ event: WatchEvent) -> String {
-        let time = JSON.number(event.milliseconds) + " ms"
+        let time = event.milliseconds.millisecondsText
         let name = event.kind.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)
         var line = String(repeating: " ", count: max(0, 10 - time.count)) + time + "  "
             + "#\(event.nav)".padding(toLength: 4, withPad: " ", startingAt: 0) + " "

@@ -68,64 +68,59 @@ package struct WatchEvent: Sendable, Equatable {
         answerText = dialog?.text
     }
 
-    /// One JSON object, keys in schema order, no trailing newline.
+    /// One JSON object, no trailing newline: the `--json` line, keys
+    /// sorted as in every JSON navwatch writes.
     package var jsonLine: String {
-        var fields: [(String, String)] = [
-            ("event", JSON.string(kind.rawValue)),
-            ("nav", String(nav)),
-            ("url", url.isEmpty && kind.isPageMessage ? "null" : JSON.string(url)),
-            ("t_ms", JSON.number(milliseconds)),
-        ]
-        if let sameDocumentKind { fields.append(("kind", JSON.string(sameDocumentKind.rawValue))) }
-        if let status { fields.append(("status", String(status))) }
-        if let mime { fields.append(("mime", JSON.string(mime))) }
-        if let title { fields.append(("title", JSON.string(title))) }
-        if let provisional { fields.append(("provisional", provisional ? "true" : "false")) }
-        if let level { fields.append(("level", JSON.string(level))) }
-        if let dialogType { fields.append(("type", JSON.string(dialogType))) }
-        if let message { fields.append(("message", JSON.string(message))) }
-        if let answer { fields.append(("answer", JSON.string(answer))) }
-        if let answerText { fields.append(("text", JSON.string(answerText))) }
-        if kind.isPageMessage {
-            fields.append(("line", line.map(String.init) ?? "null"))
-            if kind == .pageError { fields.append(("column", column.map(String.init) ?? "null")) }
-        }
-        if let error {
-            fields.append(("error", JSON.object([
-                ("kind", JSON.string(error.kind.rawValue)),
-                ("domain", JSON.string(error.domain)),
-                ("code", String(error.code)),
-                ("message", JSON.string(error.message)),
-            ])))
-        }
-        return JSON.object(fields)
+        String(decoding: (try? Self.encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
     }
+
+    /// The encoder of every `--json` line.
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 }
 
-/// Minimal JSON text building with a fixed key order.
-enum JSON {
-    static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+extension WatchEvent: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case event, nav, url, milliseconds = "t_ms", sameDocumentKind = "kind", status, mime, title, provisional, level
+        case dialogType = "type", message, answer, answerText = "text", line, column, error
     }
 
-    static func number(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded.magnitude < 1e15 && rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    private enum ErrorKeys: String, CodingKey {
+        case kind, domain, code, message
     }
 
-    static func string(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
-            default: out.unicodeScalars.append(scalar)
-            }
+    /// The `--json` schema (NavWatchCLI.docc/CommandLine.md): absent where
+    /// unknown, but `url`, `line` and (on `page-error`) `column` are null
+    /// on a page's message that has none; `t_ms` to a tenth of a millisecond.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind.rawValue, forKey: .event)
+        try container.encode(nav, forKey: .nav)
+        try container.encode(url.isEmpty && kind.isPageMessage ? nil : url, forKey: .url)
+        try container.encode((milliseconds * 10).rounded() / 10, forKey: .milliseconds)
+        try container.encodeIfPresent(sameDocumentKind?.rawValue, forKey: .sameDocumentKind)
+        try container.encodeIfPresent(status, forKey: .status)
+        try container.encodeIfPresent(mime, forKey: .mime)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(provisional, forKey: .provisional)
+        try container.encodeIfPresent(level, forKey: .level)
+        try container.encodeIfPresent(dialogType, forKey: .dialogType)
+        try container.encodeIfPresent(message, forKey: .message)
+        try container.encodeIfPresent(answer, forKey: .answer)
+        try container.encodeIfPresent(answerText, forKey: .answerText)
+        if kind.isPageMessage {
+            try container.encode(line, forKey: .line)
+            if kind == .pageError { try container.encode(column, forKey: .column) }
         }
-        return out + "\""
+        if let error {
+            var object = container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error)
+            try object.encode(error.kind.rawValue, forKey: .kind)
+            try object.encode(error.domain, forKey: .domain)
+            try object.encode(error.code, forKey: .code)
+            try object.encode(error.message, forKey: .message)
+        }
     }
 }

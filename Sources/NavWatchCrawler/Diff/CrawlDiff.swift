@@ -53,13 +53,13 @@ package struct CrawlDiff: Sendable, Equatable {
                 guard let test = MannWhitneyTest(before: old, after: new), test.pValue <= level,
                       let was = TimingSpread.Spread(old)?.median, let now = TimingSpread.Spread(new)?.median,
                       grew(was, now, percent ?? Self.repeatedPercent, milliseconds ?? Self.repeatedMilliseconds) else { return nil }
-                return ("median \(CrawlDiff.milliseconds(was)) of \(old.count) runs",
-                        "median \(CrawlDiff.milliseconds(now)) of \(new.count) runs; Mann-Whitney U \(test.u.plainText), "
+                return ("median \(was.millisecondsText) of \(old.count) runs",
+                        "median \(now.millisecondsText) of \(new.count) runs; Mann-Whitney U \(test.u.plainText), "
                         + "p = \(CrawlDiff.probability(test.pValue))")
             }
             guard let was = before.timings.finish, let now = after.timings.finish,
                   grew(was, now, percent ?? Self.oncePercent, milliseconds ?? Self.onceMilliseconds) else { return nil }
-            return (CrawlDiff.milliseconds(was), CrawlDiff.milliseconds(now))
+            return (was.millisecondsText, now.millisecondsText)
         }
 
         private func grew(_ old: Double, _ new: Double, _ percent: Double, _ milliseconds: Double) -> Bool {
@@ -288,9 +288,5 @@ package struct CrawlDiff: Sendable, Equatable {
 
     private static func quoted(_ title: String?) -> String {
         title.map { "\"\($0)\"" } ?? "none"
-    }
-
-    static func milliseconds(_ value: Double) -> String {
-        "\(Int(value.rounded())) ms"
     }
 }
