@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(name: "NavWatchHTTPTests", dependencies: ["NavWatchHTTP", "NavWatchTestSupport", "LoopbackServer"]),
         .testTarget(name: "NavWatchCLITests", dependencies: [
             "NavWatchCLI", "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchPostgres", "NavWatchReports",
-            "NavWatchTestSupport", "LoopbackServer",
+            "NavWatchGuard", "NavWatchTestSupport", "LoopbackServer", "WebKitThread",
         ]),
         // Fuzz passes over the five parsers that read strangers' bytes, from
         // the seed corpus in Tests/NavWatchFuzzTests/Corpus (Scripts/fuzz runs a long one).

@@ -1,6 +1,7 @@
 import Foundation
 import NavWatch
 @testable import NavWatchCLI
+import NavWatchReports
 import Testing
 
 @Suite("URLArgument and the JSON line format")

@@ -2,6 +2,7 @@ import Foundation
 import NavWatch
 import NavWatchCrawler
 import NavWatchGuard
+import NavWatchReports
 import WebKitThread
 
 /// Turns a view's events into the `WatchEvent` lines `navwatch URL` prints:

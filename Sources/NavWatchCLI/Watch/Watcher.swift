@@ -2,47 +2,8 @@ import Foundation
 import NavWatch
 import NavWatchCrawler
 import NavWatchGuard
+import NavWatchReports
 import WebKitThread
-
-/// How one requested URL went, for the summary line and the exit code.
-package struct PageSummary: Sendable, Equatable {
-    package var requested: URL
-    package var nav: Int
-    package var status: Int?
-    package var finalURL: String?
-    package var commitMilliseconds: Double?
-    package var finishMilliseconds: Double?
-    package var title: String?
-    package var error: NavigationError?
-    /// Console messages at level error and warning, and page errors, while it was watched.
-    package var consoleErrors = 0
-    package var consoleWarnings = 0
-    package var pageErrors = 0
-    /// Reached its `WaitUntil` point with an HTTP status below 400.
-    package var succeeded: Bool
-    /// The load as a report with every request, when `Options.recordRequests` is set.
-    package var report: PageLoadReport?
-    /// The screenshot written, when `Options.screenshot` is set and the page finished.
-    package var screenshot: String?
-
-    /// The summary of the navigation to `requested`, numbered `nav`, as
-    /// `state` has it when it was done being watched.
-    init(requested: URL, nav: Int, state: PageLoadState) {
-        let finished = state.stage == .finished
-        self.requested = requested
-        self.nav = nav
-        status = state.httpStatus
-        finalURL = state.response?.url.absoluteString ?? (finished ? state.navigation.url.absoluteString : nil)
-        commitMilliseconds = state.committedAt?.milliseconds
-        finishMilliseconds = finished ? state.endedAt?.milliseconds : nil
-        title = finished ? state.title : nil
-        error = state.error
-        consoleErrors = state.consoleCounts[.error] ?? 0
-        consoleWarnings = state.consoleCounts[.warning] ?? 0
-        pageErrors = state.pageErrorCount
-        succeeded = state.error == nil && state.committedAt != nil && (state.httpStatus ?? 0) < 400
-    }
-}
 
 /// Loads URLs one after another in one view and reports every event of every
 /// navigation, the moment it happens, to `emit` (called on the WebKit thread,
@@ -109,14 +70,17 @@ package final class Watcher {
         var summaries: [PageSummary] = []
         for url in urls where !interrupted {
             let start = clock.now
+            // Only what the guard records from here on can be about this load.
+            let guardMark = options.privateAddressGuard?.mark
+            var report = options.recordRequests ? PageLoadReport(url: url.absoluteString, depth: 0, parent: nil,
+                                                                 outcome: .failed) : nil
+            report?.startedAt = Date()
             let fold = try view.loadFolding(url, timeout: options.timeout, start: start)
             let number = translator.begin(fold, at: start)
             self.fold = fold
-            await waitUntilDone(fold, start: start)
+            await waitUntilDone(fold, on: view, start: start, recording: &report, guardMark: guardMark)
             var summary = PageSummary(requested: url, nav: number, state: fold.state)
-            if options.recordRequests {
-                summary.report = await record(url, fold, on: view, start: start)
-            }
+            summary.report = report
             if let path = options.screenshot, summary.finishMilliseconds != nil {
                 let file = urls.count == 1 ? path : Self.numbered(path, summaries.count + 1)
                 do {
@@ -156,34 +120,38 @@ package final class Watcher {
     /// Returns when the navigation has reached `options.waitUntil` (with
     /// `.idle`: its late window, the one rule of when a page's requests are
     /// settled, has closed), has failed, or the watcher was interrupted.
-    private func waitUntilDone(_ fold: RunningFold, start: ContinuousClock.Instant) async {
-        let waitUntil = options.waitUntil
+    ///
+    /// Records the load on `report`, if there is one, as the crawler records
+    /// a page (`PageLoader`): the facts of a finished page read at its
+    /// finish, the guard's verdict and blocked requests since `guardMark`,
+    /// and with `.idle` the late window and why there is no first paint.
+    /// With `.finish` or `.commit` its requests are as the page was when it
+    /// ended; those still on the network are pending.
+    private func waitUntilDone(_ fold: RunningFold, on view: WebView, start: ContinuousClock.Instant,
+                               recording report: inout PageLoadReport?, guardMark: GuardMark?) async {
+        let waitUntil = options.waitUntil, privateAddressGuard = options.privateAddressGuard
         await fold.wait(until: { $0.isEnded || (waitUntil == .commit && $0.stage >= .committed) })
-        guard case .finished? = fold.state.outcome, !interrupted, waitUntil == .idle else { return }
+        let finished = fold.state.stage == .finished
+        var facts: PageFacts?
+        if report != nil {
+            report?.attempts = 1
+            report?.network = options.network
+            if finished { facts = await PageFacts.read(from: view) }
+            report?.fetchedAt = Date()
+        }
+        guard finished, !interrupted, waitUntil == .idle else {
+            report?.record(fold.state.atEnd ?? fold.state, facts: facts, now: clock.now - start,
+                           guard: privateAddressGuard, since: guardMark)
+            return
+        }
         // The late window a crawl's report covers, with what arrives in it printed as it comes.
         let window = LateWindow(fold: fold, start: start, settle: options.settle)
         lateWindow = window
-        _ = await window.closed()
+        let closed = await window.closed()
         lateWindow = nil
-    }
-
-    /// Makes the current page's report, with every request it made until
-    /// it was done (`waitUntil`): with `.idle`, until its late window closed,
-    /// as a crawl's report has them; with `.finish`, as the finish left them
-    /// (what the page does while its facts are read is after that point).
-    /// Requests still on the network then are pending.
-    private func record(_ url: URL, _ fold: RunningFold, on view: WebView, start: ContinuousClock.Instant) async -> PageLoadReport {
-        var facts: PageFacts?
-        if case .finished? = fold.state.outcome {
-            facts = await PageFacts.read(from: view)
-        }
-        let now = clock.now - start
-        var report = PageLoadReport(url: url.absoluteString, depth: 0, parent: nil, outcome: .failed)
-        report.startedAt = Date().addingTimeInterval(-now.seconds)
-        report.attempts = 1
-        report.network = options.network
-        let state = options.waitUntil == .idle ? fold.state : fold.state.atEnd ?? fold.state
-        report.record(state, facts: facts, now: now)
-        return report
+        guard report != nil else { return }
+        var paint: PageFacts.Paint?
+        if PageFacts.Paint.isReadAfter(closed.closedBy, facts: facts) { paint = await PageFacts.Paint.read(from: view) }
+        report?.recordClosedWindow(closed, facts: facts, paint: paint, guard: privateAddressGuard, since: guardMark)
     }
 }

@@ -256,6 +256,13 @@ package struct PageFacts: Decodable, Sendable {
             firstContentfulPaint = try values.decodeNil() ? nil : try values.decode(within: PageFacts.times)
         }
 
+        /// Whether to read the paint entries after a finished page's late
+        /// window closed by `closedBy`: the facts read at the finish had no
+        /// first contentful paint, and the window closed with the page still shown.
+        package static func isReadAfter(_ closedBy: PageLoadReport.LateInfo.ClosedBy, facts: PageFacts?) -> Bool {
+            facts != nil && facts?.firstContentfulPaint == nil && (closedBy == .quiet || closedBy == .limit)
+        }
+
         /// The paint entries of the page `view` shows; nil when the page cannot run the script.
         @WebKitActor
         package static func read(from view: WebView) async -> Paint? {

@@ -258,8 +258,8 @@ package final class PageLoader {
         result.report.fetchedAt = Date()
         let finished = fold.state.stage == .finished
         // A finished page's requests are recorded when its window closes.
-        record(fold.state, on: &result.report, facts: facts, now: clock.now - start, guardMark: guardMark,
-               includingRequests: !finished)
+        result.report.record(fold.state, facts: facts, now: clock.now - start, guard: privateAddressGuard,
+                             since: guardMark, includingRequests: !finished)
         var enqueued: [URL] = []
         if finished, let pageHandler {
             let run = await PageHandlerRun.run(pageHandler, on: CrawledPage(view: view, report: result.report),
@@ -276,26 +276,22 @@ package final class PageLoader {
             let window = LateWindow(fold: fold, start: start, settle: settle)
             slot.window = window
             slot.openedAt = pagesLoaded
-            let readsPaint = facts != nil && facts?.firstContentfulPaint == nil
             let ending = Task { @WebKitActor [slot] () -> LateEnd in
                 let (state, closedBy, closedAt) = await window.closed()
                 var paint: PageFacts.Paint?
                 // Read while the view still shows the page: a first paint after the finish.
-                if readsPaint && slot.window === window && (closedBy == .quiet || closedBy == .limit) {
+                if slot.window === window && PageFacts.Paint.isReadAfter(closedBy, facts: facts) {
                     paint = await PageFacts.Paint.read(from: view)
                 }
                 self.windowClosed(window, in: slot)
                 return (state, closedBy, closedAt, paint)
             }
             slot.ending = ending
-            result.completion = { [facts, report = result.report] in
+            result.completion = { [facts, report = result.report, privateAddressGuard] in
                 let (state, closedBy, closedAt, paint) = await ending.value
-                var facts = facts
-                if let painted = paint?.firstContentfulPaint { facts?.firstContentfulPaint = painted }
                 var report = report
-                self.record(state, on: &report, facts: facts, now: closedAt, guardMark: guardMark)
-                report.recordLateWindow(of: state, closedBy: closedBy, at: closedAt)
-                report.recordPaint(paint, closedBy: closedBy)
+                report.recordClosedWindow((state, closedBy, closedAt), facts: facts, paint: paint,
+                                          guard: privateAddressGuard, since: guardMark)
                 return report
             }
         } else {
@@ -324,23 +320,5 @@ package final class PageLoader {
         }
         result.aliases = result.report.aliases
         return result
-    }
-
-    /// Records `live` and `facts` on `report`, with the guard's answers
-    /// about the page and (`includingRequests`) its requests since
-    /// `guardMark`. A finished page is recorded twice: as it ended, without
-    /// its requests, and again, with them, when its late window closes.
-    private func record(_ live: PageLoadState, on report: inout PageLoadReport, facts: PageFacts?, now: Duration,
-                        guardMark: GuardMark?, includingRequests: Bool = true) {
-        let lastURL = live.reportedState.lastURL
-        report.record(live, facts: facts, now: now,
-                      guardVerdict: privateAddressGuard?.verdict(for: lastURL, since: guardMark),
-                      includingRequests: includingRequests)
-        guard let privateAddressGuard, includingRequests else { return }
-        report.resources.blocked = report.requests.filter { request in
-            guard request.url != lastURL.absoluteString, let url = URL(string: request.url),
-                  case .blocked? = privateAddressGuard.verdict(for: url, since: guardMark) else { return false }
-            return true
-        }.count
     }
 }

@@ -63,3 +63,41 @@ extension PageLoadReport {
         }
     }
 }
+
+extension PageLoadReport {
+    /// Records `live` and `facts` as `record(_:facts:now:guardVerdict:includingRequests:)`
+    /// does, with what `privateAddressGuard` recorded since `mark` (taken
+    /// when the load was asked for): its verdict on the page's last URL and,
+    /// `includingRequests`, how many of the page's other requests it
+    /// blocked. The one way a load through the guard is recorded, by the
+    /// crawler and by `navwatch URL`.
+    package mutating func record(_ live: PageLoadState, facts: PageFacts?, now: Duration,
+                                 guard privateAddressGuard: PrivateAddressGuard?, since mark: GuardMark?,
+                                 includingRequests: Bool = true) {
+        let lastURL = live.reportedState.lastURL
+        record(live, facts: facts, now: now, guardVerdict: privateAddressGuard?.verdict(for: lastURL, since: mark),
+               includingRequests: includingRequests)
+        guard let privateAddressGuard, includingRequests else { return }
+        resources.blocked = requests.filter { request in
+            guard request.url != lastURL.absoluteString, let url = URL(string: request.url),
+                  case .blocked? = privateAddressGuard.verdict(for: url, since: mark) else { return false }
+            return true
+        }.count
+    }
+
+    /// Completes a finished page's report once its late window has closed
+    /// (`window`: the page as it then was, why and when the window closed):
+    /// the page with every request, the window, and why it has no first
+    /// contentful paint. `facts` are those read at the finish; `paint`,
+    /// read after the window (`PageFacts.Paint.isReadAfter`), gives a first
+    /// paint that came late. The guard's part is as in `record(_:facts:now:guard:since:includingRequests:)`.
+    package mutating func recordClosedWindow(_ window: (state: PageLoadState, closedBy: LateInfo.ClosedBy, at: Duration),
+                                             facts: PageFacts?, paint: PageFacts.Paint?,
+                                             guard privateAddressGuard: PrivateAddressGuard?, since mark: GuardMark?) {
+        var facts = facts
+        if let painted = paint?.firstContentfulPaint { facts?.firstContentfulPaint = painted }
+        record(window.state, facts: facts, now: window.at, guard: privateAddressGuard, since: mark)
+        recordLateWindow(of: window.state, closedBy: window.closedBy, at: window.at)
+        recordPaint(paint, closedBy: window.closedBy)
+    }
+}

@@ -1,6 +1,5 @@
 import Foundation
 import NavWatchCrawler
-import NavWatchReports
 import NavWatchSupport
 
 /// Writes `WatchEvent`s to standard output: JSON Lines, or aligned columns
