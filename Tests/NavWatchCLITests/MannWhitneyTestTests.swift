@@ -1,4 +1,4 @@
-@testable import NavWatchCrawler
+@testable import NavWatchReports
 import Testing
 
 /// The reference p-values come from SciPy 1.17.1: `scipy.stats.mannwhitneyu(after,

@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchCrawler
 import NavWatchSupport
 
 /// What changed between two crawls of a site, page by page: pages added and

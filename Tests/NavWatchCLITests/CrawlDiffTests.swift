@@ -1,5 +1,6 @@
 import Foundation
 @testable import NavWatchCrawler
+@testable import NavWatchReports
 import Testing
 
 @Suite("CrawlDiff and CrawlProblems: two crawls compared")
