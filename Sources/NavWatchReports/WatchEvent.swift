@@ -101,16 +101,12 @@ extension WatchEvent: Encodable {
         try container.encode(nav, forKey: .nav)
         try container.encode(url.isEmpty && kind.isPageMessage ? nil : url, forKey: .url)
         try container.encode((milliseconds * 10).rounded() / 10, forKey: .milliseconds)
-        try container.encodeIfPresent(sameDocumentKind?.rawValue, forKey: .sameDocumentKind)
         try container.encodeIfPresent(status, forKey: .status)
-        try container.encodeIfPresent(mime, forKey: .mime)
-        try container.encodeIfPresent(title, forKey: .title)
         try container.encodeIfPresent(provisional, forKey: .provisional)
-        try container.encodeIfPresent(level, forKey: .level)
-        try container.encodeIfPresent(dialogType, forKey: .dialogType)
-        try container.encodeIfPresent(message, forKey: .message)
-        try container.encodeIfPresent(answer, forKey: .answer)
-        try container.encodeIfPresent(answerText, forKey: .answerText)
+        let texts: [(String?, CodingKeys)] = [(sameDocumentKind?.rawValue, .sameDocumentKind), (mime, .mime), (title, .title),
+                                              (level, .level), (dialogType, .dialogType), (message, .message),
+                                              (answer, .answer), (answerText, .answerText)]
+        for (text, key) in texts { try container.encodeIfPresent(text, forKey: key) }
         if kind.isPageMessage {
             try container.encode(line, forKey: .line)
             if kind == .pageError { try container.encode(column, forKey: .column) }

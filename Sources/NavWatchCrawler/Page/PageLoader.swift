@@ -221,22 +221,14 @@ package final class PageLoader {
     /// throws: every failure is in the report.
     package func load(_ entry: FrontierEntry, timeout: Duration) async throws -> PageResult {
         let url = URL(string: entry.url)!
-        let slot: Slot
-        if let readied, readied.url == entry.url, slots.contains(where: { $0 === readied.slot }) {
-            slot = readied.slot
-        } else {
-            slot = try await freeSlot()
-            await slot.view.leaveDocument(before: url)
-        }
-        readied = nil
+        let slot = try await slot(for: url)
         let view = slot.view
         pagesOnProcess += 1
         pagesLoaded += 1
 
-        var report = PageLoadReport(entry, outcome: .failed)
-        report.attempts = entry.attempts + 1
-        report.network = network
-        var result = PageResult(report: report)
+        var result = PageResult(report: PageLoadReport(entry, outcome: .failed))
+        result.report.attempts = entry.attempts + 1
+        result.report.network = network
         let start = clock.now
         // Only what the guard records from here on can be about this load.
         let guardMark = privateAddressGuard?.mark
@@ -245,69 +237,33 @@ package final class PageLoader {
         onLoadStarted?(fold.state.navigation.url, view)
 
         await fold.wait(until: { $0.isEnded })
-        var facts: PageFacts?
-        if case .finished? = fold.state.outcome {
-            facts = await PageFacts.read(from: view)
-            if let screenshotDirectory {
-                let name = PageLoadReport.screenshotName(for: entry.url)
-                if (try? await view.writeScreenshot(to: screenshotDirectory.appendingPathComponent(name).path)) != nil {
-                    result.report.screenshot = name
-                }
+        let finished = fold.state.stage == .finished
+        let facts = finished ? await PageFacts.read(from: view) : nil
+        if finished, let screenshotDirectory {
+            let name = PageLoadReport.screenshotName(for: entry.url)
+            if (try? await view.writeScreenshot(to: screenshotDirectory.appendingPathComponent(name).path)) != nil {
+                result.report.screenshot = name
             }
         }
         result.report.fetchedAt = Date()
-        let finished = fold.state.stage == .finished
         // A finished page's requests are recorded when its window closes.
         result.report.record(fold.state, facts: facts, now: clock.now - start, guard: privateAddressGuard,
                              since: guardMark, includingRequests: !finished)
-        var enqueued: [URL] = []
-        if finished, let pageHandler {
-            let run = await PageHandlerRun.run(pageHandler, on: CrawledPage(view: view, report: result.report),
-                                               timeout: handlerTimeout)
-            (result.report.data, result.report.handlerError, enqueued) = (run.data, run.error, run.enqueued)
-        }
-        var routeLinks: [PageFacts.Link] = []
-        if finished, let routeExplorer {
-            let exploration = await routeExplorer.explore(view, page: url, timeout: timeout)
-            routeLinks = exploration.links
-            if !exploration.refused.isEmpty { result.report.refusedRequests = exploration.refused }
-        }
         if finished {
-            let window = LateWindow(fold: fold, start: start, settle: settle)
-            slot.window = window
-            slot.openedAt = pagesLoaded
-            let ending = Task { @WebKitActor [slot] () -> LateEnd in
-                let (state, closedBy, closedAt) = await window.closed()
-                var paint: PageFacts.Paint?
-                // Read while the view still shows the page: a first paint after the finish.
-                if slot.window === window && PageFacts.Paint.isReadAfter(closedBy, facts: facts) {
-                    paint = await PageFacts.Paint.read(from: view)
-                }
-                self.windowClosed(window, in: slot)
-                return (state, closedBy, closedAt, paint)
-            }
-            slot.ending = ending
-            result.completion = { [facts, report = result.report, privateAddressGuard] in
-                let (state, closedBy, closedAt, paint) = await ending.value
-                var report = report
-                report.recordClosedWindow((state, closedBy, closedAt), facts: facts, paint: paint,
-                                          guard: privateAddressGuard, since: guardMark)
-                return report
-            }
+            result.links = await runPageHandler(on: view, url: url, timeout: timeout, report: &result.report)
+            result.completion = openLateWindow(fold, in: slot, start: start, facts: facts, report: result.report,
+                                               guardMark: guardMark)
         } else {
             _ = fold.stop()
         }
-        result.links = result.report.wasLoaded ? facts?.links ?? [] : []
-        result.embedded = result.report.wasLoaded ? facts?.embedded ?? [] : []
         if result.report.wasLoaded {
+            result.links = (facts?.links ?? []) + result.links
+            result.embedded = facts?.embedded ?? []
             result.resourceAnswers = PageResourceAnswer.answers(to: fold.state.requests) { [privateAddressGuard] url in
                 guard case .blocked? = privateAddressGuard?.verdict(for: url, since: guardMark) else { return false }
                 return true
             }
         }
-        result.links += enqueued.map { PageFacts.Link(url: $0.absoluteString, href: $0.absoluteString, text: "", rel: "",
-                                                      element: PageFacts.Link.enqueuedElement) }
-        result.links += routeLinks
         let state = fold.state.reportedState
         result.crashed = state.webProcessTermination != nil || result.report.outcome == .crashed
         if let retryAfter = state.response?.value(forHeader: "Retry-After") {
@@ -320,5 +276,67 @@ package final class PageLoader {
         }
         result.aliases = result.report.aliases
         return result
+    }
+
+    /// The view `ready(for:)` made ready for `url`, if it was the last one
+    /// asked for; else a free view, off any document `url` would only scroll in.
+    private func slot(for url: URL) async throws -> Slot {
+        defer { readied = nil }
+        if let readied, readied.url == url.absoluteString, slots.contains(where: { $0 === readied.slot }) {
+            return readied.slot
+        }
+        let slot = try await freeSlot()
+        await slot.view.leaveDocument(before: url)
+        return slot
+    }
+
+    /// Runs what a crawl does on a finished page before the view moves on:
+    /// the page handler (`--extract`), whose data and error go in `report`,
+    /// and the route clicks. Returns the links they found, the handler's first.
+    private func runPageHandler(on view: WebView, url: URL, timeout: Duration,
+                                report: inout PageLoadReport) async -> [PageFacts.Link] {
+        var links: [PageFacts.Link] = []
+        if let pageHandler {
+            let run = await PageHandlerRun.run(pageHandler, on: CrawledPage(view: view, report: report),
+                                               timeout: handlerTimeout)
+            (report.data, report.handlerError) = (run.data, run.error)
+            links += run.enqueued.map { PageFacts.Link(url: $0.absoluteString, href: $0.absoluteString, text: "", rel: "",
+                                                       element: PageFacts.Link.enqueuedElement) }
+        }
+        if let routeExplorer {
+            let exploration = await routeExplorer.explore(view, page: url, timeout: timeout)
+            links += exploration.links
+            if !exploration.refused.isEmpty { report.refusedRequests = exploration.refused }
+        }
+        return links
+    }
+
+    /// Opens the late window of the finished page `fold` folds, shown in
+    /// `slot`, and returns what completes its `report` once the window has
+    /// closed (`PageLoadReport.recordClosedWindow`). A first paint the
+    /// finish's `facts` lacked is read while the view still shows the page.
+    private func openLateWindow(_ fold: RunningFold, in slot: Slot, start: ContinuousClock.Instant, facts: PageFacts?,
+                                report: PageLoadReport,
+                                guardMark: GuardMark?) -> @WebKitActor @Sendable () async -> PageLoadReport {
+        let window = LateWindow(fold: fold, start: start, settle: settle)
+        slot.window = window
+        slot.openedAt = pagesLoaded
+        let ending = Task { @WebKitActor [slot] () -> LateEnd in
+            let (state, closedBy, closedAt) = await window.closed()
+            var paint: PageFacts.Paint?
+            if slot.window === window && PageFacts.Paint.isReadAfter(closedBy, facts: facts) {
+                paint = await PageFacts.Paint.read(from: slot.view)
+            }
+            self.windowClosed(window, in: slot)
+            return (state, closedBy, closedAt, paint)
+        }
+        slot.ending = ending
+        return { [privateAddressGuard] in
+            let (state, closedBy, closedAt, paint) = await ending.value
+            var report = report
+            report.recordClosedWindow((state, closedBy, closedAt), facts: facts, paint: paint,
+                                      guard: privateAddressGuard, since: guardMark)
+            return report
+        }
     }
 }
