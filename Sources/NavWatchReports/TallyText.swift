@@ -1,3 +1,4 @@
+import Foundation
 import NavWatchCrawler
 
 /// A crawl's reports counted by `PageLoadReport.Tally`, in the one sentence
@@ -11,5 +12,17 @@ package enum TallyText {
             let count = tallies[tally] ?? 0
             return tally == .loaded ? "\(count) page\(count == 1 ? "" : "s") loaded" : "\(count) \(tally.rawValue)"
         }.joined(separator: ", ") + ", \(failed) failed"
+    }
+
+    /// The live progress line: the sentence, the pages loaded per second
+    /// since this process started (`rate`), and with `--max-pages` the
+    /// seconds left at that rate: `…, 1 failed, 4.2 pages/s, ETA 31 s`.
+    package static func progress(_ tallies: [PageLoadReport.Tally: Int], failed: Int, rate: Double,
+                                 maxPages: Int?) -> String {
+        var line = text(tallies, failed: failed) + String(format: ", %.1f pages/s", rate)
+        if let maxPages, rate > 0 {
+            line += String(format: ", ETA %.0f s", Double(max(0, maxPages - (tallies[.loaded] ?? 0))) / rate)
+        }
+        return line
     }
 }

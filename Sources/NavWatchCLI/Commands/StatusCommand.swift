@@ -23,36 +23,6 @@ package struct StatusCommand: AsyncParsableCommand {
                 throw InputError("cannot read the crawl in \(CrawlDatabase.shown(db)): \(InputError.reason(error))")
             }
         }
-        print(json ? Self.json(counts) : TerminalText.lines(Self.lines(counts)), terminator: "")
-    }
-
-    static func lines(_ counts: CrawlCounts) -> [String] {
-        var lines = [
-            "done \(counts.reported) (\(TallyText.text(counts.tallies, failed: counts.failed)))"
-                + ", leased \(counts.leased), queued \(counts.queued)",
-        ]
-        if !counts.workers.isEmpty {
-            let width = max(6, counts.workers.map(\.worker.count).max() ?? 0)
-            func pad(_ text: String) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-            lines.append("\(pad("worker"))  leased  loaded checked  failed")
-            for worker in counts.workers {
-                lines.append(pad(worker.worker) + [worker.leased, worker.loaded, worker.checked, worker.failed]
-                    .map { String(repeating: " ", count: max(0, 8 - String($0).count)) + String($0) }.joined())
-            }
-        }
-        return lines
-    }
-
-    static func json(_ counts: CrawlCounts) -> String {
-        var object: [String: Any] = [
-            "done": counts.reported, "failed": counts.failed, "leased": counts.leased, "queued": counts.queued,
-            "workers": counts.workers.map {
-                ["worker": $0.worker, "leased": $0.leased, "loaded": $0.loaded, "checked": $0.checked, "failed": $0.failed]
-                    as [String: Any]
-            },
-        ]
-        for tally in PageLoadReport.Tally.allCases { object[tally.rawValue] = counts.tallies[tally] ?? 0 }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        print(json ? CrawlCountsText.json(counts) : TerminalText.lines(CrawlCountsText.lines(counts)), terminator: "")
     }
 }

@@ -32,13 +32,8 @@ final class CrawlProgress: Sendable {
         let line = state.withLock { state -> String in
             state.tallies[report.tally, default: 0] += 1
             if report.outcome.isFailure { state.failed += 1 }
-            let loaded = state.tallies[.loaded] ?? 0
-            let rate = Double(loaded - loadedBefore) / max(0.001, (ContinuousClock.now - started).seconds)
-            var line = TallyText.text(state.tallies, failed: state.failed) + String(format: ", %.1f pages/s", rate)
-            if let maxPages, rate > 0 {
-                line += String(format: ", ETA %.0f s", Double(max(0, maxPages - loaded)) / rate)
-            }
-            return line
+            let rate = Double((state.tallies[.loaded] ?? 0) - loadedBefore) / max(0.001, (ContinuousClock.now - started).seconds)
+            return TallyText.progress(state.tallies, failed: state.failed, rate: rate, maxPages: maxPages)
         }
         if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8)) }
     }
