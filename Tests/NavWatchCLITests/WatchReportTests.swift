@@ -11,18 +11,19 @@ import WebKitThread
 @Suite("One report path: navwatch URL and navwatch crawl report one page alike")
 struct WatchReportTests {
     /// A page that paints nothing, whose image the guard blocks (it is on
-    /// 127.0.0.2), and which logs an error and fetches once more after its
-    /// load event: a guard's count, a late window and a paint reason to report.
+    /// 127.0.0.2), and which logs an error after its load event: a guard's
+    /// count, a late window and a paint reason to report. It requests
+    /// nothing late: the bytes a late request shows in a report depend on
+    /// whether it ended before the page's facts were read at the finish,
+    /// which a busy machine decides (a busy `Scripts/test` run saw the
+    /// crawl read them first and the watcher after).
     private static func route(_ request: LoopbackRequest) -> LoopbackResponse {
         switch request.path {
         case "/":
             return .html("""
                 <!doctype html><title>Late</title><img src="http://127.0.0.2:8080/pixel.png" alt="">
-                <script>addEventListener("load", () => setTimeout(() => {
-                  console.error("late"); fetch("/late.txt");
-                }, 50))</script>
+                <script>addEventListener("load", () => setTimeout(() => console.error("late"), 50))</script>
                 """)
-        case "/late.txt": return .text("late")
         default: return .text("not found", status: 404)
         }
     }
@@ -84,8 +85,7 @@ struct WatchReportTests {
         #expect(watched.outcome == .ok && watched.resources.blocked == 1)
         #expect(watched.late?.closedBy == .quiet && watched.late?.consoleErrors == 1)
         #expect(watched.timings.firstContentfulPaintUnavailable == .noPaintInWindow)
-        #expect(watched.requests.map(\.url).sorted() == [url.absoluteString, server.url("/late.txt").absoluteString,
-                                                         "http://127.0.0.2:8080/pixel.png"])
+        #expect(watched.requests.map(\.url) == [url.absoluteString, "http://127.0.0.2:8080/pixel.png"])
         let watchedFields = try Self.fields(watched), crawledFields = try Self.fields(crawled)
         #expect(Set(watchedFields.keys) == Set(crawledFields.keys))
         for key in Set(watchedFields.keys).union(crawledFields.keys).sorted() {
