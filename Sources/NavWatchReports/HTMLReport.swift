@@ -157,15 +157,23 @@ package enum HTMLReport {
         }
     }
 
-    /// Upper bounds of the load-time buckets, in milliseconds.
+    /// Upper bounds of the time histograms' buckets (the load time, and each
+    /// timing of `MetricDistribution`), in milliseconds.
     static let loadTimeBuckets: [Double] = [100, 250, 500, 1000, 2500, 5000, 10000]
 
     private static func loadTimeBars(_ counts: [Int]) -> [SVGChart.Bar] {
+        bucketBars(counts, bounds: loadTimeBuckets, label: boundText)
+    }
+
+    /// A histogram's bars: one per bucket of `bounds` (upper bounds; one
+    /// more bucket holds the rest) with its count, labelled `< bound` and,
+    /// the last, `≥ bound`.
+    static func bucketBars(_ counts: [Int], bounds: [Double], label: (Double) -> String) -> [SVGChart.Bar] {
         var bars: [SVGChart.Bar] = []
         var lower = 0.0
-        for (upper, count) in zip(loadTimeBuckets + [Double.infinity], counts) {
-            let label = upper.isInfinite ? "≥ \(boundText(lower))" : "< \(boundText(upper))"
-            bars.append(SVGChart.Bar(label: label, value: Double(count), text: "\(count)"))
+        for (upper, count) in zip(bounds + [.infinity], counts) {
+            let text = upper.isInfinite ? "≥ \(label(lower))" : "< \(label(upper))"
+            bars.append(SVGChart.Bar(label: text, value: Double(count), text: "\(count)"))
             lower = upper
         }
         return bars

@@ -20,7 +20,7 @@ struct MetricDistribution {
     }
 
     static let metrics: [Metric] = {
-        let times: [Double] = [100, 250, 500, 1000, 2500, 5000, 10000]
+        let times = HTMLReport.loadTimeBuckets
         return [
             Metric(id: "ttfb", title: "Time to first byte", unit: "ms", buckets: times) { $0.timings.ttfb },
             Metric(id: "fcp", title: "First contentful paint", unit: "ms", buckets: times) { $0.timings.firstContentfulPaint },
@@ -87,13 +87,6 @@ struct MetricDistribution {
 
     /// The chart's bars: one per bucket.
     var bars: [SVGChart.Bar] {
-        var bars: [SVGChart.Bar] = []
-        var lower = 0.0
-        for (upper, count) in zip(metric.buckets + [.infinity], counts) {
-            let label = upper.isInfinite ? "≥ \(bound(lower))" : "< \(bound(upper))"
-            bars.append(SVGChart.Bar(label: label, value: Double(count), text: "\(count)"))
-            lower = upper
-        }
-        return bars
+        HTMLReport.bucketBars(counts, bounds: metric.buckets, label: bound)
     }
 }
