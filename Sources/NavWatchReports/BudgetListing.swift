@@ -115,9 +115,6 @@ package struct BudgetListing {
             var pages: Int
             var breaches: [BudgetBreach]
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(Document(pages: pages.count, breaches: breaches))) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return JSONText.of(Document(pages: pages.count, breaches: breaches)) + "\n"
     }
 }

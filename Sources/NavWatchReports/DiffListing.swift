@@ -96,11 +96,7 @@ package struct DiffListing {
     }
 
     package var jsonl: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return diff.changes.map { change in
-            String(decoding: (try? encoder.encode(change)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
-        }.joined()
+        diff.changes.map { JSONText.of($0) + "\n" }.joined()
     }
 
     package var junit: String {

@@ -48,7 +48,8 @@ package struct EventPrinter: Sendable {
         let finished = loads.filter { $0.finishMilliseconds != nil }.count
         switch format {
         case .jsonLines:
-            write(RunsLine(url: url.absoluteString, runs: loads.count, finished: finished, commit: commit, finish: finish).jsonLine)
+            write(JSONText.of(RunsLine(url: url.absoluteString, runs: loads.count, finished: finished, commit: commit,
+                                       finish: finish)))
         case .text:
             func text(_ name: String, _ spread: TimingSpread.Spread?) -> String? {
                 spread.map { "\(name) median \($0.median.millisecondsText) (\($0.min.millisecondsText) – \($0.max.millisecondsText), IQR \($0.interquartileRange.millisecondsText))" }
@@ -89,10 +90,6 @@ package struct EventPrinter: Sendable {
                 spread[keyPath: path] = (spread[keyPath: path] * 10).rounded() / 10
             }
             return spread
-        }
-
-        var jsonLine: String {
-            String(decoding: (try? WatchEvent.encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
         }
     }
 

@@ -74,11 +74,11 @@ public final class HARWriter {
         let page = Page(startedDateTime: PageLoadReport.timestamp(started), id: id, title: report.title ?? report.url,
                         pageTimings: .init(onContentLoad: timings.domContentLoaded ?? -1, onLoad: timings.load ?? -1),
                         _data: report.data, _handlerError: report.handlerError, _network: report.network)
-        pages.write((pageCount == 0 ? "\n" : ",\n") + Self.json(page))
+        pages.write((pageCount == 0 ? "\n" : ",\n") + JSONText.of(page))
         pageCount += 1
         let requests = report.requests.isEmpty ? [RequestRecord.document(of: report)] : report.requests
         for request in requests {
-            output.write((entryCount == 0 ? "\n" : ",\n") + Self.json(Entry(request, page: id, pageStart: started)))
+            output.write((entryCount == 0 ? "\n" : ",\n") + JSONText.of(Entry(request, page: id, pageStart: started)))
             entryCount += 1
         }
     }
@@ -102,16 +102,6 @@ public final class HARWriter {
         let har = try HARWriter(output: TextOutput(path: path))
         for report in reports { har.add(report) }
         try har.finish()
-    }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    private static func json(_ value: some Encodable) -> String {
-        String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     // MARK: HAR 1.2 objects

@@ -134,8 +134,6 @@ package struct LinkListing {
     /// (`"kind":"orphan"`), then one per page whose links were not read
     /// (`"kind":"links-not-read"`, with the `reason`).
     package var jsonl: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var lines: [String] = []
         for target in targets {
             let line = TargetLine(
@@ -145,14 +143,13 @@ package struct LinkListing {
                     .init(source: $0.source, href: $0.href, text: $0.text, element: $0.element, rel: $0.rel, fragment: $0.fragment,
                           learnedFrom: $0.learnedFrom, resource: $0.resource)
                 })
-            lines.append(String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self))
+            lines.append(JSONText.of(line))
         }
         for orphan in orphans {
-            lines.append(String(decoding: (try? encoder.encode(OrphanLine(url: orphan))) ?? Data(), as: UTF8.self))
+            lines.append(JSONText.of(OrphanLine(url: orphan)))
         }
         for page in linksNotRead {
-            lines.append(String(decoding: (try? encoder.encode(UnreadLine(url: page.url, reason: page.reason))) ?? Data(),
-                                as: UTF8.self))
+            lines.append(JSONText.of(UnreadLine(url: page.url, reason: page.reason)))
         }
         return lines.map { $0 + "\n" }.joined()
     }

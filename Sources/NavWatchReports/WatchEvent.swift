@@ -70,16 +70,7 @@ package struct WatchEvent: Sendable, Equatable {
 
     /// One JSON object, no trailing newline: the `--json` line, keys
     /// sorted as in every JSON navwatch writes.
-    package var jsonLine: String {
-        String(decoding: (try? Self.encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
-    }
-
-    /// The encoder of every `--json` line.
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    package var jsonLine: String { JSONText.of(self) }
 }
 
 extension WatchEvent: Encodable {

@@ -2,7 +2,6 @@ import Foundation
 import NavWatch
 import NavWatchCrawler
 import NavWatchReports
-import NavWatchSupport
 import Synchronization
 
 /// The live progress line on standard error (only when it is a terminal):

@@ -74,6 +74,8 @@ package final class Watcher {
             let guardMark = options.privateAddressGuard?.mark
             var report = options.recordRequests ? PageLoadReport(url: url.absoluteString, depth: 0, parent: nil,
                                                                  outcome: .failed) : nil
+            report?.attempts = 1
+            report?.network = options.network
             report?.startedAt = Date()
             let fold = try view.loadFolding(url, timeout: options.timeout, start: start)
             let number = translator.begin(fold, at: start)
@@ -125,8 +127,9 @@ package final class Watcher {
     /// a page (`PageLoader`): the facts of a finished page read at its
     /// finish, the guard's verdict and blocked requests since `guardMark`,
     /// and with `.idle` the late window and why there is no first paint.
-    /// With `.finish` or `.commit` its requests are as the page was when it
-    /// ended; those still on the network are pending.
+    /// With `.finish` its requests are as the page was when it ended, with
+    /// `.commit` as they stood when the wait ended; those still on the
+    /// network are pending.
     private func waitUntilDone(_ fold: RunningFold, on view: WebView, start: ContinuousClock.Instant,
                                recording report: inout PageLoadReport?, guardMark: GuardMark?) async {
         let waitUntil = options.waitUntil, privateAddressGuard = options.privateAddressGuard
@@ -134,8 +137,6 @@ package final class Watcher {
         let finished = fold.state.stage == .finished
         var facts: PageFacts?
         if report != nil {
-            report?.attempts = 1
-            report?.network = options.network
             if finished { facts = await PageFacts.read(from: view) }
             report?.fetchedAt = Date()
         }

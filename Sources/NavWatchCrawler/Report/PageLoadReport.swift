@@ -269,6 +269,9 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         return report
     }
 
+    /// The encoder of a report's JSON line, and of every JSON output of
+    /// navwatch (`JSONText`): keys sorted, slashes unescaped, dates as
+    /// `Timestamp` strings.
     package static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
