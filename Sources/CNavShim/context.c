@@ -112,3 +112,8 @@ void nw_content_filter_compile(const char *store_directory, const char *identifi
     g_autoptr(GBytes) rules = g_bytes_new(rules_json, strlen(rules_json));
     webkit_user_content_filter_store_save(store, identifier, rules, NULL, on_content_filter_saved, compilation);
 }
+
+void nw_context_free(nw_context *context) {
+    g_object_unref(context->web_context);
+    g_free(context);
+}

@@ -21,7 +21,7 @@ struct nw_content_filter {
 struct nw_view {
     GtkWidget *window;          // GtkOffscreenWindow, owns web_view
     WebKitWebView *web_view;    // borrowed from window
-    WebKitUserContentManager *content_manager;  // owned; NULL without a document script or content filter
+    WebKitUserContentManager *content_manager;  // owned
     char *message_handler;      // owned; NULL without a document script
     char *script_world;         // owned; NULL without a document script
     gboolean show_error_pages;

@@ -95,11 +95,16 @@ int nw_sandbox_check(const char *bubblewrap_path, char *_Nullable *_Nonnull out_
 /// `time_zone` (an IANA name), when not NULL, is the time zone the context's
 /// pages' `Date` and `Intl` use. (No locale: WebKit keeps one preferred
 /// language list per process, which the last context to set it changes for all.)
-/// Transfer full; contexts live as long as the process (none is ever freed).
+/// Transfer full: a context the caller no longer needs is given to
+/// nw_context_free (views made with it keep what they use alive).
 nw_context *nw_context_new(int ephemeral, const char *_Nullable data_directory, int ignore_tls_errors,
                            nw_cache_model cache_model, int sandboxed, const char *_Nullable proxy_uri,
                            const char *_Nullable extensions_directory, int read_only_requests,
                            unsigned memory_limit_mb, const char *_Nullable time_zone);
+
+/// Lets go of `context`: the views made with it and their popups keep it
+/// alive until they are destroyed; then its network and web processes end.
+void nw_context_free(nw_context *context);
 
 // MARK: - Events
 
@@ -391,6 +396,50 @@ unsigned nw_keyval_from_unicode(uint32_t character);
 void nw_view_write_snapshot(nw_view *view, const char *path, int full_document,
                             void (*done)(void *_Nullable context, const char *_Nullable error),
                             void *_Nullable context);
+
+// MARK: - Cookies and storage (cookies.c)
+
+/// One cookie, as libsoup has it. Strings are borrowed.
+typedef struct {
+    const char *name;
+    const char *value;
+    /// A leading dot for a cookie of the domain and its subdomains; none for one host's.
+    const char *domain;
+    const char *path;
+    /// Seconds since 1970-01-01 UTC; -1 for a cookie of the session.
+    double expires;
+    int http_only;
+    int secure;
+    /// SoupSameSitePolicy: 0 None, 1 Lax, 2 Strict.
+    int same_site;
+} nw_cookie;
+
+/// Calls `done` exactly once, on the WebKit thread, with every cookie of the
+/// view's storage (borrowed for the call), or with an error message; also
+/// when the view is destroyed first.
+void nw_view_get_cookies(nw_view *view,
+                         void (*done)(void *_Nullable context, const nw_cookie *_Nullable cookies, size_t count,
+                                      const char *_Nullable error),
+                         void *_Nullable context);
+
+/// Adds `cookies` (copied) to the view's storage, replacing those of the same
+/// name, domain and path; `done` as for nw_view_get_cookies, with NULL on success.
+void nw_view_add_cookies(nw_view *view, const nw_cookie *_Nullable cookies, size_t count,
+                         void (*done)(void *_Nullable context, const char *_Nullable error), void *_Nullable context);
+
+/// Removes every cookie of the view's storage; `done` as for nw_view_add_cookies.
+void nw_view_clear_cookies(nw_view *view, void (*done)(void *_Nullable context, const char *_Nullable error),
+                           void *_Nullable context);
+
+/// A script of the page's own world that runs at the start of every top
+/// frame document of the view, before the page's scripts, until removed.
+typedef struct nw_user_script nw_user_script;
+
+/// Adds `source` as such a script. Transfer full: give it to nw_view_remove_script.
+nw_user_script *nw_view_add_script(nw_view *view, const char *source);
+
+/// Stops `script` running in the view's next documents and frees it.
+void nw_view_remove_script(nw_view *view, nw_user_script *script);
 
 // MARK: - Images (screenshots compared by navwatch diff)
 

@@ -4,7 +4,7 @@ import WebKitThread
 
 /// One WebKit web context (network process, cookie store, TLS policy,
 /// sandbox, proxy, request methods, memory limit, time zone) per distinct setting, shared by the views that use it and
-/// kept for the life of the process.
+/// kept for the life of the process; a view of `Storage.isolated` gets one of its own.
 @WebKitActor
 package enum WebContextPool {
     private struct Key: Hashable {
@@ -25,10 +25,13 @@ package enum WebContextPool {
     /// nil until the first sandboxed context asks; then the check's answer.
     private static var sandboxCheck: Result<Void, WebKitUnavailableError>?
 
+    /// The context for a view of `configuration`, and whether the view owns
+    /// it (`Storage.isolated`: it gives it to `nw_context_free` once destroyed).
+    ///
     /// - Throws: `WebKitUnavailableError` when the configuration asks for the
     ///   sandbox and bubblewrap cannot start (WebKit would abort the process),
     ///   or the web process extension cannot be written anywhere.
-    static func context(for configuration: WebViewConfiguration) throws -> OpaquePointer {
+    static func context(for configuration: WebViewConfiguration) throws -> (context: OpaquePointer, owned: Bool) {
         if configuration.sandboxed { try checkSandbox() }
         let extensions = try WebProcessExtension.directory.get()
         let key = Key(storage: configuration.storage, tlsErrors: configuration.tlsErrors,
@@ -36,7 +39,7 @@ package enum WebContextPool {
                       memoryCache: configuration.memoryCache, readOnlyRequests: configuration.readOnlyRequests,
                       webProcessMemoryLimit: configuration.webProcessMemoryLimit,
                       timeZone: configuration.timeZone)
-        if let context = contexts[key] { return context }
+        if configuration.storage != .isolated, let context = contexts[key] { return (context, false) }
         let ignoreTLS: Int32 = configuration.tlsErrors == .ignore ? 1 : 0
         // The pages of a site share their scripts, style sheets and images:
         // WEB_BROWSER keeps them in the memory cache (DOCUMENT_VIEWER has
@@ -49,15 +52,16 @@ package enum WebContextPool {
         let timeZone = configuration.timeZone
         let context: OpaquePointer
         switch configuration.storage {
-        case .ephemeral:
+        case .ephemeral, .isolated:
             context = nw_context_new(1, nil, ignoreTLS, cacheModel, sandboxed, proxy, extensions, readOnly, memoryLimit,
                                      timeZone)
         case .persistent(let directory):
             context = nw_context_new(0, directory.path, ignoreTLS, cacheModel, sandboxed, proxy, extensions, readOnly,
                                      memoryLimit, timeZone)
         }
+        if configuration.storage == .isolated { return (context, true) }
         contexts[key] = context
-        return context
+        return (context, false)
     }
 
     private static func checkSandbox() throws {

@@ -88,6 +88,16 @@ public final class WebView {
 
     /// The shim's view; nil once closed.
     var shim: OpaquePointer?
+    /// The view's web context, shared with the views of its popups.
+    let webContext: OpaquePointer
+    /// `webContext` when it was made for this view alone (`Storage.isolated`):
+    /// let go of after the view (its popups keep it while they live).
+    private var ownedContext: OpaquePointer?
+    /// The scripts that set an origin's `localStorage` from
+    /// `configuration.storageState`, by origin, until a document of it commits.
+    var storageSeeds: [String: OpaquePointer] = [:]
+    /// Whether the storage state's cookies are still being added: loads wait.
+    var storageStateApplying = false
     var tracker = NavigationTracker(makeID: { WebView.navigationCounter.add(1, ordering: .relaxed).newValue })
     let timeouts = NavigationTimeouts()
     /// How to issue the last load asked for, kept until WebKit starts it: a
@@ -139,20 +149,38 @@ public final class WebView {
         self.configuration = configuration
         self.userAgent = configuration.userAgent
         self.javaScriptEnabled = configuration.javaScriptEnabled
-        let webContext = try WebContextPool.context(for: configuration)
+        // A view sharing another's process shares its context (and storage).
+        let webContext: (context: OpaquePointer, owned: Bool)
+        if let other, other.shim != nil {
+            webContext = (other.webContext, false)
+        } else {
+            webContext = try WebContextPool.context(for: configuration)
+        }
+        self.webContext = webContext.context
+        ownedContext = webContext.owned ? webContext.context : nil
         let context = ShimContext()
         // The shim keeps `context` retained until it calls `release` from nw_view_destroy.
         let retained = Unmanaged.passRetained(context).toOpaque()
         shim = configuration.withShimSettings { settings in
-            nw_view_new(webContext, other?.shim, &settings, ShimContext.callbacks, retained)
+            nw_view_new(webContext.context, other?.shim, &settings, ShimContext.callbacks, retained)
         }
         context.view = self
+        if other == nil, let state = configuration.storageState { start(from: state) }
     }
 
     isolated deinit {
         timeouts.cancelAll()
-        if let shim { nw_view_destroy(shim) }
+        if let shim { destroy(shim) }
         for entry in runningFolds.values { entry.fold?.viewEnded() }
+    }
+
+    /// Destroys the shim's view, then the scripts and context only it used.
+    private func destroy(_ shim: OpaquePointer) {
+        for script in storageSeeds.values { nw_view_remove_script(shim, script) }
+        storageSeeds = [:]
+        nw_view_destroy(shim)
+        if let ownedContext { nw_context_free(ownedContext) }
+        ownedContext = nil
     }
 
     // MARK: Loading
@@ -237,7 +265,7 @@ public final class WebView {
         }
         timeouts.cancelAll()
         self.shim = nil
-        nw_view_destroy(shim)
+        destroy(shim)
         for wait in popupWaits.values { wait.abandon() }
         for wait in downloadWaits.values { wait.ended.abandon() }
         emit(.closed)
@@ -276,7 +304,9 @@ public final class WebView {
         beforeIssuing(navigation)
         startTimeout(for: navigation, after: timeout ?? configuration.navigationTimeout)
         requestedLoad = (navigation.id, issue)
-        if callbackDepth > 0 {
+        if storageStateApplying {
+            // Issued once the storage state's cookies are in (`start(from:)`).
+        } else if callbackDepth > 0 {
             // Loading from inside a WebKit signal handler interleaves two load
             // cycles; issue it once the handler has returned.
             Task { [weak self] in
@@ -303,9 +333,10 @@ public final class WebView {
             if case .didStartProvisionalNavigation(let navigation) = event, !timeouts.has(navigation) {
                 startTimeout(for: navigation, after: configuration.navigationTimeout)  // the page started it
             }
-            if case .didCommit = event {
+            if case .didCommit(_, let response) = event {
                 consoleMessages = []
                 pageErrors = []
+                if !storageSeeds.isEmpty { seedCommitted(at: response.url) }
             }
             if signalTime != 0, let probe = SignalProbe.onSignal { probe(event, signalTime) }
             emit(.navigation(event))

@@ -10,6 +10,12 @@ public struct WebViewConfiguration: Sendable, Hashable {
         case ephemeral
         /// On disk under `directory`, kept across runs.
         case persistent(directory: URL)
+        /// In memory only and the view's own, shared with the windows its
+        /// pages open and with no other view, gone when it closes: each view
+        /// starts with no cookies, no `localStorage` and an empty cache, as a
+        /// Playwright browser context does. Each such view has its own web
+        /// context (a network process of its own).
+        case isolated
     }
 
     /// What to do with a certificate that does not validate.
@@ -28,6 +34,12 @@ public struct WebViewConfiguration: Sendable, Hashable {
     public var imagesEnabled: Bool
     /// Where cookies, caches and local storage live; `ephemeral` by default.
     public var storage: Storage
+    /// Cookies and `localStorage` the view starts with; nil adds none. The
+    /// cookies are in the storage before the view's first request (a load
+    /// asked before they are waits for them); an origin's items are set
+    /// before the scripts of the view's first document of that origin run,
+    /// and never again, so the page's own changes stand.
+    public var storageState: StorageState?
     /// What to do with a certificate that does not validate; `fail` by default.
     public var tlsErrors: TLSErrorPolicy
     /// How long one navigation may take before it fails with kind `timeout`.
@@ -109,7 +121,8 @@ public struct WebViewConfiguration: Sendable, Hashable {
         readOnlyRequests: Bool = false,
         webProcessMemoryLimit: Int = WebViewConfiguration.defaultWebProcessMemoryLimit,
         unansweredDialogs: ScriptDialogResponse = .accept,
-        timeZone: String? = nil
+        timeZone: String? = nil,
+        storageState: StorageState? = nil
     ) {
         self.userAgent = userAgent
         self.javaScriptEnabled = javaScriptEnabled
@@ -127,5 +140,6 @@ public struct WebViewConfiguration: Sendable, Hashable {
         self.webProcessMemoryLimit = webProcessMemoryLimit
         self.unansweredDialogs = unansweredDialogs
         self.timeZone = timeZone
+        self.storageState = storageState
     }
 }

@@ -11,6 +11,9 @@ public enum WebViewError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A setting of the view's `WebViewConfiguration` has a value out of its
     /// range; the text names the setting and the value.
     case invalidConfiguration(String)
+    /// The view's cookies or storage state could not be read, changed or
+    /// written; the text says which and why.
+    case storageFailed(String)
 
     /// What went wrong, in one line.
     public var description: String {
@@ -19,6 +22,7 @@ public enum WebViewError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedURL(let url): return "cannot load \(url): only http, https, file, data and about URLs can be loaded"
         case .screenshotFailed(let reason): return "cannot take a screenshot: \(reason)"
         case .invalidConfiguration(let problem): return problem
+        case .storageFailed(let problem): return problem
         }
     }
 }

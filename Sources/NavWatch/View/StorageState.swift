@@ -1,0 +1,83 @@
+import Foundation
+
+/// What a view's storage holds that a test wants to start from again: its
+/// cookies and the `localStorage` of its origins. The JSON is Playwright's
+/// `storageState` file, so a state saved by either can start the other's tests.
+///
+///     // once, after logging in:
+///     try await view.storageState().write(to: stateFile)
+///     // in each test:
+///     var configuration = WebViewConfiguration.testing
+///     configuration.storageState = try StorageState(contentsOf: stateFile)
+///     let view = try WebView(configuration: configuration)
+public struct StorageState: Sendable, Hashable, Codable {
+    /// One origin's `localStorage`.
+    public struct Origin: Sendable, Hashable, Codable {
+        /// `scheme://host[:port]`, as `location.origin` writes it.
+        public var origin: String
+        /// Its items, in the order `localStorage` listed them.
+        public var localStorage: [Item]
+
+        public init(origin: String, localStorage: [Item]) {
+            self.origin = origin
+            self.localStorage = localStorage
+        }
+    }
+
+    /// One `localStorage` item.
+    public struct Item: Sendable, Hashable, Codable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public var cookies: [Cookie]
+    public var origins: [Origin]
+
+    public init(cookies: [Cookie] = [], origins: [Origin] = []) {
+        self.cookies = cookies
+        self.origins = origins
+    }
+
+    /// Reads a state file (this type's JSON, or Playwright's).
+    ///
+    /// - Throws: `WebViewError.invalidConfiguration` naming the file and what is wrong with it.
+    public init(contentsOf file: URL) throws(WebViewError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw .invalidConfiguration("cannot read the storage state \(file.path): \(error.localizedDescription)")
+        }
+        do {
+            self = try JSONDecoder().decode(StorageState.self, from: data)
+        } catch let error as DecodingError {
+            let problem = error.failureDescription.split(separator: "\n").joined(separator: " ")
+            throw .invalidConfiguration(
+                "the storage state \(file.path) is not a storage state's JSON: at \(error.codingPathDescription), \(problem)")
+        } catch {
+            throw .invalidConfiguration("the storage state \(file.path) is not a storage state's JSON: \(error)")
+        }
+    }
+
+    /// The state as JSON, its keys sorted.
+    public func json() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)) ?? Data("{}".utf8)
+    }
+
+    /// Writes the state's JSON to `file`, replacing it (readable by its owner only: it holds session cookies).
+    public func write(to file: URL) throws(WebViewError) {
+        do {
+            try json().write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        } catch {
+            throw .storageFailed("cannot write the storage state \(file.path): \(error.localizedDescription)")
+        }
+    }
+}
