@@ -11,6 +11,8 @@
 
 // MARK: - Contexts
 
+static void on_web_context_finalized(gpointer data, GObject *context) { nw_live_web_contexts--; }
+
 nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore_tls_errors,
                            nw_cache_model cache_model, int sandboxed, const char *proxy_uri,
                            const char *extensions_directory, int read_only_requests, unsigned memory_limit_mb,
@@ -33,6 +35,8 @@ nw_context *nw_context_new(int ephemeral, const char *data_directory, int ignore
     // The time zone is set once, when the context is made.
     context->web_context = g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "website-data-manager", manager,
                                         "time-zone-override", time_zone, NULL);
+    nw_live_web_contexts++;
+    g_object_weak_ref(G_OBJECT(context->web_context), on_web_context_finalized, NULL);
     webkit_web_context_set_cache_model(context->web_context, (WebKitCacheModel)cache_model);
     // Contexts live as long as the process: the handler is never disconnected.
     g_signal_connect(context->web_context, "download-started", G_CALLBACK(nw_download_started), NULL);

@@ -61,6 +61,7 @@ extern long nw_live_resources;
 extern long nw_live_evaluations;
 extern long nw_live_decisions;
 extern long nw_live_downloads;
+extern long nw_live_web_contexts;
 
 /// A context's `download-started` handler (view.c): hands the download to
 /// its view, or cancels one of no view navwatch made.

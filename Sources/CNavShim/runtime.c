@@ -24,6 +24,7 @@ long nw_live_resources;
 long nw_live_evaluations;
 long nw_live_decisions;
 long nw_live_downloads;
+long nw_live_web_contexts;
 
 // MARK: - Runtime
 
@@ -189,5 +190,6 @@ nw_stats nw_stats_get(void) {
                       .tracked_resources = nw_live_resources,
                       .evaluations = nw_live_evaluations,
                       .decisions = nw_live_decisions,
-                      .downloads = nw_live_downloads};
+                      .downloads = nw_live_downloads,
+                      .web_contexts = nw_live_web_contexts};
 }

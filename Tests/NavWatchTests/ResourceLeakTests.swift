@@ -83,6 +83,31 @@ struct ResourceLeakTests {
         expectNothingLeft(since: before)
     }
 
+    @Test("an isolated view has a web context and a network process of its own, both gone once it and its popup close")
+    @WebKitActor func isolatedContextsReleased() async throws {
+        let server = try await TestSite.http.value
+        let before = nw_stats_get()
+        let networkProcesses = { ProcessTree.descendants(of: getpid()).values.filter { $0.name.hasPrefix("WebKitNetwork") }.count }
+        let processesBefore = networkProcesses()
+        for _ in 1...5 {
+            let recorder = Recorder(base: server.baseURL)
+            let view = try recorder.makeView(WebViewConfiguration(storage: .isolated))
+            let popup = try await view.waitForPopup { try view.load(server.url("/window")) }
+            #expect(nw_stats_get().web_contexts == before.web_contexts + 1)
+            #expect(networkProcesses() == processesBefore + 1)
+            popup.close()
+            view.close()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while (nw_stats_get().web_contexts != before.web_contexts || networkProcesses() != processesBefore)
+                    && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(nw_stats_get().web_contexts == before.web_contexts)
+            #expect(networkProcesses() == processesBefore)
+        }
+        expectNothingLeft(since: before)  // shared contexts are kept for the process, so not counted there
+    }
+
     @Test("a download written for a wait leaves nothing behind, nor does one dropped without a wait")
     @WebKitActor func downloadsReleased() async throws {
         let server = try await TestSite.http.value

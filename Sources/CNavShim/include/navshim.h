@@ -471,6 +471,7 @@ typedef struct {
     long evaluations;       // JavaScript evaluations and calls not yet freed
     long decisions;         // policy decisions handed to Swift and not yet answered
     long downloads;         // downloads not yet ended
+    long web_contexts;      // WebKitWebContexts made by nw_context_new and not yet finalized
 } nw_stats;
 
 nw_stats nw_stats_get(void);
