@@ -127,6 +127,8 @@ struct CrawlCommandTests {
          "navwatch: The value 'wide' is invalid for '--viewport <WxH>'"),
         (["crawl", "--timezone", "Mars/Olympus", "example.org"],
          #"navwatch: the time zone "Mars/Olympus" is unknown (give an IANA name, such as Europe/Berlin)"#),
+        (["example.org", "--device", "Nokia 3310"],
+         #"navwatch: the device "Nokia 3310" is unknown (known: iPhone 13, iPhone 15, Pixel 7, iPad Pro 11, Desktop Chrome, Desktop Firefox, Desktop Safari)"#),
     ] as [([String], String?)])
     func badOptions(arguments: [String], message: String?) async throws {
         let result = try await NavwatchProcess.run(arguments)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LoopbackServer
 import NavWatch
 import Testing
@@ -40,6 +41,26 @@ struct EmulationTests {
         let plain = try await read(WebViewConfiguration(), server).split(separator: " | ", maxSplits: 1)
         #expect(plain.last == "\(hour) | \(-offset) | 1280x800")
         #expect(!["Europe/Berlin", "America/New_York"].contains(plain.first))
+    }
+
+    @Test("a named device: its viewport and User-Agent reach the page and its requests; its scale factor does not")
+    func device() async throws {
+        let seen = Mutex<[String]>([])
+        let server = try await LoopbackServer.start(route: { request in
+            seen.withLock { $0.append(request.headers.first { $0.0.lowercased() == "user-agent" }?.1 ?? "") }
+            return .html("<!doctype html><title>t</title>")
+        })
+        defer { Task { await server.shutdown() } }
+        let iPhone = try #require(Device.named("iphone 13"))
+        #expect(iPhone.name == "iPhone 13" && Device.named("Nokia 3310") == nil)
+        let view = try WebView(configuration: WebViewConfiguration().emulating(iPhone))
+        defer { view.close() }
+        let fold = try view.loadFolding(server.url("/"), timeout: .seconds(20))
+        await fold.wait(until: { $0.isEnded })
+        try #require(fold.state.stage == .finished)
+        let read = try await view.evaluateJavaScript("[innerWidth + 'x' + innerHeight, navigator.userAgent, devicePixelRatio].join(' | ')")
+        #expect(read.stringValue == "390x664 | \(iPhone.userAgent) | 1")
+        #expect(seen.withLock { $0 } == [iPhone.userAgent])
     }
 
     @Test("a setting out of its range: the view is refused with a line naming it and its value",

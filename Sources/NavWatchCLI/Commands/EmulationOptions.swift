@@ -1,10 +1,15 @@
 import ArgumentParser
 import NavWatch
 
-/// `--viewport` and `--timezone`: what the pages of `navwatch URL` and
+/// `--device`, `--viewport` and `--timezone`: what the pages of `navwatch URL` and
 /// `navwatch crawl` see of the screen and the clock
-/// (`WebViewConfiguration.viewportWidth`, `viewportHeight` and `timeZone`).
+/// (`WebViewConfiguration.emulating(_:)`, `viewportWidth`, `viewportHeight` and `timeZone`).
 package struct EmulationOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "A device's viewport and User-Agent, as Playwright names it: \(Device.all.map(\.name).joined(separator: ", ")). --viewport and --user-agent override its own.",
+        valueName: "name"))
+    package var device: String?
+
     @Option(name: .long, help: ArgumentHelp(
         "The viewport in CSS pixels, WIDTHxHEIGHT (such as 390x844); \(Self.defaultViewport) by default.", valueName: "WxH"))
     package var viewport: Viewport?
@@ -35,6 +40,9 @@ package struct EmulationOptions: ParsableArguments {
     }
 
     package func validate() throws {
+        if let device, Device.named(device) == nil {
+            throw ValidationError("the device \(device.debugDescription) is unknown (known: \(Device.all.map(\.name).joined(separator: ", ")))")
+        }
         do {
             try applied(to: WebViewConfiguration()).check()
         } catch {
@@ -45,6 +53,11 @@ package struct EmulationOptions: ParsableArguments {
     /// `configuration` with the options given set on it.
     func applied(to configuration: WebViewConfiguration) -> WebViewConfiguration {
         var configuration = configuration
+        if let device = device.flatMap(Device.named) {
+            let userAgent = configuration.userAgent
+            configuration = configuration.emulating(device)
+            configuration.userAgent = userAgent ?? device.userAgent
+        }
         if let viewport { (configuration.viewportWidth, configuration.viewportHeight) = (viewport.width, viewport.height) }
         if let timeZone { configuration.timeZone = timeZone }
         return configuration
