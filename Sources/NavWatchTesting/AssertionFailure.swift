@@ -46,6 +46,20 @@ struct AssertionPoll {
     func run(_ name: String, expected: String, sourceLocation: SourceLocation,
              probe: @WebKitActor () async throws -> (holds: Bool, received: String),
              waitForChange: @WebKitActor (Duration) async -> Void) async throws {
+        do {
+            // A step of the view's trace, if one is being recorded.
+            try await view.traced("expect(\(subject))\(isNot ? ".not" : "").\(name)") {
+                try await poll(name, expected: expected, probe: probe, waitForChange: waitForChange)
+            }
+        } catch let failure as AssertionFailure {
+            await record(failure, sourceLocation: sourceLocation)
+            throw failure
+        }
+    }
+
+    private func poll(_ name: String, expected: String,
+                      probe: @WebKitActor () async throws -> (holds: Bool, received: String),
+                      waitForChange: @WebKitActor (Duration) async -> Void) async throws {
         let start = ContinuousClock.now
         let deadline = start + timeout
         var checks = 0
@@ -66,11 +80,11 @@ struct AssertionPoll {
             assertion: assertion, expected: (isNot ? "not " : "") + expected, received: received,
             callLog: ["\(name) with timeout \(Self.milliseconds(timeout)) ms",
                       "waiting for \(subject)", "checked \(checks) times"])
-        await record(failure, sourceLocation: sourceLocation)
         throw failure
     }
 
-    /// Records `failure` as an issue of the running test, if any, with the page's picture and HTML.
+    /// Records `failure` as an issue of the running test, if any, with the
+    /// page's picture and HTML, and the view's trace so far when one is being recorded.
     private func record(_ failure: AssertionFailure, sourceLocation: SourceLocation) async {
         guard Test.current != nil else { return }
         Issue.record(Comment(rawValue: failure.description), sourceLocation: sourceLocation)
@@ -82,6 +96,9 @@ struct AssertionPoll {
         }
         if let html = try? await view.evaluateJavaScript("document.documentElement.outerHTML").stringValue {
             Attachment.record(html, named: "page.html", sourceLocation: sourceLocation)
+        }
+        if let trace = view.tracing.current {
+            Attachment.record(trace.html(), named: "trace.html", sourceLocation: sourceLocation)
         }
     }
 

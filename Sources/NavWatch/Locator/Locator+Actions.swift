@@ -47,22 +47,28 @@ extension Locator {
     ///   intercepts pointer events`); `.unknownKey` for a bad modifier.
     @discardableResult
     public func click(modifiers: [String] = [], timeout: Duration? = nil) async throws(InteractionError) -> PageLoadOutcome? {
-        try await pointer(clicks: 1, modifiers: modifiers, arming: "mouseup", timeout: timeout)
+        try await view.traced("click \(self)") { () async throws(InteractionError) in
+            try await pointer(clicks: 1, modifiers: modifiers, arming: "mouseup", timeout: timeout)
+        }
     }
 
     /// Double-clicks the element, as `click()` clicks it: the page gets two
     /// clicks and a `dblclick`.
     @discardableResult
     public func dblclick(modifiers: [String] = [], timeout: Duration? = nil) async throws(InteractionError) -> PageLoadOutcome? {
-        try await pointer(clicks: 2, modifiers: modifiers, arming: "dblclick", timeout: timeout)
+        try await view.traced("dblclick \(self)") { () async throws(InteractionError) in
+            try await pointer(clicks: 2, modifiers: modifiers, arming: "dblclick", timeout: timeout)
+        }
     }
 
     /// Moves the pointer over the element's centre, once it is visible,
     /// stable and not covered (`mouseover`, `mouseenter`, `mousemove`).
     public func hover(timeout: Duration? = nil) async throws(InteractionError) {
-        let timeout = timeout ?? view.defaultTimeout
-        let point = try await perform(.pointer, timeout: timeout, act: "return engine.pointOf(element);")
-        try send(point, clicks: 0, modifiers: 0)
+        try await view.traced("hover \(self)") { () async throws(InteractionError) in
+            let timeout = timeout ?? view.defaultTimeout
+            let point = try await perform(.pointer, timeout: timeout, act: "return engine.pointOf(element);")
+            try send(point, clicks: 0, modifiers: 0)
+        }
     }
 
     /// Checks a checkbox or radio button (an `input`, or an element with
@@ -72,12 +78,16 @@ extension Locator {
     /// - Throws: `InteractionError.notInteractable` when the element is not
     ///   a checkbox or radio button, or the click did not check it; as `click()`.
     public func check(timeout: Duration? = nil) async throws(InteractionError) {
-        try await setChecked(true, timeout: timeout)
+        try await view.traced("check \(self)") { () async throws(InteractionError) in
+            try await setChecked(true, timeout: timeout)
+        }
     }
 
     /// Unchecks a checkbox, as `check()` checks it.
     public func uncheck(timeout: Duration? = nil) async throws(InteractionError) {
-        try await setChecked(false, timeout: timeout)
+        try await view.traced("uncheck \(self)") { () async throws(InteractionError) in
+            try await setChecked(false, timeout: timeout)
+        }
     }
 
     /// Replaces the text of an `input`, `textarea` or editable element with
@@ -86,10 +96,12 @@ extension Locator {
     /// own text insertion); fields that take no typed text (dates, ranges)
     /// get their value set and `input` and `change` events.
     public func fill(_ text: String, timeout: Duration? = nil) async throws(InteractionError) {
-        var states = Actionability()
-        (states.visible, states.enabled, states.editable) = (true, true, true)
-        _ = try await perform(states, timeout: timeout ?? view.defaultTimeout,
-                              act: "return engine.fill(element, \(JavaScriptValue.literal(text)));")
+        try await view.traced("fill \(self) \(String(reflecting: text))") { () async throws(InteractionError) in
+            var states = Actionability()
+            (states.visible, states.enabled, states.editable) = (true, true, true)
+            _ = try await perform(states, timeout: timeout ?? view.defaultTimeout,
+                                  act: "return engine.fill(element, \(JavaScriptValue.literal(text)));")
+        }
     }
 
     /// Focuses the element, then presses `key` as real keyboard input, with
@@ -108,22 +120,26 @@ extension Locator {
     /// - Throws: `InteractionError.unknownKey` naming the key, before anything is done.
     @discardableResult
     public func press(_ key: String, timeout: Duration? = nil) async throws(InteractionError) -> PageLoadOutcome? {
-        guard let chord = KeyChord(key) else { throw .unknownKey(key) }
-        let timeout = timeout ?? view.defaultTimeout
-        let start = ContinuousClock.now
-        let watch = InputNavigationWatch(view: view)
-        defer { watch.stop() }
-        _ = try await perform(.attached, timeout: timeout, act: "element.focus(); engine.armInput('keyup'); return null;")
-        guard let shim = view.shim else { throw .script(.viewClosed) }
-        nw_view_send_key_chord(shim, chord.keyval, chord.modifiers)
-        return try await watch.follow(timeout: remaining(timeout, since: start), input: "the key \(key) on \(self)") {
-            await view.inputHandled()
+        try await view.traced("press \(key) on \(self)") { () async throws(InteractionError) in
+            guard let chord = KeyChord(key) else { throw .unknownKey(key) }
+            let timeout = timeout ?? view.defaultTimeout
+            let start = ContinuousClock.now
+            let watch = InputNavigationWatch(view: view)
+            defer { watch.stop() }
+            _ = try await perform(.attached, timeout: timeout, act: "element.focus(); engine.armInput('keyup'); return null;")
+            guard let shim = view.shim else { throw .script(.viewClosed) }
+            nw_view_send_key_chord(shim, chord.keyval, chord.modifiers)
+            return try await watch.follow(timeout: remaining(timeout, since: start), input: "the key \(key) on \(self)") {
+                await view.inputHandled()
+            }
         }
     }
 
     /// Focuses the element (`focus` and `focusin` events).
     public func focus(timeout: Duration? = nil) async throws(InteractionError) {
-        _ = try await perform(.attached, timeout: timeout ?? view.defaultTimeout, act: "element.focus(); return null;")
+        try await view.traced("focus \(self)") { () async throws(InteractionError) in
+            _ = try await perform(.attached, timeout: timeout ?? view.defaultTimeout, act: "element.focus(); return null;")
+        }
     }
 
     /// Selects the options of a `select` element whose value or label is
@@ -135,12 +151,14 @@ extension Locator {
     ///   `select`, or has no such option.
     @discardableResult
     public func selectOption(_ values: [String], timeout: Duration? = nil) async throws(InteractionError) -> [String] {
-        var states = Actionability()
-        (states.visible, states.enabled) = (true, true)
-        let chosen = try await perform(states, timeout: timeout ?? view.defaultTimeout,
-                                       act: "return engine.selectOption(element, \(Self.json(values)));")
-        guard case .array(let selected) = chosen else { return [] }
-        return selected.compactMap(\.stringValue)
+        try await view.traced("selectOption \(self) \(values)") { () async throws(InteractionError) in
+            var states = Actionability()
+            (states.visible, states.enabled) = (true, true)
+            let chosen = try await perform(states, timeout: timeout ?? view.defaultTimeout,
+                                           act: "return engine.selectOption(element, \(Self.json(values)));")
+            guard case .array(let selected) = chosen else { return [] }
+            return selected.compactMap(\.stringValue)
+        }
     }
 
     /// `selectOption(_:)` with one value.
@@ -167,9 +185,11 @@ extension Locator {
     /// Sets the files of an `<input type=file>` (none clears it) and fires
     /// `input` and `change`, as choosing them in a file dialog would.
     public func setInputFiles(_ files: [InputFile], timeout: Duration? = nil) async throws(InteractionError) {
-        let list = files.map { ["name": $0.name, "mimeType": $0.mimeType, "base64": $0.contents.base64EncodedString()] }
-        _ = try await perform(.attached, timeout: timeout ?? view.defaultTimeout,
-                              act: "return engine.setInputFiles(element, \(Self.json(list)));")
+        try await view.traced("setInputFiles \(self) \(files.map(\.name))") { () async throws(InteractionError) in
+            let list = files.map { ["name": $0.name, "mimeType": $0.mimeType, "base64": $0.contents.base64EncodedString()] }
+            _ = try await perform(.attached, timeout: timeout ?? view.defaultTimeout,
+                                  act: "return engine.setInputFiles(element, \(Self.json(list)));")
+        }
     }
 
     /// Sets the files of an `<input type=file>` to the files at `paths`.
@@ -192,18 +212,22 @@ extension Locator {
     /// type (`MouseEvent` for `click`, `FocusEvent` for `blur`, ...), not
     /// trusted.
     public func dispatchEvent(_ type: String, timeout: Duration? = nil) async throws(InteractionError) {
-        _ = try await perform(.attached, timeout: timeout ?? view.defaultTimeout, act: """
-            const [Kind, extra] = engine.eventClass(\(JavaScriptValue.literal(type)));
-            element.dispatchEvent(new Kind(\(JavaScriptValue.literal(type)), { bubbles: true, cancelable: true, composed: true, ...extra }));
-            return null;
-            """)
+        try await view.traced("dispatchEvent \(type) on \(self)") { () async throws(InteractionError) in
+            _ = try await perform(.attached, timeout: timeout ?? view.defaultTimeout, act: """
+                const [Kind, extra] = engine.eventClass(\(JavaScriptValue.literal(type)));
+                element.dispatchEvent(new Kind(\(JavaScriptValue.literal(type)), { bubbles: true, cancelable: true, composed: true, ...extra }));
+                return null;
+                """)
+        }
     }
 
     /// Scrolls the element into view, once it is visible and stable.
     public func scrollIntoViewIfNeeded(timeout: Duration? = nil) async throws(InteractionError) {
-        var states = Actionability()
-        (states.visible, states.stable) = (true, true)
-        _ = try await perform(states, timeout: timeout ?? view.defaultTimeout, act: "return null;")
+        try await view.traced("scrollIntoViewIfNeeded \(self)") { () async throws(InteractionError) in
+            var states = Actionability()
+            (states.visible, states.stable) = (true, true)
+            _ = try await perform(states, timeout: timeout ?? view.defaultTimeout, act: "return null;")
+        }
     }
 
     // MARK: How actions run

@@ -20,8 +20,16 @@ extension WebView {
     ///   - timeout: overrides `configuration.navigationTimeout`.
     @discardableResult
     public func goto(_ url: URL, timeout: Duration? = nil) async throws -> PageLoadOutcome {
-        let fold = try loadFolding(url, timeout: timeout)
-        return await outcome(of: fold, url: url)
+        try await traced("goto \(url.absoluteString)", failure: Self.failure) {
+            let fold = try loadFolding(url, timeout: timeout)
+            return await outcome(of: fold, url: url)
+        }
+    }
+
+    /// Why `outcome` is a failure, for a trace; nil when the page finished.
+    private static func failure(_ outcome: PageLoadOutcome?) -> String? {
+        guard case .failed(_, let error, _)? = outcome else { return nil }
+        return error.description
     }
 
     /// Shows a blank page (`about:blank`, 30 s at most) and returns how
@@ -40,10 +48,12 @@ extension WebView {
     /// `goto(_:timeout:)` does; nil when nothing was loaded yet.
     @discardableResult
     public func reload(timeout: Duration? = nil) async throws -> PageLoadOutcome? {
-        var fold: RunningFold?
-        guard let navigation = try reload(beforeIssuing: { fold = RunningFold(view: self, navigation: $0, start: .now) }),
-              let fold else { return nil }
-        return await outcome(of: fold, url: navigation.url)
+        try await traced("reload", failure: Self.failure) {
+            var fold: RunningFold?
+            guard let navigation = try reload(beforeIssuing: { fold = RunningFold(view: self, navigation: $0, start: .now) }),
+                  let fold else { return nil }
+            return await outcome(of: fold, url: navigation.url)
+        }
     }
 
     /// Goes one step back in the view's history and waits for that
@@ -55,13 +65,13 @@ extension WebView {
     ///   within `timeout` (`defaultTimeout` when nil).
     @discardableResult
     public func goBack(timeout: Duration? = nil) async throws(InteractionError) -> PageLoadOutcome? {
-        try await traverse(back: true, timeout: timeout ?? defaultTimeout)
+        try await traced("goBack") { () async throws(InteractionError) in try await traverse(back: true, timeout: timeout ?? defaultTimeout) }
     }
 
     /// Goes one step forward in the view's history, as `goBack` goes back.
     @discardableResult
     public func goForward(timeout: Duration? = nil) async throws(InteractionError) -> PageLoadOutcome? {
-        try await traverse(back: false, timeout: timeout ?? defaultTimeout)
+        try await traced("goForward") { () async throws(InteractionError) in try await traverse(back: false, timeout: timeout ?? defaultTimeout) }
     }
 
     /// The title of the document shown now (`document.title`).

@@ -86,6 +86,30 @@ public final class WebView {
     /// `DelegateProxyType` keeps its proxy) is stored here.
     package var attachments: [ObjectIdentifier: AnyObject] = [:]
 
+    /// Records a trace of the view's steps, console and requests when started (`Tracing.start`).
+    public var tracing: Tracing {
+        if let startedTracing { return startedTracing }
+        let tracing = Tracing(view: self)
+        startedTracing = tracing
+        return tracing
+    }
+    /// `tracing`, once asked for.
+    private var startedTracing: Tracing?
+
+    /// Runs `body` as a step of the trace being recorded, if any (`Tracing.step`).
+    package func traced<T>(_ title: @autoclosure () -> String,
+                           _ body: () async throws(InteractionError) -> T) async throws(InteractionError) -> T {
+        guard let startedTracing, startedTracing.isRecording else { return try await body() }
+        return try await startedTracing.step(title(), body)
+    }
+
+    /// `traced(_:_:)` for a body that throws anything; `failure` says why a value it returns is a failure.
+    package func traced<T>(_ title: @autoclosure () -> String, failure: (T) -> String? = { _ in nil },
+                           _ body: () async throws -> T) async throws -> T {
+        guard let startedTracing, startedTracing.isRecording else { return try await body() }
+        return try await startedTracing.step(title(), failure: failure, body)
+    }
+
     /// The shim's view; nil once closed.
     var shim: OpaquePointer?
     /// The view's web context, shared with the views of its popups.
@@ -346,6 +370,7 @@ public final class WebView {
     /// The one way out of the view: hands `event` to the delegate, then to
     /// the folds of its navigations (`RunningFold`).
     func emit(_ event: WebViewEvent) {
+        startedTracing?.receive(event)
         navigationDelegate?.webView(self, didReceive: event)
         for entry in Array(runningFolds.values) { entry.fold?.receive(event) }
     }

@@ -1,0 +1,148 @@
+import Foundation
+import NavWatchSupport
+import WebKitThread
+
+/// Records a `Trace` of a view: `start()` it, and each load (`goto`,
+/// `reload`, `goBack`, `goForward`), locator action and web-first assertion
+/// (NavWatchTesting) becomes a step with a screenshot after it, beside the
+/// console, the page's errors and every request, until `stop()`.
+///
+///     view.tracing.start(title: "checkout")
+///     defer { Task { try? await view.tracing.stop(writingTo: traceFile) } }
+///
+/// A screenshot takes a few tens of milliseconds after each step; with
+/// `screenshots: false` the trace costs next to nothing. Under Swift Testing,
+/// an assertion that fails on a traced view attaches the trace so far
+/// (`trace.html`) to the test's issue.
+@WebKitActor
+public final class Tracing {
+    private unowned let view: WebView
+    private var trace: Trace?
+    private var screenshots = true
+    private var start = ContinuousClock.now
+    /// Requests started and not yet ended, by resource id: their index in `trace.requests`.
+    private var pending: [UInt64: Int] = [:]
+
+    init(view: WebView) { self.view = view }
+
+    /// Whether a trace is being recorded.
+    public var isRecording: Bool { trace != nil }
+
+    /// Starts a new trace, dropping one being recorded.
+    ///
+    /// - Parameters:
+    ///   - title: what the trace is of; the running test's name by default, if its caller gives one.
+    ///   - screenshots: whether each step ends with a screenshot of the viewport.
+    public func start(title: String = "navwatch", screenshots: Bool = true) {
+        trace = Trace(title: title, startedAt: Date())
+        self.screenshots = screenshots
+        start = .now
+        pending = [:]
+    }
+
+    /// The trace so far, without stopping; nil when none is being recorded.
+    public var current: Trace? { trace }
+
+    /// Stops recording and returns the trace; nil when none was being recorded.
+    @discardableResult
+    public func stop() -> Trace? {
+        defer { trace = nil }
+        return trace
+    }
+
+    /// Stops recording and writes the trace's HTML (`Trace.html()`) to `file`, replacing it.
+    ///
+    /// - Throws: `WebViewError.storageFailed` when the file cannot be written.
+    @discardableResult
+    public func stop(writingTo file: URL) throws(WebViewError) -> Trace? {
+        guard let trace = stop() else { return nil }
+        do {
+            try Data(trace.html().utf8).write(to: file, options: .atomic)
+        } catch {
+            throw .storageFailed("cannot write the trace \(file.path): \(error.localizedDescription)")
+        }
+        return trace
+    }
+
+    // MARK: Recording
+
+    private var now: Double { (ContinuousClock.now - start).seconds * 1000 }
+
+    /// Runs `body` as a step called `title` when recording; as it is otherwise.
+    package func step<T>(_ title: @autoclosure () -> String,
+                         _ body: () async throws(InteractionError) -> T) async throws(InteractionError) -> T {
+        guard trace != nil else { return try await body() }
+        let index = begin(title())
+        do {
+            let value = try await body()
+            await end(index, error: nil)
+            return value
+        } catch {
+            await end(index, error: error.description)
+            throw error
+        }
+    }
+
+    /// `step(_:_:)` for a body that throws anything; `failure` says why a value it returns is a failure (a failed load).
+    package func step<T>(_ title: @autoclosure () -> String, failure: (T) -> String? = { _ in nil },
+                         _ body: () async throws -> T) async throws -> T {
+        guard trace != nil else { return try await body() }
+        let index = begin(title())
+        do {
+            let value = try await body()
+            await end(index, error: failure(value))
+            return value
+        } catch {
+            await end(index, error: "\(error)")
+            throw error
+        }
+    }
+
+    private func begin(_ title: String) -> Int {
+        trace?.steps.append(Trace.Step(title: title, startMilliseconds: now, durationMilliseconds: 0))
+        return (trace?.steps.count ?? 1) - 1
+    }
+
+    private func end(_ index: Int, error: String?) async {
+        guard trace != nil, index < trace?.steps.count ?? 0 else { return }
+        let took = now - (trace?.steps[index].startMilliseconds ?? 0)
+        trace?.steps[index].durationMilliseconds = took
+        trace?.steps[index].error = error
+        guard screenshots, !view.isClosed else { return }
+        let path = NSTemporaryDirectory() + "navwatch-trace-\(UUID().uuidString).png"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard (try? await view.writeScreenshot(to: path, timeout: .seconds(5))) != nil,
+              let png = FileManager.default.contents(atPath: path), index < trace?.steps.count ?? 0 else { return }
+        trace?.steps[index].screenshot = png
+    }
+
+    /// Takes what `event` says for the trace: a console message, an error, a request.
+    func receive(_ event: WebViewEvent) {
+        guard trace != nil else { return }
+        switch event {
+        case .consoleMessage(let message):
+            let location = message.url.map { url in message.line.map { "\(url.absoluteString):\($0)" } ?? url.absoluteString }
+            trace?.messages.append(.init(milliseconds: now, level: message.level.rawValue, text: message.text, location: location))
+        case .pageError(let error):
+            let location = error.url.map { url in error.line.map { "\(url.absoluteString):\($0)" } ?? url.absoluteString }
+            trace?.messages.append(.init(milliseconds: now, level: "pageerror", text: error.message, location: location))
+        case .resource(.started(let id, let url, let method, _, _)):
+            let index = trace?.requests.count
+            pending[id] = index
+            trace?.requests.append(.init(milliseconds: now, method: method ?? "GET", url: url.absoluteString))
+        case .resource(.finished(let id, _, let status, let mimeType, _)):
+            guard let index = pending.removeValue(forKey: id) else { return }
+            let took = now - (trace?.requests[index].milliseconds ?? 0)
+            trace?.requests[index].status = status
+            trace?.requests[index].mimeType = mimeType
+            trace?.requests[index].durationMilliseconds = took
+        case .resource(.failed(let id, _, let error)):
+            guard let index = pending.removeValue(forKey: id) else { return }
+            let took = now - (trace?.requests[index].milliseconds ?? 0)
+            trace?.requests[index].failure = error.description
+            trace?.requests[index].durationMilliseconds = took
+        default:
+            return
+        }
+    }
+}
