@@ -38,6 +38,33 @@ struct ScreenshotTests {
         #expect(!FileManager.default.fileExists(atPath: numbered[1]))  // it never finished
     }
 
+    @Test("navwatch URL --trace: a step per load, each with its screenshot and why it failed; --device sizes them")
+    func watchTrace() async throws {
+        let server = try await site.value
+        let trace = temporaryPath("trace.html")
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let refused = try RefusingPort()
+        let failing = "http://127.0.0.1:\(refused.port)/"
+        let result = try await NavwatchProcess.run([server.url("/rich").absoluteString, failing, "--trace", trace,
+                                                    "--device", "Pixel 7"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "")
+        let html = try String(contentsOfFile: trace, encoding: .utf8)
+        let steps = html.components(separatedBy: "<li><span class=\"step\">").dropFirst().map { $0.prefix { $0 != "<" } }
+        #expect(steps.map(String.init) == ["goto \(server.url("/rich").absoluteString)", "goto \(failing)"])
+        #expect(html.contains("<span class=\"failed\">failed</span> "))
+        #expect(html.contains("<pre class=\"error\">connection-refused: "))
+        // A screenshot after each load, the device's viewport (412x839): the PNG's size is in its IHDR chunk.
+        let images = html.components(separatedBy: "src=\"data:image/png;base64,").dropFirst()
+            .map { Data(base64Encoded: String($0.prefix { $0 != "\"" })) }
+        #expect(images.count == 2)
+        for image in images {
+            let data = try #require(image)
+            let number = { (offset: Int) in data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+            #expect(number(16) == 412 && number(20) == 839)
+        }
+    }
+
     @Test("--viewport sizes the page and its screenshot; crawl --timezone sets the clock its pages read")
     func viewportAndTimeZone() async throws {
         let server = try await site.value

@@ -65,7 +65,7 @@ struct TraceTests {
         #expect(html.contains("<title>Trace: the traced app</title>"))
         #expect(html.contains("click locator(&#39;#go&#39;)</span> <span class=\"ok\">ok</span>"))
         #expect(html.components(separatedBy: "src=\"data:image/png;base64,").count == 4)
-        #expect(html.contains("<td>pageerror</td><td>Error: boom</td>"))
+        #expect(html.contains("<td>pageerror</td><td class=\"text\">Error: boom</td>"))
         #expect(!html.contains("http://") || html.contains("<td class=\"url\">\(server.url("/api").absoluteString)</td>"))
     }
 

@@ -19,7 +19,8 @@ extension Trace {
             .time { color: #666; } pre.error { color: #cf222e; white-space: pre-wrap; margin: .3em 0; }
             img { display: block; max-width: 640px; border: 1px solid #ccc; margin-top: .4em; }
             table { border-collapse: collapse; } td, th { border-bottom: 1px solid #ddd; padding: .2em .6em; text-align: left; vertical-align: top; }
-            td.url { font-family: ui-monospace, monospace; word-break: break-all; }
+            td { white-space: nowrap; } td.text { white-space: pre-wrap; }
+            td.url { white-space: normal; font-family: ui-monospace, monospace; word-break: break-all; }
             </style></head><body>
             <h1>Trace: \(Self.escape(title))</h1>
             <p class="time">Started \(Self.escape(ISO8601DateFormatter().string(from: startedAt))); \
@@ -57,7 +58,8 @@ extension Trace {
         var html = "<table><tr>" + headings.map { "<th>\(Self.escape($0))</th>" }.joined() + "</tr>\n"
         for row in rows {
             html += "<tr>" + row.enumerated().map { index, cell in
-                (headings[index] == "URL" ? "<td class=\"url\">" : "<td>") + Self.escape(cell) + "</td>"
+                let kind = ["URL": " class=\"url\"", "text": " class=\"text\""][headings[index]] ?? ""
+                return "<td\(kind)>" + Self.escape(cell) + "</td>"
             }.joined() + "</tr>\n"
         }
         return html + "</table>\n"

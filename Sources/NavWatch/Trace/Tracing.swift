@@ -98,6 +98,16 @@ public final class Tracing {
         }
     }
 
+    /// Records a step called `title` that started at `start` and ends now,
+    /// with a screenshot; nothing when no trace is being recorded. For a
+    /// caller that runs steps of its own (`navwatch URL`'s loads).
+    package func addStep(_ title: String, since start: ContinuousClock.Instant, error: String?) async {
+        guard trace != nil else { return }
+        let startMilliseconds = max(0, (start - self.start).seconds * 1000)
+        trace?.steps.append(Trace.Step(title: title, startMilliseconds: startMilliseconds, durationMilliseconds: 0))
+        await end((trace?.steps.count ?? 1) - 1, error: error)
+    }
+
     private func begin(_ title: String) -> Int {
         trace?.steps.append(Trace.Step(title: title, startMilliseconds: now, durationMilliseconds: 0))
         return (trace?.steps.count ?? 1) - 1

@@ -113,13 +113,18 @@ package struct LoadOptions: ParsableArguments {
     @Flag(name: .customLong("full-page"), help: "With --screenshot, the whole page instead of the viewport.")
     package var fullPage = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Write a trace to FILE: one HTML page with each load, a screenshot after it, the console, the page's errors and every request.",
+        valueName: "FILE"))
+    package var trace: String?
+
     package init() {}
 
     package func validate() throws {
         try DurationArgument.validateWait(timeout, option: "--timeout")
         try RunsArgument.validate(runs: runs, settle: settle)
         try MemoryLimitArgument.validate(memoryLimit)
-        for (option, path) in [("--har", har), ("--screenshot", screenshot)] {
+        for (option, path) in [("--har", har), ("--screenshot", screenshot), ("--trace", trace)] {
             guard let path else { continue }
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             guard FileManager.default.isWritableFile(atPath: directory) else {
@@ -137,6 +142,7 @@ package struct LoadOptions: ParsableArguments {
         options.recordRequests = har != nil
         options.screenshot = screenshot
         options.fullPageScreenshot = fullPage
+        options.trace = trace
         options.configuration = emulation.applied(to: WebViewConfiguration(
             userAgent: userAgent, javaScriptEnabled: !noJavaScript, imagesEnabled: !noImages,
             tlsErrors: ignoreTLSErrors ? .ignore : .fail, navigationTimeout: options.timeout,

@@ -24,6 +24,8 @@ package final class Watcher {
         package var screenshot: String?
         /// The whole page in the screenshot, not just the viewport.
         package var fullPageScreenshot = false
+        /// Where the trace of the loads goes (`Tracing`), as one HTML page; nil records none.
+        package var trace: String?
         package var configuration = WebViewConfiguration()
         /// The guard the view's requests go through (`--block-private`), if
         /// any: each URL it refused is passed to `onBlocked` once, the
@@ -68,6 +70,7 @@ package final class Watcher {
                                               emit: emit, onBlocked: onBlocked)
         view.navigationDelegate = translator  // held weakly: `translator` lives until the end of the run
         var summaries: [PageSummary] = []
+        if options.trace != nil { view.tracing.start(title: urls.map(\.absoluteString).joined(separator: ", ")) }
         for url in urls where !interrupted {
             let start = clock.now
             // Only what the guard records from here on can be about this load.
@@ -81,6 +84,7 @@ package final class Watcher {
             let number = translator.begin(fold, at: start)
             self.fold = fold
             await waitUntilDone(fold, on: view, start: start, recording: &report, guardMark: guardMark)
+            await view.tracing.addStep("goto \(url.absoluteString)", since: start, error: fold.state.error?.description)
             var summary = PageSummary(requested: url, nav: number, state: fold.state)
             summary.report = report
             if let path = options.screenshot, summary.finishMilliseconds != nil {
@@ -96,6 +100,13 @@ package final class Watcher {
             summaries.append(summary)
             _ = fold.stop()
             self.fold = nil
+        }
+        if let path = options.trace {
+            do {
+                try view.tracing.stop(writingTo: URL(fileURLWithPath: path))
+            } catch {
+                FileHandle.standardError.write(Data("navwatch: \(error)\n".utf8))
+            }
         }
         view.close()  // ends a navigation still running as cancelled, printed at once
         withExtendedLifetime(translator) {}
