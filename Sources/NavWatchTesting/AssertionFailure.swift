@@ -97,7 +97,7 @@ struct AssertionPoll {
         if let html = try? await view.evaluateJavaScript("document.documentElement.outerHTML").stringValue {
             Attachment.record(html, named: "page.html", sourceLocation: sourceLocation)
         }
-        if let trace = view.tracing.current {
+        if let trace = await view.tracing.current() {
             Attachment.record(trace.html(), named: "trace.html", sourceLocation: sourceLocation)
         }
     }

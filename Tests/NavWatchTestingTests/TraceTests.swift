@@ -39,8 +39,9 @@ struct TraceTests {
         try await expect(view.locator("#out")).toHaveText("done")
         let deadline = ContinuousClock.now + .seconds(10)
         while view.pageErrors.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        let trace = try #require(try view.tracing.stop(writingTo: file))
-        #expect(!view.tracing.isRecording && view.tracing.current == nil)
+        let trace = try #require(try await view.tracing.stop(writingTo: file))
+        #expect(!view.tracing.isRecording)
+        #expect(await view.tracing.current() == nil)
 
         #expect(trace.title == "the traced app")
         #expect(trace.steps.map(\.title) == [
@@ -55,7 +56,8 @@ struct TraceTests {
             defer { try? FileManager.default.removeItem(atPath: path) }
             try png.write(to: URL(fileURLWithPath: path))
             let image = try PNGImage(contentsOf: path)
-            #expect(image.width == view.configuration.viewportWidth && image.height == view.configuration.viewportHeight)
+            // The 1280x800 viewport, scaled down to Tracing.screenshotWidth.
+            #expect(image.width == Tracing.screenshotWidth && image.height == 500)
         }
         #expect(trace.messages.map { "\($0.level) \($0.text)" } == ["log clicked", "pageerror Error: boom"])
         #expect(trace.requests.map { "\($0.method) \(URL(string: $0.url)?.path ?? "") \($0.status.map(String.init) ?? "-")" }
@@ -81,7 +83,7 @@ struct TraceTests {
         await withKnownIssue {
             try await expect(view.locator("#out"), timeout: .milliseconds(300)).toHaveText("never")
         }
-        let trace = try #require(view.tracing.stop())
+        let trace = try #require(await view.tracing.stop())
         #expect(trace.steps.map(\.title).dropFirst() == ["goto \(server.url("/app").absoluteString)",
                                                          #"expect(locator('#out')).toHaveText("never")"#])
         #expect(trace.steps[0].error?.hasPrefix("connection-refused: ") == true, "\(String(describing: trace.steps[0].error))")
@@ -97,6 +99,6 @@ struct TraceTests {
         defer { view.close() }
         try await view.goto(server.url("/app"))
         #expect(!view.tracing.isRecording)
-        #expect(view.tracing.stop() == nil)
+        #expect(await view.tracing.stop() == nil)
     }
 }

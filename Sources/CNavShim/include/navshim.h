@@ -397,6 +397,15 @@ void nw_view_write_snapshot(nw_view *view, const char *path, int full_document,
                             void (*done)(void *_Nullable context, const char *_Nullable error),
                             void *_Nullable context);
 
+/// Takes a PNG of the view's visible area in memory, scaled down to
+/// `max_width` pixels wide when it is wider (0: not scaled). `done` is called
+/// exactly once, on the WebKit thread, with the PNG's bytes (borrowed for the
+/// call) or an error message; also when the view is destroyed first.
+void nw_view_snapshot_png(nw_view *view, int max_width,
+                          void (*done)(void *_Nullable context, const unsigned char *_Nullable png, size_t length,
+                                       const char *_Nullable error),
+                          void *_Nullable context);
+
 // MARK: - Cookies and storage (cookies.c)
 
 /// One cookie, as libsoup has it. Strings are borrowed.

@@ -1,3 +1,4 @@
+import CNavShim
 import Foundation
 import NavWatchSupport
 import WebKitThread
@@ -8,10 +9,13 @@ import WebKitThread
 /// console, the page's errors and every request, until `stop()`.
 ///
 ///     view.tracing.start(title: "checkout")
-///     defer { Task { try? await view.tracing.stop(writingTo: traceFile) } }
+///     ...
+///     try await view.tracing.stop(writingTo: traceFile)
 ///
-/// A screenshot takes a few tens of milliseconds after each step; with
-/// `screenshots: false` the trace costs next to nothing. Under Swift Testing,
+/// A step's screenshot (of the viewport, at most `screenshotWidth` pixels
+/// wide) is asked for as the step ends and comes in while the test goes on;
+/// `stop()` waits for the last ones. With `screenshots: false` a trace costs
+/// next to nothing. Under Swift Testing,
 /// an assertion that fails on a traced view attaches the trace so far
 /// (`trace.html`) to the test's issue.
 @WebKitActor
@@ -22,6 +26,13 @@ public final class Tracing {
     private var start = ContinuousClock.now
     /// Requests started and not yet ended, by resource id: their index in `trace.requests`.
     private var pending: [UInt64: Int] = [:]
+    /// Screenshots taken and not yet in the trace.
+    private var screenshotsTaken: [Task<Void, Never>] = []
+    /// How many traces were started: a screenshot of an earlier one is not put in a later one.
+    private var generation = 0
+
+    /// How wide a step's screenshot is at most, in pixels: a wider viewport's is scaled down.
+    public nonisolated static let screenshotWidth = 800
 
     init(view: WebView) { self.view = view }
 
@@ -38,24 +49,39 @@ public final class Tracing {
         self.screenshots = screenshots
         start = .now
         pending = [:]
+        generation += 1
     }
 
-    /// The trace so far, without stopping; nil when none is being recorded.
-    public var current: Trace? { trace }
+    /// The trace so far, its steps' screenshots all in, without stopping;
+    /// nil when none is being recorded.
+    public func current() async -> Trace? {
+        await screenshotsIn()
+        return trace
+    }
 
-    /// Stops recording and returns the trace; nil when none was being recorded.
+    /// Stops recording and returns the trace, once its steps' screenshots
+    /// are in; nil when none was being recorded.
     @discardableResult
-    public func stop() -> Trace? {
+    public func stop() async -> Trace? {
+        await screenshotsIn()
         defer { trace = nil }
         return trace
+    }
+
+    private func screenshotsIn() async {
+        while !screenshotsTaken.isEmpty {
+            let taken = screenshotsTaken
+            screenshotsTaken = []
+            for screenshot in taken { await screenshot.value }
+        }
     }
 
     /// Stops recording and writes the trace's HTML (`Trace.html()`) to `file`, replacing it.
     ///
     /// - Throws: `WebViewError.storageFailed` when the file cannot be written.
     @discardableResult
-    public func stop(writingTo file: URL) throws(WebViewError) -> Trace? {
-        guard let trace = stop() else { return nil }
+    public func stop(writingTo file: URL) async throws(WebViewError) -> Trace? {
+        guard let trace = await stop() else { return nil }
         do {
             try Data(trace.html().utf8).write(to: file, options: .atomic)
         } catch {
@@ -118,12 +144,20 @@ public final class Tracing {
         let took = now - (trace?.steps[index].startMilliseconds ?? 0)
         trace?.steps[index].durationMilliseconds = took
         trace?.steps[index].error = error
-        guard screenshots, !view.isClosed else { return }
-        let path = NSTemporaryDirectory() + "navwatch-trace-\(UUID().uuidString).png"
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        guard (try? await view.writeScreenshot(to: path, timeout: .seconds(5))) != nil,
-              let png = FileManager.default.contents(atPath: path), index < trace?.steps.count ?? 0 else { return }
-        trace?.steps[index].screenshot = png
+        guard screenshots, let shim = view.shim else { return }
+        // Asked for now, so that it shows the page as this step left it (the
+        // web process answers in order); put in the trace when it comes, while the test goes on.
+        let box = FirstAnswer<Data?>()
+        nw_view_snapshot_png(shim, Int32(Self.screenshotWidth), { context, png, length, _ in
+            let box = Unmanaged<FirstAnswer<Data?>>.fromOpaque(context!).takeRetainedValue()
+            box.answer(png.map { Data(bytes: $0, count: length) })
+        }, Unmanaged.passRetained(box).toOpaque())
+        let generation = generation
+        screenshotsTaken.append(Task { [weak self] in
+            let png = await box.wait()
+            guard let self, self.generation == generation, index < self.trace?.steps.count ?? 0 else { return }
+            self.trace?.steps[index].screenshot = png
+        })
     }
 
     /// Takes what `event` says for the trace: a console message, an error, a request.

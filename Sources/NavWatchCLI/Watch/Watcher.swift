@@ -103,7 +103,7 @@ package final class Watcher {
         }
         if let path = options.trace {
             do {
-                try view.tracing.stop(writingTo: URL(fileURLWithPath: path))
+                try await view.tracing.stop(writingTo: URL(fileURLWithPath: path))
             } catch {
                 FileHandle.standardError.write(Data("navwatch: \(error)\n".utf8))
             }
