@@ -505,6 +505,32 @@ def todo_table(r):
     return ratio
 
 
+def todo_trace_table(r):
+    """What tracing every test of the todo suite costs (view.tracing, a
+    screenshot after each step, Benchmarks/navwatch-todo.py --trace): the
+    suite's own time traced against untraced, per mode, medians of the runs
+    (which alternate); returns the one-at-a-time ratio for the targets table, or None."""
+    rows, serial = [], None
+    for mode, label in TODO_MODES:
+        plain, traced = todo_runs(r, "navwatch", mode), todo_runs(r, "navwatch-traced", mode)
+        if not plain or not traced:
+            continue
+        p_suite, t_suite = (statistics.median(x[1] for x in runs) for runs in (plain, traced))
+        if mode == "serial":
+            serial = t_suite / p_suite
+        rows.append(f"| {label} | {p_suite:.2f} | {t_suite:.2f} | {t_suite / p_suite:.2f} | {len(plain)} / {len(traced)} |")
+    if not rows:
+        return None
+    print("What a trace of every test costs in the todo suite (`view.tracing`, a screenshot after each step), "
+          "suite seconds, medians:")
+    print()
+    print("| tests | untraced s | traced s | traced / untraced | runs (untraced / traced) |")
+    print("|---|---|---|---|---|")
+    print("\n".join(rows))
+    print()
+    return serial
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("results")
@@ -523,6 +549,7 @@ def main():
         return
     if args.todo_only:
         todo_table(r)
+        todo_trace_table(r)
         return
     if args.pages is None or args.loads is None:
         parser.error("--pages and --loads are required (but with --links-only or --todo-only)")
@@ -534,6 +561,7 @@ def main():
     scripted_table(r)
     breakdown_table(r, (("", "generated site"), ("docs-", "real site")))
     todo_ratio = todo_table(r)
+    trace_ratio = todo_trace_table(r)
 
     # What an option costs (or saves) against the default crawl at concurrency 2,
     # whose runs alternate with these.
@@ -567,6 +595,8 @@ def main():
     print("|---|---|---|")
     if todo_ratio is not None:
         print(f"| the todo suite's wall time (`swift test`, all tests at once), navwatch / Playwright | {todo_ratio:.2f} | ≤ 1.00 |")
+    if trace_ratio is not None:
+        print(f"| the todo suite traced (one test at a time), suite time traced / untraced | {trace_ratio:.2f} | ≤ 1.20 |")
     for subscriber, where in (("callback", "a closure subscribed on the WebKit actor (`subscribe(onNext:)`)"),
                               ("webkit", "a `for await` loop on the WebKit actor"),
                               ("global", "a `for await` loop on the global executor")):

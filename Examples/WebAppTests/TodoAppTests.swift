@@ -14,6 +14,8 @@ struct TodoAppTests {
     static let items = ["buy some cheese", "feed the cat", "book a doctors appointment"]
 
     /// A fresh view showing a fresh app, closed and stopped by `body`'s end.
+    /// With `NAVWATCH_TODO_TRACE` set to a directory (Scripts/bench's traced
+    /// runs), each test is traced and its trace written there.
     func withApp(_ build: TodoApp.Build, adding todos: [String] = [], _ body: (WebView, URL) async throws -> Void) async throws {
         let server = try await TodoApp.start(build)
         let view = try WebView(configuration: .testing)
@@ -21,12 +23,15 @@ struct TodoAppTests {
             view.close()
             Task { await server.shutdown() }
         }
+        let traces = ProcessInfo.processInfo.environment["NAVWATCH_TODO_TRACE"].map { URL(fileURLWithPath: $0) }
+        if traces != nil { view.tracing.start(title: Test.current?.displayName ?? "todo") }
         try await view.goto(server.url("/"))
         for todo in todos {
             try await view.getByPlaceholder("What needs to be done?").fill(todo)
             try await view.getByPlaceholder("What needs to be done?").press("Enter")
         }
         try await body(view, server.url("/"))
+        if let traces { try await view.tracing.stop(writingTo: traces.appendingPathComponent("\(UUID().uuidString).html")) }
     }
 
     func storedTodos(_ view: WebView) async throws -> [[String: JavaScriptValue]] {

@@ -148,6 +148,13 @@ struct StorageStateTests {
         #expect(throws: WebViewError.invalidConfiguration(#"the cookie "a" is for file:///tmp/x, which has no host"#)) {
             _ = try Cookie(name: "a", value: "x", url: URL(fileURLWithPath: "/tmp/x"))
         }
+        let nowhere = URL(fileURLWithPath: "/nonexistent/dir/state.json")
+        do {
+            try StorageState().write(to: nowhere)
+            Issue.record("a state was written into a directory that does not exist")
+        } catch {
+            #expect(error.description.hasPrefix("cannot write the storage state /nonexistent/dir/state.json: cannot create /nonexistent/dir/.state.json."))
+        }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-state-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(#"{"cookies": 3}"#.utf8).write(to: file)

@@ -20,7 +20,7 @@ import WebKitThread
 /// (`trace.html`) to the test's issue.
 @WebKitActor
 public final class Tracing {
-    private unowned let view: WebView
+    private weak var view: WebView?
     private var trace: Trace?
     private var screenshots = true
     private var start = ContinuousClock.now
@@ -144,7 +144,7 @@ public final class Tracing {
         let took = now - (trace?.steps[index].startMilliseconds ?? 0)
         trace?.steps[index].durationMilliseconds = took
         trace?.steps[index].error = error
-        guard screenshots, let shim = view.shim else { return }
+        guard screenshots, let shim = view?.shim else { return }
         // Asked for now, so that it shows the page as this step left it (the
         // web process answers in order); put in the trace when it comes, while the test goes on.
         let box = FirstAnswer<Data?>()

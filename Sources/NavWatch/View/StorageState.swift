@@ -71,13 +71,17 @@ public struct StorageState: Sendable, Hashable, Codable {
         return (try? encoder.encode(self)) ?? Data("{}".utf8)
     }
 
-    /// Writes the state's JSON to `file`, replacing it (readable by its owner only: it holds session cookies).
+    /// Writes the state's JSON to `file`, replacing it at once; the file is
+    /// readable by its owner only from the start (it holds session cookies).
     public func write(to file: URL) throws(WebViewError) {
-        do {
-            try json().write(to: file, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-        } catch {
-            throw .storageFailed("cannot write the storage state \(file.path): \(error.localizedDescription)")
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: json(), attributes: [.posixPermissions: 0o600]) else {
+            throw .storageFailed("cannot write the storage state \(file.path): cannot create \(temporary.path)")
+        }
+        guard rename(temporary.path, file.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw .storageFailed("cannot write the storage state \(file.path): \(reason)")
         }
     }
 }
