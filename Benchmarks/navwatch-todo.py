@@ -3,7 +3,7 @@
 TodoAppTests.swift) as `swift test` runs it, for Scripts/bench, beside
 Benchmarks/playwright-todo.py.
 
-    navwatch-todo.py [--serial] [--trace DIR] [-- extra swift test options]
+    navwatch-todo.py [--serial] [--trace DIR [--no-screenshots]] [-- extra swift test options]
 
 Runs `swift test --skip-build --filter TodoAppTests` (the tests must be
 built; Scripts/bench builds them) with the display of the environment (the
@@ -44,6 +44,8 @@ def main():
     parser.add_argument("--serial", action="store_true", help="one test after another (swift test --no-parallel)")
     parser.add_argument("--trace", metavar="DIR",
                         help="trace every test (view.tracing), writing the traces into DIR (NAVWATCH_TODO_TRACE)")
+    parser.add_argument("--no-screenshots", action="store_true",
+                        help="with --trace, traces without screenshots (NAVWATCH_TODO_TRACE_SCREENSHOTS=0)")
     parser.add_argument("--warm-up", action="store_true",
                         help="run swift test once selecting no test (SwiftPM's manifest cache), print nothing")
     parser.add_argument("extra", nargs="*", help="more swift test options, after --")
@@ -54,6 +56,7 @@ def main():
     if args.trace:
         os.makedirs(args.trace, exist_ok=True)
         environment["NAVWATCH_TODO_TRACE"] = os.path.abspath(args.trace)
+        environment["NAVWATCH_TODO_TRACE_SCREENSHOTS"] = "0" if args.no_screenshots else "1"
     if args.warm_up:
         subprocess.run(["swift", "test", "--skip-build", "--filter", "TodoAppTests/none"], cwd=ROOT, env=environment,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -88,7 +91,7 @@ def main():
         failed = failed or len(names) - sum(1 for r in per_test.values() if not r["error"]) or 1
     print(json.dumps({
         "engine": "navwatch", "workers": 1 if args.serial else len(names), "tests": len(per_test), "failed": failed,
-        "traced": bool(args.trace),
+        "traced": bool(args.trace), "screenshots": bool(args.trace) and not args.no_screenshots,
         "seconds": total, "process_seconds": round(process_seconds, 4),
         "per_test": {name: per_test[name] for name in names.values() if name in per_test},
     }))

@@ -513,19 +513,24 @@ def todo_trace_table(r):
     rows, serial = [], None
     for mode, label in TODO_MODES:
         plain, traced = todo_runs(r, "navwatch", mode), todo_runs(r, "navwatch-traced", mode)
+        bare = todo_runs(r, "navwatch-traced-noshots", mode)
         if not plain or not traced:
             continue
         p_suite, t_suite = (statistics.median(x[1] for x in runs) for runs in (plain, traced))
+        b_suite = statistics.median(x[1] for x in bare) if bare else None
         if mode == "serial":
             serial = t_suite / p_suite
-        rows.append(f"| {label} | {p_suite:.2f} | {t_suite:.2f} | {t_suite / p_suite:.2f} | {len(plain)} / {len(traced)} |")
+        bare_cells = f"{b_suite:.2f} | {b_suite / p_suite:.2f}" if b_suite else "– | –"
+        rows.append(f"| {label} | {p_suite:.2f} | {t_suite:.2f} | {t_suite / p_suite:.2f} | {bare_cells} "
+                    f"| {len(plain)} / {len(traced)} / {len(bare)} |")
     if not rows:
         return None
     print("What a trace of every test costs in the todo suite (`view.tracing`, a screenshot after each step), "
           "suite seconds, medians:")
     print()
-    print("| tests | untraced s | traced s | traced / untraced | runs (untraced / traced) |")
-    print("|---|---|---|---|---|")
+    print("| tests | untraced s | traced s | traced / untraced | traced without screenshots s | its ratio "
+          "| runs (untraced / traced / without screenshots) |")
+    print("|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     print()
     return serial

@@ -15,7 +15,8 @@ struct TodoAppTests {
 
     /// A fresh view showing a fresh app, closed and stopped by `body`'s end.
     /// With `NAVWATCH_TODO_TRACE` set to a directory (Scripts/bench's traced
-    /// runs), each test is traced and its trace written there.
+    /// runs), each test is traced and its trace written there, without
+    /// screenshots when `NAVWATCH_TODO_TRACE_SCREENSHOTS` is `0`.
     func withApp(_ build: TodoApp.Build, adding todos: [String] = [], _ body: (WebView, URL) async throws -> Void) async throws {
         let server = try await TodoApp.start(build)
         let view = try WebView(configuration: .testing)
@@ -24,7 +25,10 @@ struct TodoAppTests {
             Task { await server.shutdown() }
         }
         let traces = ProcessInfo.processInfo.environment["NAVWATCH_TODO_TRACE"].map { URL(fileURLWithPath: $0) }
-        if traces != nil { view.tracing.start(title: Test.current?.displayName ?? "todo") }
+        if traces != nil {
+            let screenshots = ProcessInfo.processInfo.environment["NAVWATCH_TODO_TRACE_SCREENSHOTS"] != "0"
+            view.tracing.start(title: Test.current?.displayName ?? "todo", screenshots: screenshots)
+        }
         try await view.goto(server.url("/"))
         for todo in todos {
             try await view.getByPlaceholder("What needs to be done?").fill(todo)
