@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchSupport
 import NavWatchCrawler
 
 /// Every budget breach of a crawl, by page, in the formats `navwatch

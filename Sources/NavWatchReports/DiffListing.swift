@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchSupport
 import NavWatchCrawler
 
 /// A `CrawlDiff` in the formats of `navwatch diff`: text, Markdown for a

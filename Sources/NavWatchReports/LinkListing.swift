@@ -1,4 +1,5 @@
 import Foundation
+import NavWatchSupport
 import NavWatchCrawler
 
 /// The link check of a crawl in the formats of `navwatch links`: a to-do

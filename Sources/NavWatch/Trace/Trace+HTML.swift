@@ -10,7 +10,7 @@ extension Trace {
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Trace: \(Self.escape(title))</title>
+            <title>Trace: \(HTML.escape(title))</title>
             <style>
             body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
             h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; }
@@ -22,8 +22,8 @@ extension Trace {
             td { white-space: nowrap; } td.text { white-space: pre-wrap; }
             td.url { white-space: normal; font-family: ui-monospace, monospace; word-break: break-all; }
             </style></head><body>
-            <h1>Trace: \(Self.escape(title))</h1>
-            <p class="time">Started \(Self.escape(ISO8601DateFormatter().string(from: startedAt))); \
+            <h1>Trace: \(HTML.escape(title))</h1>
+            <p class="time">Started \(HTML.escape(ISO8601DateFormatter().string(from: startedAt))); \
             \(steps.count) steps, \(failedSteps) failed; \(messages.count) console messages and errors; \(requests.count) requests.</p>
             <h2>Steps</h2>
             <ol class="steps">
@@ -31,9 +31,9 @@ extension Trace {
             """
         for step in steps {
             let status = step.error == nil ? "<span class=\"ok\">ok</span>" : "<span class=\"failed\">failed</span>"
-            page += "<li><span class=\"step\">\(Self.escape(step.title))</span> \(status) "
+            page += "<li><span class=\"step\">\(HTML.escape(step.title))</span> \(status) "
             page += "<span class=\"time\">at \(step.startMilliseconds.millisecondsText), \(step.durationMilliseconds.millisecondsText)</span>"
-            if let error = step.error { page += "<pre class=\"error\">\(Self.escape(error))</pre>" }
+            if let error = step.error { page += "<pre class=\"error\">\(HTML.escape(error))</pre>" }
             if let screenshot = step.screenshot {
                 page += "<img alt=\"the page after this step\" src=\"data:image/png;base64,\(screenshot.base64EncodedString())\">"
             }
@@ -55,29 +55,13 @@ extension Trace {
     public var failedSteps: Int { steps.filter { $0.error != nil }.count }
 
     private func table(_ headings: [String], _ rows: [[String]]) -> String {
-        var html = "<table><tr>" + headings.map { "<th>\(Self.escape($0))</th>" }.joined() + "</tr>\n"
+        var html = "<table><tr>" + headings.map { "<th>\(HTML.escape($0))</th>" }.joined() + "</tr>\n"
         for row in rows {
             html += "<tr>" + row.enumerated().map { index, cell in
                 let kind = ["URL": " class=\"url\"", "text": " class=\"text\""][headings[index]] ?? ""
-                return "<td\(kind)>" + Self.escape(cell) + "</td>"
+                return "<td\(kind)>" + HTML.escape(cell) + "</td>"
             }.joined() + "</tr>\n"
         }
         return html + "</table>\n"
-    }
-
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }

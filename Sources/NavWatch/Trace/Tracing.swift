@@ -14,8 +14,9 @@ import WebKitThread
 ///
 /// A step's screenshot (of the viewport, at most `screenshotWidth` pixels
 /// wide) is asked for as the step ends and comes in while the test goes on;
-/// `stop()` waits for the last ones. With `screenshots: false` a trace costs
-/// next to nothing. Under Swift Testing,
+/// `stop()` waits for the last ones, each at most `screenshotTimeout`. A
+/// screenshot takes some tens of milliseconds of the WebKit thread; with
+/// `screenshots: false` a trace costs next to nothing. Under Swift Testing,
 /// an assertion that fails on a traced view attaches the trace so far
 /// (`trace.html`) to the test's issue.
 @WebKitActor
@@ -33,6 +34,9 @@ public final class Tracing {
 
     /// How wide a step's screenshot is at most, in pixels: a wider viewport's is scaled down.
     public nonisolated static let screenshotWidth = 800
+    /// How long a step's screenshot may take (a web process that does not
+    /// answer): the step then has none.
+    public nonisolated static let screenshotTimeout: Duration = .seconds(5)
 
     init(view: WebView) { self.view = view }
 
@@ -42,7 +46,7 @@ public final class Tracing {
     /// Starts a new trace, dropping one being recorded.
     ///
     /// - Parameters:
-    ///   - title: what the trace is of; the running test's name by default, if its caller gives one.
+    ///   - title: what the trace is of (a test's name); `navwatch` when not given.
     ///   - screenshots: whether each step ends with a screenshot of the viewport.
     public func start(title: String = "navwatch", screenshots: Bool = true) {
         trace = Trace(title: title, startedAt: Date())
@@ -153,8 +157,13 @@ public final class Tracing {
             box.answer(png.map { Data(bytes: $0, count: length) })
         }, Unmanaged.passRetained(box).toOpaque())
         let generation = generation
+        let timer = Task {
+            guard (try? await Task.sleep(for: Self.screenshotTimeout)) != nil else { return }
+            box.answer(nil)
+        }
         screenshotsTaken.append(Task { [weak self] in
             let png = await box.wait()
+            timer.cancel()
             guard let self, self.generation == generation, index < self.trace?.steps.count ?? 0 else { return }
             self.trace?.steps[index].screenshot = png
         })

@@ -5,12 +5,17 @@ import Foundation
 public struct Cookie: Sendable, Hashable, Codable {
     /// Whether a cross-site request carries the cookie.
     public enum SameSite: String, Sendable, Hashable, Codable {
+        /// Only requests from the cookie's own site.
         case strict = "Strict"
+        /// Also top-level navigations from other sites.
         case lax = "Lax"
+        /// Every request (browsers ask for `secure` with it).
         case none = "None"
     }
 
+    /// The cookie's name.
     public var name: String
+    /// Its value, as the `Cookie` header sends it.
     public var value: String
     /// The host the cookie is sent to, or, with a leading dot (`.example.org`),
     /// that domain and every subdomain.
@@ -24,8 +29,10 @@ public struct Cookie: Sendable, Hashable, Codable {
     public var httpOnly: Bool
     /// Whether it is sent over HTTPS only.
     public var secure: Bool
+    /// Which cross-site requests carry it.
     public var sameSite: SameSite
 
+    /// A cookie with these fields; a cookie of the session on `/` by default.
     public init(name: String, value: String, domain: String, path: String = "/", expires: Double = -1,
                 httpOnly: Bool = false, secure: Bool = false, sameSite: SameSite = .lax) {
         self.name = name

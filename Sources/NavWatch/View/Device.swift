@@ -6,8 +6,9 @@
 public struct Device: Sendable, Hashable {
     /// Playwright's name for it (`iPhone 13`).
     public let name: String
-    /// The viewport in CSS pixels.
+    /// The viewport's width in CSS pixels.
     public let viewportWidth: Int
+    /// The viewport's height in CSS pixels.
     public let viewportHeight: Int
     /// The User-Agent its browser sends.
     public let userAgent: String

@@ -18,6 +18,7 @@ public struct StorageState: Sendable, Hashable, Codable {
         /// Its items, in the order `localStorage` listed them.
         public var localStorage: [Item]
 
+        /// An origin and its items.
         public init(origin: String, localStorage: [Item]) {
             self.origin = origin
             self.localStorage = localStorage
@@ -26,18 +27,24 @@ public struct StorageState: Sendable, Hashable, Codable {
 
     /// One `localStorage` item.
     public struct Item: Sendable, Hashable, Codable {
+        /// The item's key.
         public var name: String
+        /// Its value.
         public var value: String
 
+        /// An item of `name` and `value`.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
+    /// The cookies, HttpOnly ones included.
     public var cookies: [Cookie]
+    /// The origins that have `localStorage` items.
     public var origins: [Origin]
 
+    /// A state of these cookies and origins; empty by default.
     public init(cookies: [Cookie] = [], origins: [Origin] = []) {
         self.cookies = cookies
         self.origins = origins

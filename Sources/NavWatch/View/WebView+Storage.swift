@@ -67,9 +67,14 @@ extension WebView {
     public func storageState(timeout: Duration = .seconds(10)) async throws(WebViewError) -> StorageState {
         var state = StorageState(cookies: try await cookies(timeout: timeout))
         if let url, ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
-            let read = "[location.origin, Array.from({length: localStorage.length}, (_, i) => [localStorage.key(i), localStorage.getItem(localStorage.key(i))])]"
+            // In navwatch's world, whose globals the page cannot replace; the storage is the page's.
+            let read = """
+                const keys = Array.from({length: localStorage.length}, (_, i) => localStorage.key(i));
+                return [location.origin, keys.map(key => [key, localStorage.getItem(key)])];
+                """
             do {
-                let (origin, items) = try await evaluateJavaScript(read, as: OriginItems.self).pair
+                let json = try await evaluateForJSON(read, kind: .asyncFunction(world: DocumentScript.world)) ?? "null"
+                let (origin, items) = try JSONDecoder().decode(OriginItems.self, from: Data(json.utf8)).pair
                 if !items.isEmpty { state.origins.append(StorageState.Origin(origin: origin, localStorage: items)) }
             } catch {
                 throw .storageFailed("cannot read the localStorage of \(url.absoluteString): \(error)")
