@@ -98,24 +98,11 @@ public final class Tracing {
 
     private var now: Double { (ContinuousClock.now - start).seconds * 1000 }
 
-    /// Runs `body` as a step called `title` when recording; as it is otherwise.
-    package func step<T>(_ title: @autoclosure () -> String,
-                         _ body: () async throws(InteractionError) -> T) async throws(InteractionError) -> T {
-        guard trace != nil else { return try await body() }
-        let index = begin(title())
-        do {
-            let value = try await body()
-            await end(index, error: nil)
-            return value
-        } catch {
-            await end(index, error: error.description)
-            throw error
-        }
-    }
-
-    /// `step(_:_:)` for a body that throws anything; `failure` says why a value it returns is a failure (a failed load).
-    package func step<T>(_ title: @autoclosure () -> String, failure: (T) -> String? = { _ in nil },
-                         _ body: () async throws -> T) async throws -> T {
+    /// Runs `body` as a step called `title` when recording; as it is
+    /// otherwise. A step fails when `body` throws, or when `failure` says why
+    /// the value it returns is a failure (a load that failed).
+    package func step<T, Failure: Error>(_ title: @autoclosure () -> String, failure: (T) -> String? = { _ in nil },
+                                         _ body: () async throws(Failure) -> T) async throws(Failure) -> T {
         guard trace != nil else { return try await body() }
         let index = begin(title())
         do {

@@ -97,15 +97,8 @@ public final class WebView {
     private var startedTracing: Tracing?
 
     /// Runs `body` as a step of the trace being recorded, if any (`Tracing.step`).
-    package func traced<T>(_ title: @autoclosure () -> String,
-                           _ body: () async throws(InteractionError) -> T) async throws(InteractionError) -> T {
-        guard let startedTracing, startedTracing.isRecording else { return try await body() }
-        return try await startedTracing.step(title(), body)
-    }
-
-    /// `traced(_:_:)` for a body that throws anything; `failure` says why a value it returns is a failure.
-    package func traced<T>(_ title: @autoclosure () -> String, failure: (T) -> String? = { _ in nil },
-                           _ body: () async throws -> T) async throws -> T {
+    package func traced<T, Failure: Error>(_ title: @autoclosure () -> String, failure: (T) -> String? = { _ in nil },
+                                           _ body: () async throws(Failure) -> T) async throws(Failure) -> T {
         guard let startedTracing, startedTracing.isRecording else { return try await body() }
         return try await startedTracing.step(title(), failure: failure, body)
     }
@@ -367,8 +360,8 @@ public final class WebView {
         }
     }
 
-    /// The one way out of the view: hands `event` to the delegate, then to
-    /// the folds of its navigations (`RunningFold`).
+    /// The one way out of the view: hands `event` to the trace being
+    /// recorded (`tracing`), the delegate, then the folds of its navigations (`RunningFold`).
     func emit(_ event: WebViewEvent) {
         startedTracing?.receive(event)
         navigationDelegate?.webView(self, didReceive: event)
