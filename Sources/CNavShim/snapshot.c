@@ -1,60 +1,59 @@
-// snapshot.c: PNG snapshots of a view. See include/navshim.h.
+// snapshot.c: pictures of a view, in memory. See include/navshim.h.
 #define _GNU_SOURCE
 #include "navshim-private.h"
 
-// MARK: - Screenshots
-
 typedef struct {
-    char *path;
-    void (*done)(void *, const char *);
+    int max_width;
+    nw_image_type type;
+    int quality;
+    void (*done)(void *, const unsigned char *, size_t, const char *);
     void *context;
 } nw_snapshot;
 
-static void on_snapshot_ready(GObject *source, GAsyncResult *result, gpointer user_data) {
-    nw_snapshot *snapshot = user_data;
-    g_autoptr(GError) error = NULL;
-    cairo_surface_t *surface = webkit_web_view_get_snapshot_finish(WEBKIT_WEB_VIEW(source), result, &error);
-    g_autofree char *message = NULL;
-    if (!surface) {
-        message = g_strdup(error ? error->message : "no snapshot");
-    } else {
-        cairo_status_t status = cairo_surface_write_to_png(surface, snapshot->path);
-        if (status != CAIRO_STATUS_SUCCESS) message = g_strdup_printf("%s: %s", snapshot->path, cairo_status_to_string(status));
-        cairo_surface_destroy(surface);
-    }
-    snapshot->done(snapshot->context, message);
-    g_free(snapshot->path);
-    g_free(snapshot);
-}
-
-void nw_view_write_snapshot(nw_view *view, const char *path, int full_document, void (*done)(void *, const char *),
-                            void *context) {
-    nw_snapshot *snapshot = g_new0(nw_snapshot, 1);
-    snapshot->path = g_strdup(path);
-    snapshot->done = done;
-    snapshot->context = context;
-    // The operation holds a reference to the web view until it calls back, so
-    // the callback never touches `view`, which may be gone by then.
-    webkit_web_view_get_snapshot(view->web_view,
-                                 full_document ? WEBKIT_SNAPSHOT_REGION_FULL_DOCUMENT : WEBKIT_SNAPSHOT_REGION_VISIBLE,
-                                 WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL, on_snapshot_ready, snapshot);
-}
-
-// MARK: - Screenshots in memory, scaled down
-
-typedef struct {
-    int max_width;
-    void (*done)(void *, const unsigned char *, size_t, const char *);
-    void *context;
-} nw_png_snapshot;
-
-static cairo_status_t append_png_bytes(void *closure, const unsigned char *data, unsigned int length) {
+static cairo_status_t append_bytes(void *closure, const unsigned char *data, unsigned int length) {
     g_byte_array_append(closure, data, length);
     return CAIRO_STATUS_SUCCESS;
 }
 
-static void on_png_snapshot_ready(GObject *source, GAsyncResult *result, gpointer user_data) {
-    nw_png_snapshot *snapshot = user_data;
+// `surface` scaled down to `max_width` pixels wide, or `surface` itself (a new reference).
+// Bilinear: about 1 ms for 1280 pixels to 800, where cairo's GOOD filter takes about 20.
+static cairo_surface_t *scaled_down(cairo_surface_t *surface, int max_width) {
+    int width = cairo_image_surface_get_width(surface), height = cairo_image_surface_get_height(surface);
+    if (max_width <= 0 || width <= max_width) return cairo_surface_reference(surface);
+    double factor = (double)max_width / width;
+    cairo_surface_t *scaled = cairo_image_surface_create(CAIRO_FORMAT_RGB24, max_width, MAX(1, (int)(height * factor + 0.5)));
+    cairo_t *cr = cairo_create(scaled);
+    cairo_scale(cr, factor, factor);
+    cairo_set_source_surface(cr, surface, 0, 0);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR);
+    cairo_paint(cr);
+    cairo_destroy(cr);
+    return scaled;
+}
+
+// `surface` encoded as `snapshot` asks, appended to `bytes`; NULL or why it could not be.
+static char *encode(cairo_surface_t *surface, const nw_snapshot *snapshot, GByteArray *bytes) {
+    if (snapshot->type == NW_IMAGE_PNG) {
+        cairo_status_t status = cairo_surface_write_to_png_stream(surface, append_bytes, bytes);
+        return status == CAIRO_STATUS_SUCCESS ? NULL : g_strdup(cairo_status_to_string(status));
+    }
+    // JPEG through GdkPixbuf (GTK's own dependency, with libjpeg built in): a
+    // few milliseconds for 800x500, where PNG takes about 20.
+    int width = cairo_image_surface_get_width(surface), height = cairo_image_surface_get_height(surface);
+    g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_get_from_surface(surface, 0, 0, width, height);
+    if (!pixbuf) return g_strdup("cannot read the picture's pixels");
+    g_autofree char *quality = g_strdup_printf("%d", CLAMP(snapshot->quality, 1, 100));
+    g_autofree gchar *buffer = NULL;
+    gsize length = 0;
+    g_autoptr(GError) error = NULL;
+    if (!gdk_pixbuf_save_to_buffer(pixbuf, &buffer, &length, "jpeg", &error, "quality", quality, NULL))
+        return g_strdup(error ? error->message : "cannot encode the picture as JPEG");
+    g_byte_array_append(bytes, (const guint8 *)buffer, (guint)length);
+    return NULL;
+}
+
+static void on_snapshot_ready(GObject *source, GAsyncResult *result, gpointer user_data) {
+    nw_snapshot *snapshot = user_data;
     g_autoptr(GError) error = NULL;
     cairo_surface_t *surface = webkit_web_view_get_snapshot_finish(WEBKIT_WEB_VIEW(source), result, &error);
     if (!surface) {
@@ -62,39 +61,31 @@ static void on_png_snapshot_ready(GObject *source, GAsyncResult *result, gpointe
         g_free(snapshot);
         return;
     }
-    int width = cairo_image_surface_get_width(surface), height = cairo_image_surface_get_height(surface);
-    cairo_surface_t *scaled = surface;
-    if (snapshot->max_width > 0 && width > snapshot->max_width) {
-        double factor = (double)snapshot->max_width / width;
-        int scaled_height = MAX(1, (int)(height * factor + 0.5));
-        scaled = cairo_image_surface_create(CAIRO_FORMAT_RGB24, snapshot->max_width, scaled_height);
-        cairo_t *cr = cairo_create(scaled);
-        cairo_scale(cr, factor, factor);
-        cairo_set_source_surface(cr, surface, 0, 0);
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
-        cairo_paint(cr);
-        cairo_destroy(cr);
-    }
-    GByteArray *png = g_byte_array_new();
-    cairo_status_t status = cairo_surface_write_to_png_stream(scaled, append_png_bytes, png);
-    if (status == CAIRO_STATUS_SUCCESS) {
-        snapshot->done(snapshot->context, png->data, png->len, NULL);
+    cairo_surface_t *scaled = scaled_down(surface, snapshot->max_width);
+    GByteArray *bytes = g_byte_array_new();
+    g_autofree char *failure = encode(scaled, snapshot, bytes);
+    if (failure) {
+        snapshot->done(snapshot->context, NULL, 0, failure);
     } else {
-        snapshot->done(snapshot->context, NULL, 0, cairo_status_to_string(status));
+        snapshot->done(snapshot->context, bytes->data, bytes->len, NULL);
     }
-    g_byte_array_unref(png);
-    if (scaled != surface) cairo_surface_destroy(scaled);
+    g_byte_array_unref(bytes);
+    cairo_surface_destroy(scaled);
     cairo_surface_destroy(surface);
     g_free(snapshot);
 }
 
-void nw_view_snapshot_png(nw_view *view, int max_width,
-                          void (*done)(void *, const unsigned char *, size_t, const char *), void *context) {
-    nw_png_snapshot *snapshot = g_new0(nw_png_snapshot, 1);
+void nw_view_snapshot(nw_view *view, int full_document, int max_width, nw_image_type type, int quality,
+                      void (*done)(void *, const unsigned char *, size_t, const char *), void *context) {
+    nw_snapshot *snapshot = g_new0(nw_snapshot, 1);
     snapshot->max_width = max_width;
+    snapshot->type = type;
+    snapshot->quality = quality;
     snapshot->done = done;
     snapshot->context = context;
-    // The operation holds a reference to the web view until it calls back.
-    webkit_web_view_get_snapshot(view->web_view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL,
-                                 on_png_snapshot_ready, snapshot);
+    // The operation holds a reference to the web view until it calls back, so
+    // the callback never touches `view`, which may be gone by then.
+    webkit_web_view_get_snapshot(view->web_view,
+                                 full_document ? WEBKIT_SNAPSHOT_REGION_FULL_DOCUMENT : WEBKIT_SNAPSHOT_REGION_VISIBLE,
+                                 WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL, on_snapshot_ready, snapshot);
 }

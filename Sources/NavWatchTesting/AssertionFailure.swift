@@ -88,10 +88,7 @@ struct AssertionPoll {
     private func record(_ failure: AssertionFailure, sourceLocation: SourceLocation) async {
         guard Test.current != nil else { return }
         Issue.record(Comment(rawValue: failure.description), sourceLocation: sourceLocation)
-        let path = NSTemporaryDirectory() + "navwatch-assertion-\(UUID().uuidString).png"
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        if (try? await view.writeScreenshot(to: path, timeout: .seconds(5))) != nil,
-           let png = FileManager.default.contents(atPath: path) {
+        if let png = try? await view.screenshot(timeout: .seconds(5)) {
             Attachment.record([UInt8](png), named: "screenshot.png", sourceLocation: sourceLocation)
         }
         if let html = try? await view.evaluateJavaScript("document.documentElement.outerHTML").stringValue {

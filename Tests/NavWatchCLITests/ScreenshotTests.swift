@@ -6,14 +6,6 @@ import Testing
 
 private let site = Task { try await LoopbackServer.start(route: FixtureSite.route) }
 
-/// The width and height a PNG file declares (its IHDR chunk); nil when it is no PNG.
-private func pngSize(_ path: String) -> (Int, Int)? {
-    guard let data = FileManager.default.contents(atPath: path), data.count > 24,
-          data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
-    let number = { (offset: Int) in data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
-    return (number(16), number(20))
-}
-
 @Suite("Screenshots")
 struct ScreenshotTests {
     @Test("navwatch URL --screenshot saves the viewport as a PNG; several URLs are numbered")
@@ -23,7 +15,7 @@ struct ScreenshotTests {
         defer { try? FileManager.default.removeItem(atPath: one) }
         let single = try await NavwatchProcess.run([server.url("/rich").absoluteString, "--screenshot", one])
         #expect(single.status == 0)
-        #expect(pngSize(one).map { [$0.0, $0.1] } == [1280, 800])
+        #expect(imageKind(atPath: one) == "png 1280x800")
 
         let base = temporaryPath("shot.png")
         let numbered = (1...2).map { base.replacingOccurrences(of: ".png", with: "-\($0).png") }
@@ -34,7 +26,7 @@ struct ScreenshotTests {
         #expect(several.status == 1)
         #expect(several.stderr == "")
         #expect(several.stdout.first { $0.contains(" finished ") }?.contains("/page") == true)
-        #expect(pngSize(numbered[0]).map { [$0.0, $0.1] } == [1280, 800])
+        #expect(imageKind(atPath: numbered[0]) == "png 1280x800")
         #expect(!FileManager.default.fileExists(atPath: numbered[1]))  // it never finished
     }
 
@@ -54,15 +46,10 @@ struct ScreenshotTests {
         #expect(steps.map(String.init) == ["goto \(server.url("/rich").absoluteString)", "goto \(failing)"])
         #expect(html.contains("<span class=\"failed\">failed</span> "))
         #expect(html.contains("<pre class=\"error\">connection-refused: "))
-        // A screenshot after each load, the device's viewport (412x839): the PNG's size is in its IHDR chunk.
-        let images = html.components(separatedBy: "src=\"data:image/png;base64,").dropFirst()
-            .map { Data(base64Encoded: String($0.prefix { $0 != "\"" })) }
-        #expect(images.count == 2)
-        for image in images {
-            let data = try #require(image)
-            let number = { (offset: Int) in data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
-            #expect(number(16) == 412 && number(20) == 839)
-        }
+        // A JPEG screenshot after each load, the device's viewport (412x839).
+        let images = html.components(separatedBy: "src=\"data:image/jpeg;base64,").dropFirst()
+            .map { Data(base64Encoded: String($0.prefix { $0 != "\"" })).flatMap(imageKind) }
+        #expect(images == ["jpeg 412x839", "jpeg 412x839"])
     }
 
     @Test("--viewport sizes the page and its screenshot; crawl --timezone sets the clock its pages read")
@@ -72,7 +59,7 @@ struct ScreenshotTests {
         defer { try? FileManager.default.removeItem(atPath: shot) }
         let watch = try await NavwatchProcess.run([server.url("/rich").absoluteString, "--viewport", "390x844", "--screenshot", shot])
         #expect(watch.status == 0)
-        #expect(pngSize(shot).map { [$0.0, $0.1] } == [390, 844])
+        #expect(imageKind(atPath: shot) == "png 390x844")
 
         let db = temporaryPath("clock.db"), script = temporaryPath("clock.js")
         defer { removeSQLiteDatabase(atPath: db); try? FileManager.default.removeItem(atPath: script) }
@@ -101,7 +88,7 @@ struct ScreenshotTests {
         #expect(names.count == 2)
         #expect(names == reports.compactMap { ($0["url"] as? String).map(PageLoadReport.screenshotName) }.sorted())
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == names)
-        for name in names { #expect(pngSize(directory + "/" + name).map { [$0.0, $0.1] } == [1280, 800]) }
+        for name in names { #expect(imageKind(atPath: directory + "/" + name) == "png 1280x800") }
     }
 
     @Test("a screenshot directory that cannot be made is one line and exit status 2")

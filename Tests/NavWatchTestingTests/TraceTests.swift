@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NavWatchTestSupport
 import NavWatchTesting
 import Testing
 
@@ -51,13 +52,9 @@ struct TraceTests {
         #expect(trace.steps.allSatisfy { $0.error == nil })
         #expect(zip(trace.steps, trace.steps.dropFirst()).allSatisfy { $0.startMilliseconds + $0.durationMilliseconds <= $1.startMilliseconds })
         for step in trace.steps {
-            let png = try #require(step.screenshot, "\(step.title) has no screenshot")
-            let path = NSTemporaryDirectory() + "trace-step-\(UUID().uuidString).png"
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            try png.write(to: URL(fileURLWithPath: path))
-            let image = try PNGImage(contentsOf: path)
-            // The 1280x800 viewport, scaled down to Tracing.screenshotWidth.
-            #expect(image.width == Tracing.screenshotWidth && image.height == 500)
+            let jpeg = try #require(step.screenshot, "\(step.title) has no screenshot")
+            // A JPEG of the 1280x800 viewport, scaled down to Tracing.screenshotWidth.
+            #expect(imageKind(jpeg) == "jpeg \(Tracing.screenshotWidth)x500")
         }
         #expect(trace.messages.map { "\($0.level) \($0.text)" } == ["log clicked", "pageerror Error: boom"])
         #expect(trace.requests.map { "\($0.method) \(URL(string: $0.url)?.path ?? "") \($0.status.map(String.init) ?? "-")" }
@@ -66,7 +63,7 @@ struct TraceTests {
         let html = try String(contentsOf: file, encoding: .utf8)
         #expect(html.contains("<title>Trace: the traced app</title>"))
         #expect(html.contains("click locator(&#39;#go&#39;)</span> <span class=\"ok\">ok</span>"))
-        #expect(html.components(separatedBy: "src=\"data:image/png;base64,").count == 4)
+        #expect(html.components(separatedBy: "src=\"data:image/jpeg;base64,").count == 4)
         #expect(html.contains("<td>pageerror</td><td class=\"text\">Error: boom</td>"))
         #expect(!html.contains("http://") || html.contains("<td class=\"url\">\(server.url("/api").absoluteString)</td>"))
     }

@@ -389,22 +389,22 @@ unsigned nw_keyval_from_unicode(uint32_t character);
 
 // MARK: - Screenshots
 
-/// Writes a PNG of the view's visible area (its viewport), or of the whole
-/// document when `full_document` is 1, to `path`. `done` is called exactly
-/// once, on the WebKit thread, with NULL on success or a message (borrowed
-/// for the call); also when the view is destroyed first.
-void nw_view_write_snapshot(nw_view *view, const char *path, int full_document,
-                            void (*done)(void *_Nullable context, const char *_Nullable error),
-                            void *_Nullable context);
+/// How `nw_view_snapshot` encodes its picture.
+typedef enum {
+    NW_IMAGE_PNG = 0,
+    NW_IMAGE_JPEG = 1,
+} nw_image_type;
 
-/// Takes a PNG of the view's visible area in memory, scaled down to
-/// `max_width` pixels wide when it is wider (0: not scaled). `done` is called
-/// exactly once, on the WebKit thread, with the PNG's bytes (borrowed for the
-/// call) or an error message; also when the view is destroyed first.
-void nw_view_snapshot_png(nw_view *view, int max_width,
-                          void (*done)(void *_Nullable context, const unsigned char *_Nullable png, size_t length,
-                                       const char *_Nullable error),
-                          void *_Nullable context);
+/// Takes a picture of the view's visible area (its viewport), or of the
+/// whole document when `full_document` is 1, in memory: scaled down
+/// (bilinear) to `max_width` pixels wide when it is wider (0: not scaled),
+/// encoded as `type` (`quality` 1-100 for JPEG). `done` is called exactly
+/// once, on the WebKit thread, with the image's bytes (borrowed for the call)
+/// or an error message; also when the view is destroyed first.
+void nw_view_snapshot(nw_view *view, int full_document, int max_width, nw_image_type type, int quality,
+                      void (*done)(void *_Nullable context, const unsigned char *_Nullable bytes, size_t length,
+                                   const char *_Nullable error),
+                      void *_Nullable context);
 
 // MARK: - Cookies and storage (cookies.c)
 

@@ -35,7 +35,7 @@ extension Trace {
             page += "<span class=\"time\">at \(step.startMilliseconds.millisecondsText), \(step.durationMilliseconds.millisecondsText)</span>"
             if let error = step.error { page += "<pre class=\"error\">\(HTML.escape(error))</pre>" }
             if let screenshot = step.screenshot {
-                page += "<img alt=\"the page after this step\" src=\"data:image/png;base64,\(screenshot.base64EncodedString())\">"
+                page += "<img alt=\"the page after this step\" src=\"data:image/jpeg;base64,\(screenshot.base64EncodedString())\">"
             }
             page += "</li>\n"
         }

@@ -16,8 +16,9 @@ public struct Trace: Sendable, Hashable, Codable {
         public var durationMilliseconds: Double
         /// Why it failed; nil when it did not.
         public var error: String?
-        /// A PNG of the viewport just after it, at most `Tracing.screenshotWidth`
-        /// pixels wide; nil without screenshots, or when none could be taken.
+        /// A JPEG of the viewport just after it (`Tracing.screenshotType`), at
+        /// most `Tracing.screenshotWidth` pixels wide; nil without screenshots,
+        /// or when none could be taken.
         public var screenshot: Data?
     }
 

@@ -15,8 +15,8 @@ import WebKitThread
 /// A step's screenshot (of the viewport, at most `screenshotWidth` pixels
 /// wide) is asked for as the step ends and comes in while the test goes on;
 /// `stop()` waits for the last ones, each at most `screenshotTimeout`. A
-/// screenshot takes some tens of milliseconds of the WebKit thread; with
-/// `screenshots: false` a trace costs next to nothing. Under Swift Testing,
+/// screenshot takes a few milliseconds of the WebKit thread and some more of
+/// the web process; with `screenshots: false` a trace costs next to nothing. Under Swift Testing,
 /// an assertion that fails on a traced view attaches the trace so far
 /// (`trace.html`) to the test's issue.
 @WebKitActor
@@ -34,6 +34,9 @@ public final class Tracing {
 
     /// How wide a step's screenshot is at most, in pixels: a wider viewport's is scaled down.
     public nonisolated static let screenshotWidth = 800
+    /// How a step's screenshot is encoded: JPEG, a few milliseconds of the
+    /// WebKit thread where a PNG takes some tens.
+    public nonisolated static let screenshotType = ScreenshotType.jpeg(quality: 80)
     /// How long a step's screenshot may take (a web process that does not
     /// answer): the step then has none.
     public nonisolated static let screenshotTimeout: Duration = .seconds(5)
@@ -135,24 +138,16 @@ public final class Tracing {
         let took = now - (trace?.steps[index].startMilliseconds ?? 0)
         trace?.steps[index].durationMilliseconds = took
         trace?.steps[index].error = error
-        guard screenshots, let shim = view?.shim else { return }
-        // Asked for now, so that it shows the page as this step left it (the
-        // web process answers in order); put in the trace when it comes, while the test goes on.
-        let box = FirstAnswer<Data?>()
-        nw_view_snapshot_png(shim, Int32(Self.screenshotWidth), { context, png, length, _ in
-            let box = Unmanaged<FirstAnswer<Data?>>.fromOpaque(context!).takeRetainedValue()
-            box.answer(png.map { Data(bytes: $0, count: length) })
-        }, Unmanaged.passRetained(box).toOpaque())
+        guard screenshots, let view else { return }
+        // Asked for now, so that it shows the page as this step left it; put
+        // in the trace when it comes, while the test goes on.
+        let screenshot = view.requestScreenshot(type: Self.screenshotType, maxWidth: Self.screenshotWidth,
+                                                timeout: Self.screenshotTimeout)
         let generation = generation
-        let timer = Task {
-            guard (try? await Task.sleep(for: Self.screenshotTimeout)) != nil else { return }
-            box.answer(nil)
-        }
         screenshotsTaken.append(Task { [weak self] in
-            let png = await box.wait()
-            timer.cancel()
+            let jpeg = try? await screenshot.value()
             guard let self, self.generation == generation, index < self.trace?.steps.count ?? 0 else { return }
-            self.trace?.steps[index].screenshot = png
+            self.trace?.steps[index].screenshot = jpeg
         })
     }
 
