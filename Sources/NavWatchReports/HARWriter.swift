@@ -9,7 +9,8 @@ import NavWatchCrawler
 ///   the next entry's URL.
 /// - A page has `_data`, what the crawl's page handler (`--extract`)
 ///   returned for it, or `_handlerError`, why the handler gave nothing, and
-///   `_network`, the network profile it loaded over (`--network`). Its
+///   `_network`, the network profile it loaded over (`--network`), and
+///   `_emulation`, what its view emulated (`--device`, `--viewport`, ...). Its
 ///   `pageTimings` are of the load its entries are, the first of `--runs`.
 /// - A failed request has status 0 and `_error` (its `NavigationError.Kind`);
 ///   a request still pending when the report was made has `_pending: true`.
@@ -73,7 +74,8 @@ public final class HARWriter {
         let timings = report.runs?.first ?? report.timings
         let page = Page(startedDateTime: PageLoadReport.timestamp(started), id: id, title: report.title ?? report.url,
                         pageTimings: .init(onContentLoad: timings.domContentLoaded ?? -1, onLoad: timings.load ?? -1),
-                        _data: report.data, _handlerError: report.handlerError, _network: report.network)
+                        _data: report.data, _handlerError: report.handlerError, _network: report.network,
+                        _emulation: report.emulation)
         pages.write((pageCount == 0 ? "\n" : ",\n") + JSONText.of(page))
         pageCount += 1
         let requests = report.requests.isEmpty ? [RequestRecord.document(of: report)] : report.requests
@@ -115,6 +117,8 @@ public final class HARWriter {
         var _handlerError: String?
         /// The network profile the page loaded over (`--network`).
         var _network: NetworkProfile?
+        /// What the page's view emulated (`--device`, `--viewport`, `--user-agent`, `--timezone`).
+        var _emulation: PageLoadReport.EmulationInfo?
     }
 
     private struct NameValue: Encodable { var name, value: String }

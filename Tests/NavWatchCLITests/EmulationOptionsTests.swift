@@ -1,4 +1,6 @@
+import Foundation
 import NavWatch
+import NavWatchCrawler
 @testable import NavWatchCLI
 import Testing
 
@@ -8,10 +10,25 @@ struct EmulationOptionsTests {
     func precedence() throws {
         let iPhone = try #require(Device.named("iPhone 13"))
         let device = try EmulationOptions.parse(["--device", "iphone 13"]).applied(to: WebViewConfiguration())
-        #expect([device.viewportWidth, device.viewportHeight] == [390, 664] && device.userAgent == iPhone.userAgent)
+        #expect([device.viewportWidth, device.viewportHeight] == [390, 664] as [Int] && device.userAgent == iPhone.userAgent)
         let overridden = try EmulationOptions.parse(["--device", "iPhone 13", "--viewport", "300x500", "--timezone", "Asia/Tokyo"])
             .applied(to: WebViewConfiguration(userAgent: "mine"))
-        #expect([overridden.viewportWidth, overridden.viewportHeight] == [300, 500])
+        #expect([overridden.viewportWidth, overridden.viewportHeight] == [300, 500] as [Int])
         #expect(overridden.userAgent == "mine" && overridden.timeZone == "Asia/Tokyo")
+    }
+
+    @Test("a report names what was emulated, the device among it; nothing for a view of every default")
+    func recordedInReports() throws {
+        let defaults: PageLoadReport.EmulationInfo? = PageLoadReport.EmulationInfo(WebViewConfiguration())
+        #expect(defaults == nil)
+        let configuration = try EmulationOptions.parse(["--device", "iPhone 13", "--viewport", "300x500", "--timezone", "Asia/Tokyo"])
+            .applied(to: WebViewConfiguration(userAgent: "mine"))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let info = try #require(PageLoadReport.EmulationInfo(configuration))
+        #expect(String(decoding: try encoder.encode(info), as: UTF8.self)
+                    == #"{"device":"iPhone 13","time_zone":"Asia/Tokyo","user_agent":"mine","viewport":"300x500"}"#)
+        let zoneOnly = try #require(PageLoadReport.EmulationInfo(WebViewConfiguration(timeZone: "Europe/Berlin")))
+        #expect(String(decoding: try encoder.encode(zoneOnly), as: UTF8.self) == #"{"time_zone":"Europe/Berlin","viewport":"1280x800"}"#)
     }
 }

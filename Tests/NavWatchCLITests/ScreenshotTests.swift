@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NavWatch
 import NavWatchCrawler
 import NavWatchTestSupport
 import Testing
@@ -30,15 +31,15 @@ struct ScreenshotTests {
         #expect(!FileManager.default.fileExists(atPath: numbered[1]))  // it never finished
     }
 
-    @Test("navwatch URL --trace: a step per load, each with its screenshot and why it failed; --device sizes them")
+    @Test("navwatch URL --trace: a step per load, each with its screenshot and why it failed; --device sizes them, and the HAR names it")
     func watchTrace() async throws {
         let server = try await site.value
-        let trace = temporaryPath("trace.html")
-        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let trace = temporaryPath("trace.html"), har = temporaryPath("trace.har")
+        defer { for path in [trace, har] { try? FileManager.default.removeItem(atPath: path) } }
         let refused = try RefusingPort()
         let failing = "http://127.0.0.1:\(refused.port)/"
         let result = try await NavwatchProcess.run([server.url("/rich").absoluteString, failing, "--trace", trace,
-                                                    "--device", "Pixel 7"])
+                                                    "--device", "Pixel 7", "--har", har])
         #expect(result.status == 1)
         #expect(result.stderr == "")
         let html = try String(contentsOfFile: trace, encoding: .utf8)
@@ -50,9 +51,15 @@ struct ScreenshotTests {
         let images = html.components(separatedBy: "src=\"data:image/jpeg;base64,").dropFirst()
             .map { Data(base64Encoded: String($0.prefix { $0 != "\"" })).flatMap(imageKind) }
         #expect(images == ["jpeg 412x839", "jpeg 412x839"])
+        // Each HAR page says what its view emulated.
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any])
+        let pages = try #require((log["log"] as? [String: Any])?["pages"] as? [[String: Any]])
+        let pixel = try #require(Device.named("Pixel 7"))
+        #expect(pages.map { $0["_emulation"] as? [String: String] }
+                    == Array(repeating: ["viewport": "412x839", "device": "Pixel 7", "user_agent": pixel.userAgent], count: 2))
     }
 
-    @Test("--viewport sizes the page and its screenshot; crawl --timezone sets the clock its pages read")
+    @Test("--viewport sizes the page and its screenshot; crawl --timezone sets the clock its pages read, and each report says so")
     func viewportAndTimeZone() async throws {
         let server = try await site.value
         let shot = temporaryPath("phone.png")
@@ -71,6 +78,7 @@ struct ScreenshotTests {
         let reports = try crawl.stdout.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         let report = try #require(reports.first { $0["url"] as? String == server.url("/rich").absoluteString })
         #expect(report["data"] as? [AnyHashable] == ["Asia/Tokyo", 800])
+        #expect(report["emulation"] as? [String: String] == ["viewport": "800x600", "time_zone": "Asia/Tokyo"])
     }
 
     @Test("navwatch crawl --screenshots names each finished page's PNG in its report")

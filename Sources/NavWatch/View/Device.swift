@@ -55,11 +55,12 @@ public struct Device: Sendable, Hashable {
 }
 
 extension WebViewConfiguration {
-    /// This configuration with `device`'s viewport and User-Agent.
+    /// This configuration with `device`'s viewport and User-Agent, and its name as `deviceName`.
     public func emulating(_ device: Device) -> WebViewConfiguration {
         var configuration = self
         (configuration.viewportWidth, configuration.viewportHeight) = (device.viewportWidth, device.viewportHeight)
         configuration.userAgent = device.userAgent
+        configuration.deviceName = device.name
         return configuration
     }
 }

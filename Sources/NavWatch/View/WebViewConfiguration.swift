@@ -97,6 +97,10 @@ public struct WebViewConfiguration: Sendable, Hashable {
     /// zones can run at once. `check()` refuses a name the system's time
     /// zone database does not know.
     public var timeZone: String?
+    /// The name of the device whose viewport and User-Agent `emulating(_:)`
+    /// set, for reports to say what was emulated; nil when none was.
+    /// Changing the viewport or User-Agent afterwards keeps it.
+    public var deviceName: String?
 
     /// The default `webProcessMemoryLimit`: 1,024 MB, some five times what a
     /// large documentation page takes, and a quarter of a 7 GB CI runner's

@@ -79,6 +79,7 @@ package final class Watcher {
                                                                  outcome: .failed) : nil
             report?.attempts = 1
             report?.network = options.network
+            report?.emulation = PageLoadReport.EmulationInfo(options.configuration)
             report?.startedAt = Date()
             let fold = try view.loadFolding(url, timeout: options.timeout, start: start)
             let number = translator.begin(fold, at: start)

@@ -116,6 +116,8 @@ package final class PageLoader {
     private let privateAddressGuard: PrivateAddressGuard?
     /// The network the loader's views load over, which its reports name.
     private let network: NetworkProfile?
+    /// What its views emulate, for each rendered page's report; nil when they keep every default.
+    private let emulation: PageLoadReport.EmulationInfo?
 
     package init(configuration: WebViewConfiguration, recycleAfter: Int, settle: Duration = LateWindow.defaultSettle,
                  screenshotDirectory: URL? = nil, privateAddressGuard: PrivateAddressGuard? = nil,
@@ -132,6 +134,7 @@ package final class PageLoader {
         self.screenshotDirectory = screenshotDirectory
         self.privateAddressGuard = privateAddressGuard
         self.network = network
+        emulation = PageLoadReport.EmulationInfo(configuration)
         self.pageHandler = pageHandler
         self.handlerTimeout = handlerTimeout
         self.onLoadStarted = onLoadStarted
@@ -229,6 +232,7 @@ package final class PageLoader {
         var result = PageResult(report: PageLoadReport(entry, outcome: .failed))
         result.report.attempts = entry.attempts + 1
         result.report.network = network
+        result.report.emulation = emulation
         let start = clock.now
         // Only what the guard records from here on can be about this load.
         let guardMark = privateAddressGuard?.mark

@@ -361,4 +361,37 @@ extension PageLoadReport {
             titleInPage = link.routeTitle
         }
     }
+
+    /// What a rendered page's view emulated (`emulation` in the report):
+    /// set when its viewport is not `WebViewConfiguration`'s default, or it
+    /// has a User-Agent, a time zone or a device of its own.
+    public struct EmulationInfo: Codable, Sendable, Equatable {
+        /// The viewport, `WIDTHxHEIGHT` in CSS pixels.
+        public var viewport: String
+        /// The device it emulates (`WebViewConfiguration.deviceName`); nil for none.
+        public var device: String?
+        /// The User-Agent it sends; nil for WebKit's own.
+        public var userAgent: String?
+        /// The time zone its pages see, an IANA name; nil for the system's.
+        public var timeZone: String?
+
+        enum CodingKeys: String, CodingKey {
+            case viewport, device
+            case userAgent = "user_agent"
+            case timeZone = "time_zone"
+        }
+
+        /// What `configuration` emulates; nil when it keeps every default.
+        public init?(_ configuration: WebViewConfiguration) {
+            let defaults = WebViewConfiguration()
+            guard configuration.viewportWidth != defaults.viewportWidth
+                || configuration.viewportHeight != defaults.viewportHeight
+                || configuration.userAgent != nil || configuration.timeZone != nil || configuration.deviceName != nil
+            else { return nil }
+            viewport = "\(configuration.viewportWidth)x\(configuration.viewportHeight)"
+            device = configuration.deviceName
+            userAgent = configuration.userAgent
+            timeZone = configuration.timeZone
+        }
+    }
 }

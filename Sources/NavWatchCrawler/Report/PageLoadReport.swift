@@ -204,6 +204,10 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
     /// The network the page loaded over (`CrawlConfiguration.network`); nil
     /// for none. Its timings are what the page saw over it.
     public var network: NetworkProfile?
+    /// What the view that rendered the page emulated (its viewport, device,
+    /// User-Agent, time zone); nil for a page read from its HTML, and for
+    /// one rendered with every default.
+    public var emulation: EmulationInfo?
     /// With repeated loads (`CrawlConfiguration.runs`): each load's timings,
     /// the first being the load the rest of the report describes. `timings`
     /// then holds each timing's median over them, and `spread` how they
@@ -240,7 +244,7 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
         case renderReason = "render_reason"
         case linksNotRead = "links_not_read"
         case refusedRequests = "refused_requests"
-        case route, network, runs, spread
+        case route, network, emulation, runs, spread
     }
 
     /// A report of `url`, found at `depth` on `parent`, with `outcome` and nothing else known.
