@@ -17,6 +17,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // NavWatchTesting's routes: a certificate per host for the https they intercept.
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -60,7 +63,21 @@ let package = Package(
             ]
         ),
         // Layer 4: web-first assertions for end-to-end tests (`expect(locator)`), on Swift Testing.
-        .target(name: "NavWatchTesting", dependencies: ["NavWatch"]),
+        // Its routes answer a view's requests through a proxy of their own (NIO),
+        // https included (a certificate per host), and send the rest on (AsyncHTTPClient).
+        .target(
+            name: "NavWatchTesting",
+            dependencies: [
+                "NavWatch",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // Layer 4, beside the engine (no WebKit): plain HTTP for what the
         // crawler asks without a web view: robots.txt, sitemaps and links
         // that leave the crawl's scope.
@@ -174,7 +191,7 @@ let package = Package(
             path: "Benchmarks/NavwatchBench"
         ),
         .testTarget(name: "NavWatchTests", dependencies: ["NavWatch", "NavWatchTestSupport", "CNavShim", "WebKitThread", "LoopbackServer"]),
-        .testTarget(name: "NavWatchTestingTests", dependencies: ["NavWatchTesting", "NavWatchTestSupport", "LoopbackServer"]),
+        .testTarget(name: "NavWatchTestingTests", dependencies: ["NavWatchTesting", "NavWatchTestSupport", "LoopbackServer", "NavWatchGuard"]),
         .testTarget(name: "NavWatchRxTests", dependencies: ["NavWatchRx", "NavWatch", "NavWatchTestSupport", "WebKitThread", "LoopbackServer"]),
         .testTarget(name: "NavWatchHTMLTests", dependencies: ["NavWatchHTML"]),
         .testTarget(

@@ -406,6 +406,19 @@ void nw_view_snapshot(nw_view *view, int full_document, int max_width, nw_image_
                                    const char *_Nullable error),
                       void *_Nullable context);
 
+// MARK: - Interception (interception.c)
+
+/// Sends every later request of the view's website data manager (so of
+/// every view of its context) through the HTTP proxy at `proxy_uri`
+/// (`http://127.0.0.1:PORT`), loopback hosts included; NULL: straight to
+/// the network. Requests already on the network finish as they started.
+void nw_view_set_proxy(nw_view *view, const char *_Nullable proxy_uri);
+
+/// Makes the view's context accept `certificate_pem` (one PEM certificate)
+/// for `host` (a name or IP address, as in URLs, without brackets) however
+/// it fails to validate. NULL on success, else why (free it with nw_free).
+char *_Nullable nw_view_allow_certificate(nw_view *view, const char *certificate_pem, const char *host);
+
 // MARK: - Cookies and storage (cookies.c)
 
 /// One cookie, as libsoup has it. Strings are borrowed.

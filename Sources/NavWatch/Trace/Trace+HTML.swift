@@ -45,7 +45,8 @@ extension Trace {
         })
         page += "<h2>Requests</h2>\n"
         page += requests.isEmpty ? "<p>None.</p>\n" : table(["at", "method", "URL", "status", "type", "took"], requests.map {
-            [$0.milliseconds.millisecondsText, $0.method, $0.url, $0.status.map(String.init) ?? ($0.failure ?? "not ended"),
+            [$0.milliseconds.millisecondsText, $0.method, $0.url + ($0.routed == true ? " (routed)" : ""),
+             $0.status.map(String.init) ?? ($0.failure ?? "not ended"),
              $0.mimeType ?? "", $0.durationMilliseconds?.millisecondsText ?? ""]
         })
         return page + "</body></html>\n"

@@ -50,6 +50,9 @@ public struct Trace: Sendable, Hashable, Codable {
         public var durationMilliseconds: Double?
         /// Why it failed, when it did.
         public var failure: String?
+        /// True when a route of the view (NavWatchTesting's `route`) answered
+        /// it: fulfilled, aborted or continued it; nil otherwise.
+        public var routed: Bool?
     }
 
     /// What the trace is of (the test's name, or what `start(title:)` was given).

@@ -151,6 +151,12 @@ public final class Tracing {
         })
     }
 
+    /// Marks the last request for `url` as answered by a route (`Trace.Request.routed`).
+    package func markRouted(_ url: String) {
+        guard let index = trace?.requests.lastIndex(where: { $0.url == url && $0.routed == nil }) else { return }
+        trace?.requests[index].routed = true
+    }
+
     /// Takes what `event` says for the trace: a console message, an error, a request.
     func receive(_ event: WebViewEvent) {
         guard trace != nil else { return }

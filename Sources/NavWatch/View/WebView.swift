@@ -103,6 +103,9 @@ public final class WebView {
         return try await startedTracing.step(title(), failure: failure, body)
     }
 
+    /// What answers the view's intercepted requests (NavWatchTesting's
+    /// router), kept while the view is open: let go of by `close()`.
+    package var interception: (any AnyObject & Sendable)?
     /// The shim's view; nil once closed.
     var shim: OpaquePointer?
     /// The view's web context, shared with the views of its popups.
@@ -110,6 +113,8 @@ public final class WebView {
     /// `webContext` when it was made for this view alone (`Storage.isolated`):
     /// let go of after the view (its popups keep it while they live).
     private var ownedContext: OpaquePointer?
+    /// Whether the view has a web context of its own (`Storage.isolated`), shared only with its popups.
+    package var ownsContext: Bool { ownedContext != nil }
     /// The scripts that set an origin's `localStorage` from
     /// `configuration.storageState`, by origin, until a document of it commits.
     var storageSeeds: [String: OpaquePointer] = [:]
@@ -285,6 +290,7 @@ public final class WebView {
         destroy(shim)
         for wait in popupWaits.values { wait.abandon() }
         for wait in downloadWaits.values { wait.ended.abandon() }
+        interception = nil
         emit(.closed)
     }
 

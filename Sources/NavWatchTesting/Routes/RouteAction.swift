@@ -1,0 +1,52 @@
+import Foundation
+
+/// What a route does with a request it matched (`WebView.route(_:_:)`), as
+/// Playwright's `route.fulfill`, `route.abort` and `route.continue`.
+public enum RouteAction: Sendable, Equatable {
+    /// Answers the request with this response; nothing reaches the network.
+    /// `Content-Length` is set from `body`.
+    case fulfill(status: Int = 200, headers: [String: String] = [:], body: Data = Data())
+    /// Fails the request as the network would (the connection closes
+    /// without an answer): a `fetch` rejects, an image fires `error`, a
+    /// page load fails. `reason` is what the trace records.
+    case abort(AbortReason = .failed)
+    /// Sends the request on to its server, changed by `overrides`, and
+    /// gives the page the server's response as it came.
+    case `continue`(RouteOverrides = RouteOverrides())
+
+    /// Answers with `body` as text of `contentType` (`text/html`, `application/json`, ...).
+    public static func fulfill(status: Int = 200, contentType: String, body: String) -> RouteAction {
+        .fulfill(status: status, headers: ["Content-Type": contentType], body: Data(body.utf8))
+    }
+
+    /// Why a request was aborted, as Playwright names network errors.
+    public enum AbortReason: String, Sendable, Equatable, CaseIterable {
+        case aborted, accessDenied = "accessdenied", addressUnreachable = "addressunreachable"
+        case blockedByClient = "blockedbyclient", connectionAborted = "connectionaborted"
+        case connectionClosed = "connectionclosed", connectionFailed = "connectionfailed"
+        case connectionRefused = "connectionrefused", connectionReset = "connectionreset"
+        case internetDisconnected = "internetdisconnected", nameNotResolved = "namenotresolved"
+        case timedOut = "timedout", failed
+    }
+}
+
+/// What `RouteAction.continue` changes in a request before sending it on; nil keeps the request's own.
+public struct RouteOverrides: Sendable, Equatable {
+    /// Another URL of the same scheme: the page still sees its own.
+    public var url: URL?
+    /// Another HTTP method.
+    public var method: String?
+    /// Header fields to set (replacing those of the same name, letter case
+    /// aside); the others are kept.
+    public var headers: [String: String]?
+    /// Another body.
+    public var postData: Data?
+
+    /// Overrides of the given parts of a request.
+    public init(url: URL? = nil, method: String? = nil, headers: [String: String]? = nil, postData: Data? = nil) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.postData = postData
+    }
+}

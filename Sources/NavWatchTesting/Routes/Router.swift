@@ -1,0 +1,222 @@
+import AsyncHTTPClient
+import Foundation
+import NavWatch
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import Synchronization
+import WebKitThread
+
+/// The routes of one view, and the proxy on 127.0.0.1 its requests (and
+/// its popups') go through once it has had one (`WebView.route(_:_:)`).
+///
+/// - Each request is matched against the routes, the last one set first.
+///   The first that matches is given it (its handler runs in the task that
+///   set the route, so under Swift Testing a handler that throws is an
+///   issue of that test); a request no route matches goes on unchanged.
+/// - https is intercepted too: the proxy answers `CONNECT` with a
+///   certificate of its own for the host, which the view is told to accept.
+/// - What goes on to the network goes through the view's own
+///   `networkProxy` when it has one (the private-address guard), and is
+///   checked as the view checks certificates (`tlsErrors`).
+/// - Lives as long as the view keeps it (`WebView.interception`): it stops
+///   listening, and its routes' handlers stop being asked, once let go of.
+final class Router: Sendable {
+    /// A route: which URLs, and where their requests go to be answered.
+    private struct Route: Sendable {
+        let pattern: RoutePattern
+        let jobs: AsyncStream<RouteJob>.Continuation
+    }
+
+    /// The proxy's address, for the view's network settings.
+    let proxyURL: URL
+    private let server: any Channel
+    private let routes = Mutex<[Route]>([])
+    private let certificates = RouteCertificates()
+    /// Hosts whose certificate the view has been told to accept.
+    private let acceptedHosts = Mutex<Set<String>>([])
+    private let upstream: HTTPClient
+    private let view: ViewReference
+
+    /// The largest response body sent on from the network; a larger one fails its request.
+    static let maximumBodySize = 256 << 20
+
+    private init(server: any Channel, upstream: HTTPClient, view: ViewReference) {
+        self.server = server
+        self.upstream = upstream
+        self.view = view
+        proxyURL = URL(string: "http://127.0.0.1:\(server.localAddress?.port ?? 0)")!
+    }
+
+    /// Starts the proxy of `view`, which sends on what no route answers as its configuration says.
+    @WebKitActor
+    static func start(for view: WebView) async throws -> Router {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if view.configuration.tlsErrors == .ignore { tls.certificateVerification = .none }
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(10), read: .seconds(60)), decompression: .disabled)
+        // A server that cannot be reached (or that the guard refuses) fails its request at once, as in the view.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        if let proxy = view.configuration.networkProxy, let host = proxy.host, let port = proxy.port {
+            configuration.proxy = .server(host: host, port: port)
+        }
+        let upstream = HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
+                                  configuration: configuration)
+        let reference = ViewReference(view)
+        let holder = RouterHolder()
+        do {
+            let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.backlog, value: 256)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try RouteConnectionHandler.configure(channel.pipeline.syncOperations, holder: holder, origin: nil)
+                    }
+                }
+                .bind(host: "127.0.0.1", port: 0).get()
+            let router = Router(server: server, upstream: upstream, view: reference)
+            holder.router = router
+            return router
+        } catch {
+            try? await upstream.shutdown()
+            throw error
+        }
+    }
+
+    deinit {
+        server.close(promise: nil)
+        for route in routes.withLock({ $0 }) { route.jobs.finish() }
+        let upstream = upstream
+        Task { try? await upstream.shutdown() }
+    }
+
+    // MARK: Routes
+
+    /// Adds a route, asked before those added earlier.
+    func add(_ pattern: RoutePattern, jobs: AsyncStream<RouteJob>.Continuation) {
+        routes.withLock { $0.append(Route(pattern: pattern, jobs: jobs)) }
+    }
+
+    /// Removes the routes whose pattern is written `description` (all with
+    /// nil); requests they were already given are still answered.
+    func remove(_ description: String?) {
+        let removed = routes.withLock { routes in
+            let removed = routes.filter { description == nil || $0.pattern.description == description }
+            routes.removeAll { description == nil || $0.pattern.description == description }
+            return removed
+        }
+        for route in removed { route.jobs.finish() }
+    }
+
+    // MARK: Answering
+
+    /// What the proxy does with a request.
+    enum Reply: Sendable {
+        case respond(status: Int, headers: [(String, String)], body: ByteBuffer)
+        /// Fail the request as a broken network would, and only once: WebKit
+        /// sends a request again when its connection closes before an
+        /// answer, but not after one it cannot read, so the proxy answers a
+        /// line that is not HTTP and closes the connection.
+        case fail
+    }
+
+    /// Matches `request` against the routes and answers it as the route says, or sends it on.
+    func reply(to request: RouteRequest) async -> Reply {
+        let url = request.url.absoluteString
+        guard let route = routes.withLock({ routes in routes.last { $0.pattern.matches(url) } }) else {
+            return await forward(request, overrides: RouteOverrides())
+        }
+        let action = await withCheckedContinuation { (answer: CheckedContinuation<RouteAction, Never>) in
+            if case .terminated = route.jobs.yield(RouteJob(request: request, answer: answer)) {
+                answer.resume(returning: .continue())
+            }
+        }
+        await view.markRouted(url)
+        switch action {
+        case .fulfill(let status, let headers, let body):
+            let fields = headers.filter { $0.key.lowercased() != "content-length" }.sorted { $0.key < $1.key }
+            return .respond(status: status, headers: fields.map { ($0.key, $0.value) }, body: ByteBuffer(bytes: body))
+        case .abort:
+            return .fail
+        case .continue(let overrides):
+            return await forward(request, overrides: overrides)
+        }
+    }
+
+    /// The header fields a proxy never passes on (RFC 9110, 7.6.1).
+    private static let hopByHop: Set<String> = [
+        "connection", "proxy-connection", "keep-alive", "proxy-authorization", "proxy-authenticate", "te", "trailer",
+        "transfer-encoding", "upgrade", "host", "content-length",
+    ]
+
+    /// Sends `request`, changed by `overrides`, to its server and returns its response as it came.
+    private func forward(_ request: RouteRequest, overrides: RouteOverrides) async -> Reply {
+        var outgoing = HTTPClientRequest(url: (overrides.url ?? request.url).absoluteString)
+        outgoing.method = HTTPMethod(rawValue: overrides.method ?? request.method)
+        var headers = request.headers.filter { !Self.hopByHop.contains($0.key) }
+        for (name, value) in overrides.headers ?? [:] {
+            headers = headers.filter { $0.key != name.lowercased() }
+            headers[name.lowercased()] = value
+        }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { outgoing.headers.add(name: name, value: value) }
+        if let body = overrides.postData ?? request.postData { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        do {
+            let response = try await upstream.execute(outgoing, timeout: .seconds(60))
+            let body = try await response.body.collect(upTo: Self.maximumBodySize)
+            let fields = response.headers.filter { !Self.hopByHop.contains($0.name.lowercased()) }.map { ($0.name, $0.value) }
+            return .respond(status: Int(response.status.code), headers: fields, body: body)
+        } catch {
+            return .fail
+        }
+    }
+
+    /// The certificate to show for a tunnel to `host`, which the view has been told to accept.
+    func identity(forTunnelTo host: String) async throws -> RouteCertificates.Identity {
+        let identity = try certificates.identity(for: host)
+        if acceptedHosts.withLock({ $0.insert(host).inserted }) {
+            try await view.accept(identity.certificatePEM, for: host)
+        }
+        return identity
+    }
+}
+
+/// A request given to a route's handler, and where its action goes.
+struct RouteJob: Sendable {
+    let request: RouteRequest
+    let answer: CheckedContinuation<RouteAction, Never>
+}
+
+/// The router, for the connections its proxy accepts: set once it is made
+/// (before the first connection can come), weakly, so that the proxy does not keep it alive.
+final class RouterHolder: Sendable {
+    private let reference = Mutex<WeakRouter>(WeakRouter())
+
+    var router: Router? {
+        get { reference.withLock { $0.router } }
+        set { reference.withLock { $0.router = newValue } }
+    }
+
+    private struct WeakRouter: @unchecked Sendable {
+        weak var router: Router?
+    }
+}
+
+/// A router's view, held weakly: the view holds its router.
+@WebKitActor
+final class ViewReference {
+    private weak var view: WebView?
+
+    init(_ view: WebView) { self.view = view }
+
+    /// Marks the last request for `url` in the view's trace as routed.
+    func markRouted(_ url: String) {
+        view?.tracing.markRouted(url)
+    }
+
+    /// Makes the view accept `certificatePEM` for `host`.
+    func accept(_ certificatePEM: String, for host: String) throws {
+        guard let view else { throw WebViewError.closed }
+        try view.allowCertificate(certificatePEM, for: host)
+    }
+}
