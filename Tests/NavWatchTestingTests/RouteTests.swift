@@ -86,9 +86,15 @@ struct RouteTests {
         try await view.route("**/api/items") { _ in
             .fulfill(status: 500, contentType: "application/json", body: #"{"error":"down"}"#)
         }
-        try await view.route("**/logo.png") { _ in .abort() }
+        let aborted = ShopApp.Log()
+        try await view.route("**/logo.png") { request in
+            aborted.append(request.url.path)
+            return .abort()
+        }
         try await view.goto(app.server.url("/page"))
         #expect(try await results(view) == ["script from the route", "image failed", #"500 {"error":"down"}"#])
+        // Asked once: WebKit does not send an aborted request again.
+        #expect(aborted.entries == ["/logo.png"])
         #expect(app.server.receivedRequests == ["/page"])
 
         try await view.route("**/elsewhere") { request in
@@ -106,6 +112,11 @@ struct RouteTests {
         defer { Task { await app.server.shutdown() } }
         let view = try WebView(configuration: .testing)
         defer { view.close() }
+        let documents = ShopApp.Log()
+        try await view.route("**/page") { request in
+            documents.append("\(request.method) \(request.url.path) \(request.headers["accept"]?.hasPrefix("text/html") == true)")
+            return .continue()
+        }
         try await view.route("**/api/*") { _ in .continue(RouteOverrides(headers: ["X-Test": "on"])) }
         let other = app.server.url("/other.js")
         try await view.route("**/app.js") { _ in .continue(RouteOverrides(url: other)) }
@@ -113,6 +124,7 @@ struct RouteTests {
         #expect(try await results(view) == ["other script from the server", "image 1", #"200 {"items":["server"]}"#])
         #expect(app.server.receivedRequests.sorted() == ["/api/items", "/logo.png", "/other.js", "/page"])
         #expect(app.tested == ["/api/items on"])
+        #expect(documents.entries == ["GET /page true"])
     }
 
     @Test("over https, with certificates checked: a host that does not exist answered entirely by a route")
@@ -132,6 +144,13 @@ struct RouteTests {
         guard case .finished(_, let response, let title) = outcome else { Issue.record("the page failed: \(outcome)"); return }
         #expect(title == "Secure shop" && response?.statusCode == 200)
         try await expect(view.locator("#api")).toHaveText(#"https: {"secure":true}"#)
+
+        // A document aborted: the load fails as on a broken network.
+        try await view.route("https://shop.invalid/gone") { _ in .abort() }
+        let failed = try await view.goto(URL(string: "https://shop.invalid/gone")!)
+        guard case .failed(_, let error, let failedResponse) = failed else { Issue.record("the load did not fail: \(failed)"); return }
+        #expect(failedResponse == nil)
+        #expect(error.kind == .other)
     }
 
     @Test("over https: a fetch continued to a loopback TLS server, its image fulfilled, its script aborted")
@@ -179,7 +198,7 @@ struct RouteTests {
         #expect(privateAddressGuard.blockedRequests.count == 1)
     }
 
-    @Test("a route removed lets requests through again; a trace marks what routes answered")
+    @Test("a route removed lets requests through again; a trace marks what routes answered; closing the view ends its router")
     func unrouteAndTrace() async throws {
         let app = try await ShopApp.start()
         defer { Task { await app.server.shutdown() } }
@@ -197,6 +216,15 @@ struct RouteTests {
         #expect(items == [true, false])
         #expect(trace.requests.filter { $0.url.hasSuffix("/page") }.allSatisfy { $0.routed == nil })
         #expect(trace.html().contains("\(app.server.url("/api/items").absoluteString) (routed)"))
+
+        // Closing the view lets go of its router and the proxy it listens with.
+        weak let router = view.interception
+        #expect(router != nil)
+        view.close()
+        #expect(view.interception == nil)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while router != nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(router == nil)
     }
 
     @Test("bad input: a glob that does not parse, a view that shares its storage, a closed one, a handler that throws")

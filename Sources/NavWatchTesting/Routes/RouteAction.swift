@@ -19,14 +19,36 @@ public enum RouteAction: Sendable, Equatable {
         .fulfill(status: status, headers: ["Content-Type": contentType], body: Data(body.utf8))
     }
 
-    /// Why a request was aborted, as Playwright names network errors.
+    /// Why a request was aborted, as Playwright names network errors. The
+    /// page sees the same failure for each; the trace and the handler's
+    /// own records keep which.
     public enum AbortReason: String, Sendable, Equatable, CaseIterable {
-        case aborted, accessDenied = "accessdenied", addressUnreachable = "addressunreachable"
-        case blockedByClient = "blockedbyclient", connectionAborted = "connectionaborted"
-        case connectionClosed = "connectionclosed", connectionFailed = "connectionfailed"
-        case connectionRefused = "connectionrefused", connectionReset = "connectionreset"
-        case internetDisconnected = "internetdisconnected", nameNotResolved = "namenotresolved"
-        case timedOut = "timedout", failed
+        /// An operation was aborted.
+        case aborted
+        /// Permission to reach the resource was denied.
+        case accessDenied = "accessdenied"
+        /// The address cannot be reached.
+        case addressUnreachable = "addressunreachable"
+        /// The client blocked the request.
+        case blockedByClient = "blockedbyclient"
+        /// The connection was aborted.
+        case connectionAborted = "connectionaborted"
+        /// The connection was closed.
+        case connectionClosed = "connectionclosed"
+        /// The connection could not be made.
+        case connectionFailed = "connectionfailed"
+        /// The server refused the connection.
+        case connectionRefused = "connectionrefused"
+        /// The connection was reset.
+        case connectionReset = "connectionreset"
+        /// There is no network.
+        case internetDisconnected = "internetdisconnected"
+        /// The host name could not be resolved.
+        case nameNotResolved = "namenotresolved"
+        /// The request took too long.
+        case timedOut = "timedout"
+        /// Any other failure.
+        case failed
     }
 }
 
