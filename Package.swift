@@ -185,7 +185,8 @@ let package = Package(
         .executableTarget(
             name: "navwatch-bench",
             dependencies: [
-                "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchGuard", "NavWatchSupport", "LoopbackServer", "CNavShim", "WebKitThread",
+                "NavWatch", "NavWatchRx", "NavWatchCrawler", "NavWatchGuard", "NavWatchSupport", "NavWatchTesting", "LoopbackServer",
+                "CNavShim", "WebKitThread",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/NavwatchBench"

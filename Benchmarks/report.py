@@ -602,6 +602,15 @@ def main():
         print(f"| the todo suite's wall time (`swift test`, all tests at once), navwatch / Playwright | {todo_ratio:.2f} | ≤ 1.00 |")
     if trace_ratio is not None:
         print(f"| the todo suite traced (one test at a time), suite time traced / untraced | {trace_ratio:.2f} | ≤ 1.20 |")
+    path = f"{r}/routes.json"
+    if os.path.exists(path):
+        rt = load(path)
+        server, fulfilled, continued = (float(rt[k]) for k in ("server_ms", "fulfilled_ms", "continued_ms"))
+        print(f"| a page of {rt['requests_per_load']} requests in a test view, every request fulfilled by a route "
+              f"(`navwatch-bench routes`, medians of {rt['loads']} loads): load time routed / from its server "
+              f"| {fulfilled:.1f} / {server:.1f} ms = {fulfilled / server:.2f} | ≤ 1.05 |")
+        print(f"| the same page, every request continued to its server by a route: load time / from its server "
+              f"| {continued:.1f} / {server:.1f} ms = {continued / server:.2f} | |")
     for subscriber, where in (("callback", "a closure subscribed on the WebKit actor (`subscribe(onNext:)`)"),
                               ("webkit", "a `for await` loop on the WebKit actor"),
                               ("global", "a `for await` loop on the global executor")):

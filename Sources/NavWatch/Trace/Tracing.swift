@@ -1,6 +1,7 @@
 import CNavShim
 import Foundation
 import NavWatchSupport
+import Synchronization
 import WebKitThread
 
 /// Records a `Trace` of a view: `start()` it, and each load (`goto`,
@@ -22,11 +23,21 @@ import WebKitThread
 @WebKitActor
 public final class Tracing {
     private weak var view: WebView?
-    private var trace: Trace?
+    private var trace: Trace? {
+        didSet { recording.store(trace != nil, ordering: .relaxed) }
+    }
+    /// Whether a trace is being recorded, readable from any thread
+    /// (`isRecordingNow`): for a proxy that would mark requests in it.
+    private nonisolated let recording = Atomic<Bool>(false)
     private var screenshots = true
     private var start = ContinuousClock.now
     /// Requests started and not yet ended, by resource id: their index in `trace.requests`.
     private var pending: [UInt64: Int] = [:]
+    /// Requests started that the view's proxy has not told of yet, by
+    /// `METHOD url`: their indexes in `trace.requests`, oldest first.
+    private var unproxied: [String: [Int]] = [:]
+    /// What the view's proxy told of requests not started yet, by `METHOD url`, oldest first.
+    private var proxiedEarly: [String: [Bool]] = [:]
     /// Screenshots taken and not yet in the trace.
     private var screenshotsTaken: [Task<Void, Never>] = []
     /// How many traces were started: a screenshot of an earlier one is not put in a later one.
@@ -46,6 +57,9 @@ public final class Tracing {
     /// Whether a trace is being recorded.
     public var isRecording: Bool { trace != nil }
 
+    /// Whether a trace is being recorded, asked from any thread.
+    package nonisolated var isRecordingNow: Bool { recording.load(ordering: .relaxed) }
+
     /// Starts a new trace, dropping one being recorded.
     ///
     /// - Parameters:
@@ -56,6 +70,7 @@ public final class Tracing {
         self.screenshots = screenshots
         start = .now
         pending = [:]
+        (unproxied, proxiedEarly) = ([:], [:])
         generation += 1
     }
 
@@ -151,10 +166,41 @@ public final class Tracing {
         })
     }
 
-    /// Marks the last request for `url` as answered by a route (`Trace.Request.routed`).
-    package func markRouted(_ url: String) {
-        guard let index = trace?.requests.lastIndex(where: { $0.url == url && $0.routed == nil }) else { return }
-        trace?.requests[index].routed = true
+    /// What the view's proxy (NavWatchTesting's routes) saw of a request of
+    /// `method` for `url`: whether a route answered it (`Trace.Request.routed`).
+    /// The proxy may see a request before the view says it started, or
+    /// after: the two are matched by method and URL, oldest first.
+    package func markProxied(method: String, url: String, routed: Bool) {
+        guard trace != nil else { return }
+        let key = method + " " + url
+        guard let index = unproxied[key]?.first else {
+            proxiedEarly[key, default: []].append(routed)
+            return
+        }
+        unproxied[key]?.removeFirst()
+        if unproxied[key]?.isEmpty == true { unproxied[key] = nil }
+        if routed { trace?.requests[index].routed = true }
+    }
+
+    /// A request started at `index`: what the proxy said of it already, or that it waits to.
+    private func proxyStarted(_ index: Int) {
+        guard let request = trace?.requests[index] else { return }
+        let key = request.method + " " + request.url
+        guard let routed = proxiedEarly[key]?.first else {
+            unproxied[key, default: []].append(index)
+            return
+        }
+        proxiedEarly[key]?.removeFirst()
+        if proxiedEarly[key]?.isEmpty == true { proxiedEarly[key] = nil }
+        if routed { trace?.requests[index].routed = true }
+    }
+
+    /// A request at `index` ended: one the proxy has not told of by now never went through it (a cache hit).
+    private func proxyEnded(_ index: Int) {
+        guard let request = trace?.requests[index] else { return }
+        let key = request.method + " " + request.url
+        unproxied[key]?.removeAll { $0 == index }
+        if unproxied[key]?.isEmpty == true { unproxied[key] = nil }
     }
 
     /// Takes what `event` says for the trace: a console message, an error, a request.
@@ -171,14 +217,17 @@ public final class Tracing {
             let index = trace?.requests.count
             pending[id] = index
             trace?.requests.append(.init(milliseconds: now, method: method ?? "GET", url: url.absoluteString))
+            if let index { proxyStarted(index) }
         case .resource(.finished(let id, _, let status, let mimeType, _)):
             guard let index = pending.removeValue(forKey: id) else { return }
+            proxyEnded(index)
             let took = now - (trace?.requests[index].milliseconds ?? 0)
             trace?.requests[index].status = status
             trace?.requests[index].mimeType = mimeType
             trace?.requests[index].durationMilliseconds = took
         case .resource(.failed(let id, _, let error)):
             guard let index = pending.removeValue(forKey: id) else { return }
+            proxyEnded(index)
             let took = now - (trace?.requests[index].milliseconds ?? 0)
             trace?.requests[index].failure = error.description
             trace?.requests[index].durationMilliseconds = took

@@ -1,5 +1,11 @@
 import Foundation
 
+/// What answers the requests a route matched (`WebView.route(_:_:)`). It
+/// starts on the thread of the view's proxy and runs there until it first
+/// suspends, so that an answer made at once costs no thread hop: await
+/// rather than block in it.
+public typealias RouteHandler = nonisolated(nonsending) @Sendable (RouteRequest) async throws -> RouteAction
+
 /// What a route does with a request it matched (`WebView.route(_:_:)`), as
 /// Playwright's `route.fulfill`, `route.abort` and `route.continue`.
 public enum RouteAction: Sendable, Equatable {

@@ -76,11 +76,20 @@ final class RouteConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
         }
         let request = RouteRequest(url: url, method: head.method.rawValue, headers: headers, postData: body)
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let promise = context.eventLoop.makePromise(of: Router.Reply.self)
-        promise.completeWithTask { await router.reply(to: request) }
-        promise.futureResult.whenSuccess { reply in
-            let (handler, context) = bound.value
-            handler.respond(reply, head: head, context: context)
+        let eventLoop = context.eventLoop
+        // Started on this thread: a handler that answers without suspending
+        // (most do) is answered here, with no thread hop either way.
+        Task.immediate {
+            let reply = await router.reply(to: request)
+            if eventLoop.inEventLoop {
+                let (handler, context) = bound.value
+                handler.respond(reply, head: head, context: context)
+            } else {
+                eventLoop.execute {
+                    let (handler, context) = bound.value
+                    handler.respond(reply, head: head, context: context)
+                }
+            }
         }
     }
 

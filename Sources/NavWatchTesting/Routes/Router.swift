@@ -12,9 +12,9 @@ import WebKitThread
 /// its popups') go through once it has had one (`WebView.route(_:_:)`).
 ///
 /// - Each request is matched against the routes, the last one set first.
-///   The first that matches is given it (its handler runs in the task that
-///   set the route, so under Swift Testing a handler that throws is an
-///   issue of that test); a request no route matches goes on unchanged.
+///   The first that matches is given it; a request no route matches goes on
+///   unchanged. What a handler throws aborts its request and is told to
+///   whoever set the route (an issue of that test).
 /// - https is intercepted too: the proxy answers `CONNECT` with a
 ///   certificate of its own for the host, which the view is told to accept.
 /// - What goes on to the network goes through the view's own
@@ -23,10 +23,11 @@ import WebKitThread
 /// - Lives as long as the view keeps it (`WebView.interception`): it stops
 ///   listening, and its routes' handlers stop being asked, once let go of.
 final class Router: Sendable {
-    /// A route: which URLs, and where their requests go to be answered.
+    /// A route: which URLs, what answers them, and where what its handler throws is told.
     private struct Route: Sendable {
         let pattern: RoutePattern
-        let jobs: AsyncStream<RouteJob>.Continuation
+        let handler: RouteHandler
+        let failures: AsyncStream<String>.Continuation
     }
 
     /// The proxy's address, for the view's network settings.
@@ -86,16 +87,18 @@ final class Router: Sendable {
 
     deinit {
         server.close(promise: nil)
-        for route in routes.withLock({ $0 }) { route.jobs.finish() }
+        for route in routes.withLock({ $0 }) { route.failures.finish() }
         let upstream = upstream
         Task { try? await upstream.shutdown() }
     }
 
     // MARK: Routes
 
-    /// Adds a route, asked before those added earlier.
-    func add(_ pattern: RoutePattern, jobs: AsyncStream<RouteJob>.Continuation) {
-        routes.withLock { $0.append(Route(pattern: pattern, jobs: jobs)) }
+    /// Adds a route, asked before those added earlier; what `handler`
+    /// throws goes to `failures`, as `route <pattern> threw for GET <url>: <error>`.
+    func add(_ pattern: RoutePattern, handler: @escaping RouteHandler,
+             failures: AsyncStream<String>.Continuation) {
+        routes.withLock { $0.append(Route(pattern: pattern, handler: handler, failures: failures)) }
     }
 
     /// Removes the routes whose pattern is written `description` (all with
@@ -106,7 +109,7 @@ final class Router: Sendable {
             routes.removeAll { description == nil || $0.pattern.description == description }
             return removed
         }
-        for route in removed { route.jobs.finish() }
+        for route in removed { route.failures.finish() }
     }
 
     // MARK: Answering
@@ -121,18 +124,22 @@ final class Router: Sendable {
         case fail
     }
 
-    /// Matches `request` against the routes and answers it as the route says, or sends it on.
-    func reply(to request: RouteRequest) async -> Reply {
+    /// Matches `request` against the routes and answers it as the route
+    /// says, or sends it on; on the caller's executor until something suspends.
+    nonisolated(nonsending) func reply(to request: RouteRequest) async -> Reply {
         let url = request.url.absoluteString
-        guard let route = routes.withLock({ routes in routes.last { $0.pattern.matches(url) } }) else {
-            return await forward(request, overrides: RouteOverrides())
+        let route = routes.withLock { routes in routes.last { $0.pattern.matches(url) } }
+        if view.tracing.isRecordingNow {
+            await view.markProxied(request, routed: route != nil)
         }
-        let action = await withCheckedContinuation { (answer: CheckedContinuation<RouteAction, Never>) in
-            if case .terminated = route.jobs.yield(RouteJob(request: request, answer: answer)) {
-                answer.resume(returning: .continue())
-            }
+        guard let route else { return await forward(request, overrides: RouteOverrides()) }
+        let action: RouteAction
+        do {
+            action = try await route.handler(request)
+        } catch {
+            route.failures.yield("route \(route.pattern) threw for \(request.method) \(url): \(error)")
+            action = .abort(.failed)
         }
-        await view.markRouted(url)
         switch action {
         case .fulfill(let status, let headers, let body):
             let fields = headers.filter { $0.key.lowercased() != "content-length" }.sorted { $0.key < $1.key }
@@ -181,12 +188,6 @@ final class Router: Sendable {
     }
 }
 
-/// A request given to a route's handler, and where its action goes.
-struct RouteJob: Sendable {
-    let request: RouteRequest
-    let answer: CheckedContinuation<RouteAction, Never>
-}
-
 /// The router, for the connections its proxy accepts: set once it is made
 /// (before the first connection can come), weakly, so that the proxy does not keep it alive.
 final class RouterHolder: Sendable {
@@ -206,12 +207,17 @@ final class RouterHolder: Sendable {
 @WebKitActor
 final class ViewReference {
     private weak var view: WebView?
+    /// The view's tracing, to ask from any thread whether it records.
+    nonisolated let tracing: Tracing
 
-    init(_ view: WebView) { self.view = view }
+    init(_ view: WebView) {
+        self.view = view
+        tracing = view.tracing
+    }
 
-    /// Marks the last request for `url` in the view's trace as routed.
-    func markRouted(_ url: String) {
-        view?.tracing.markRouted(url)
+    /// Tells the view's trace that its proxy saw `request`, and whether a route answered it.
+    func markProxied(_ request: RouteRequest, routed: Bool) {
+        view?.tracing.markProxied(method: request.method, url: request.url.absoluteString, routed: routed)
     }
 
     /// Makes the view accept `certificatePEM` for `host`.

@@ -19,7 +19,7 @@ extension WebView {
     ///
     /// - Throws: `RouteError.invalidPattern` for a glob that does not parse;
     ///   `RouteError.cannotRoute` as `route(_:_:)` says.
-    public func route(_ glob: String, _ handler: @escaping @Sendable (RouteRequest) async throws -> RouteAction)
+    public func route(_ glob: String, _ handler: @escaping RouteHandler)
         async throws(RouteError) {
         try await route(try RoutePattern(glob: glob), handler)
     }
@@ -29,11 +29,12 @@ extension WebView {
     ///
     /// - The routes set last are asked first; a request no route matches
     ///   goes to the network unchanged.
-    /// - `handler` runs in a task of the caller's (its task-local values,
-    ///   so under Swift Testing it belongs to the test that set it), once
-    ///   for each request, several at once when requests come at once. When
-    ///   it throws, the request is aborted and the error is an issue of that
-    ///   test: `route <pattern> threw for GET <url>: <error>`.
+    /// - `handler` runs once for each request, several at once when
+    ///   requests come at once, on the proxy's thread until it first
+    ///   suspends (`RouteHandler`), never on the WebKit thread. When it throws, the
+    ///   request is aborted and, under Swift Testing, the error is an issue
+    ///   of the test that set the route: `route <pattern> threw for GET
+    ///   <url>: <error>`.
     /// - What goes on to the network (`.continue`, and every request no
     ///   route matches) goes through the view's `networkProxy` when it has
     ///   one, so the private-address guard still refuses what it refuses,
@@ -49,27 +50,17 @@ extension WebView {
     /// - Throws: `RouteError.cannotRoute` for a closed view, or one without
     ///   storage of its own (`WebViewConfiguration.Storage.isolated`, as
     ///   `.testing` has), whose requests other views would share.
-    public func route(_ pattern: RoutePattern, _ handler: @escaping @Sendable (RouteRequest) async throws -> RouteAction)
+    public func route(_ pattern: RoutePattern, _ handler: @escaping RouteHandler)
         async throws(RouteError) {
         let router = try await router()
-        let (jobs, continuation) = AsyncStream.makeStream(of: RouteJob.self)
-        let description = pattern.description
-        // Made here, so that handlers run with the caller's task-local values (its test).
+        let (failures, continuation) = AsyncStream.makeStream(of: String.self)
+        // Made here, so that what the handler throws is an issue of the caller's test.
         Task {
-            for await job in jobs {
-                Task {
-                    do {
-                        job.answer.resume(returning: try await handler(job.request))
-                    } catch {
-                        if Test.current != nil {
-                            Issue.record("route \(description) threw for \(job.request.method) \(job.request.url.absoluteString): \(error)")
-                        }
-                        job.answer.resume(returning: .abort(.failed))
-                    }
-                }
+            for await failure in failures where Test.current != nil {
+                Issue.record(Comment(rawValue: failure))
             }
         }
-        router.add(pattern, jobs: continuation)
+        router.add(pattern, handler: handler, failures: continuation)
     }
 
     /// Removes the routes set with `glob` (or with a `RoutePattern` of that
