@@ -104,6 +104,20 @@ struct RouteTests {
         try await expect(view).toHaveTitle("Routed")
         try await expect(view.locator("#from")).toHaveText("GET /elsewhere")
         #expect(app.server.receivedRequests == ["/page"])
+
+        // A cross-origin POST with a header of its own: its preflight is answered for the route, which sees the POST alone.
+        let seen = ShopApp.Log()
+        try await view.route("http://api.invalid/**") { request in
+            seen.append("\(request.method) \(request.url.path) \(request.headers["x-token"] ?? "-") \(String(decoding: request.postData ?? Data(), as: UTF8.self))")
+            return .fulfill(status: 201, headers: ["Access-Control-Allow-Origin": "*"], body: Data("saved".utf8))
+        }
+        _ = try await view.evaluateJavaScript("""
+            fetch('http://api.invalid/items', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-Token': 'abc'}, body: '{"n":1}'})
+              .then(r => r.text().then(t => document.querySelector('#from').textContent = r.status + ' ' + t),
+                    e => document.querySelector('#from').textContent = 'failed ' + e); 0
+            """)
+        try await expect(view.locator("#from")).toHaveText("201 saved")
+        #expect(seen.entries == [#"POST /items abc {"n":1}"#])
     }
 
     @Test("over http: a fetch continued with a header, a script continued to another URL, an image not routed")

@@ -133,6 +133,7 @@ final class Router: Sendable {
             await view.markProxied(request, routed: route != nil)
         }
         guard let route else { return await forward(request, overrides: RouteOverrides()) }
+        if let preflight = Self.preflightAnswer(to: request) { return preflight }
         let action: RouteAction
         do {
             action = try await route.handler(request)
@@ -149,6 +150,17 @@ final class Router: Sendable {
         case .continue(let overrides):
             return await forward(request, overrides: overrides)
         }
+    }
+
+    /// For a CORS preflight (`OPTIONS` with `Access-Control-Request-Method`)
+    /// of a request a route matches: `204` allowing what it asks, as
+    /// Playwright answers it, so that the route gets the request itself.
+    static func preflightAnswer(to request: RouteRequest) -> Reply? {
+        guard request.method == "OPTIONS", let method = request.headers["access-control-request-method"] else { return nil }
+        var headers = [("Access-Control-Allow-Origin", request.headers["origin"] ?? "*"),
+                       ("Access-Control-Allow-Methods", method), ("Access-Control-Allow-Credentials", "true")]
+        if let asked = request.headers["access-control-request-headers"] { headers.append(("Access-Control-Allow-Headers", asked)) }
+        return .respond(status: 204, headers: headers, body: ByteBuffer())
     }
 
     /// The header fields a proxy never passes on (RFC 9110, 7.6.1).

@@ -45,6 +45,9 @@ extension WebView {
     ///   proxy of its own on 127.0.0.1 until the view closes: a request the
     ///   page has already sent finishes as it started. WebSockets and other
     ///   protocol upgrades are refused (`501`) while it does.
+    /// - A CORS preflight (`OPTIONS`) of a request a route matches is
+    ///   answered for it, allowing what it asks, as Playwright does: the
+    ///   handler gets the request itself.
     /// - A trace records the requests a route answered (`Trace.Request.routed`).
     ///
     /// - Throws: `RouteError.cannotRoute` for a closed view, or one without
