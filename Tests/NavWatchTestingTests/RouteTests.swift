@@ -241,6 +241,28 @@ struct RouteTests {
         #expect(router == nil)
     }
 
+    @Test("a popup's requests go through its opener's routes; routes cannot be set on the popup itself")
+    func popups() async throws {
+        let app = try await ShopApp.start()
+        defer { Task { await app.server.shutdown() } }
+        let view = try WebView(configuration: .testing)
+        defer { view.close() }
+        try await view.route("**/help") { _ in
+            .fulfill(contentType: "text/html", body: "<title>Help from the route</title><p>Ask us.</p>")
+        }
+        try await view.route("**/start") { _ in
+            .fulfill(contentType: "text/html", body: "<title>Start</title><a id='help' href='/help' target='_blank'>Help</a>")
+        }
+        try await view.goto(app.server.url("/start"))
+        let popup = try await view.waitForPopup { try await view.locator("#help").click() }
+        try await expect(popup).toHaveTitle("Help from the route")
+        #expect(app.server.receivedRequests == [])
+        await #expect(throws: RouteError.cannotRoute(
+            "routes need a view with storage of its own (WebViewConfiguration.Storage.isolated, as .testing has); set them on the view that opened a popup")) {
+            try await popup.route("**") { _ in .continue() }
+        }
+    }
+
     @Test("bad input: a glob that does not parse, a view that shares its storage, a closed one, a handler that throws")
     func badInput() async throws {
         #expect(throws: RouteError.invalidPattern("**/{a,b", "a { without its }")) { try RoutePattern(glob: "**/{a,b") }

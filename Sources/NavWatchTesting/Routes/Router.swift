@@ -35,8 +35,9 @@ final class Router: Sendable {
     private let server: any Channel
     private let routes = Mutex<[Route]>([])
     private let certificates = RouteCertificates()
-    /// Hosts whose certificate the view has been told to accept.
-    private let acceptedHosts = Mutex<Set<String>>([])
+    /// Per host, telling the view to accept its certificate: every tunnel
+    /// to the host waits for it, the first and those opened meanwhile alike.
+    private let acceptances = Mutex<[String: Task<Void, any Error>]>([:])
     private let upstream: HTTPClient
     private let view: ViewReference
 
@@ -193,9 +194,14 @@ final class Router: Sendable {
     /// The certificate to show for a tunnel to `host`, which the view has been told to accept.
     func identity(forTunnelTo host: String) async throws -> RouteCertificates.Identity {
         let identity = try certificates.identity(for: host)
-        if acceptedHosts.withLock({ $0.insert(host).inserted }) {
-            try await view.accept(identity.certificatePEM, for: host)
+        let acceptance = acceptances.withLock { acceptances in
+            if let started = acceptances[host] { return started }
+            let view = view
+            let started = Task { try await view.accept(identity.certificatePEM, for: host) }
+            acceptances[host] = started
+            return started
         }
+        try await acceptance.value
         return identity
     }
 }
