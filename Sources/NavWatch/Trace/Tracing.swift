@@ -173,12 +173,10 @@ public final class Tracing {
     package func markProxied(method: String, url: String, routed: Bool) {
         guard trace != nil else { return }
         let key = method + " " + url
-        guard let index = unproxied[key]?.first else {
+        guard let index = Self.takeOldest(key, from: &unproxied) else {
             proxiedEarly[key, default: []].append(routed)
             return
         }
-        unproxied[key]?.removeFirst()
-        if unproxied[key]?.isEmpty == true { unproxied[key] = nil }
         if routed { trace?.requests[index].routed = true }
     }
 
@@ -186,13 +184,19 @@ public final class Tracing {
     private func proxyStarted(_ index: Int) {
         guard let request = trace?.requests[index] else { return }
         let key = request.method + " " + request.url
-        guard let routed = proxiedEarly[key]?.first else {
+        guard let routed = Self.takeOldest(key, from: &proxiedEarly) else {
             unproxied[key, default: []].append(index)
             return
         }
-        proxiedEarly[key]?.removeFirst()
-        if proxiedEarly[key]?.isEmpty == true { proxiedEarly[key] = nil }
         if routed { trace?.requests[index].routed = true }
+    }
+
+    /// Removes and returns the oldest of `key`'s queue in `queues`; nil when it has none.
+    private static func takeOldest<T>(_ key: String, from queues: inout [String: [T]]) -> T? {
+        guard var queue = queues[key], !queue.isEmpty else { return nil }
+        let oldest = queue.removeFirst()
+        queues[key] = queue.isEmpty ? nil : queue
+        return oldest
     }
 
     /// A request at `index` ended: one the proxy has not told of by now never went through it (a cache hit).

@@ -130,11 +130,12 @@ final class Router: Sendable {
     nonisolated(nonsending) func reply(to request: RouteRequest) async -> Reply {
         let url = request.url.absoluteString
         let route = routes.withLock { routes in routes.last { $0.pattern.matches(url) } }
+        // A preflight is the network's own request, which the view does not report.
+        if route != nil, let preflight = Self.preflightAnswer(to: request) { return preflight }
         if view.tracing.isRecordingNow {
             await view.markProxied(request, routed: route != nil)
         }
         guard let route else { return await forward(request, overrides: RouteOverrides()) }
-        if let preflight = Self.preflightAnswer(to: request) { return preflight }
         let action: RouteAction
         do {
             action = try await route.handler(request)
