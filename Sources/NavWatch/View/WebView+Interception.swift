@@ -12,12 +12,18 @@ extension WebView {
     ///   `invalidConfiguration` for a view without a web context of its own
     ///   (`Storage.isolated`), whose proxy would be other views' too.
     package func interceptRequests(through proxy: URL?) throws(WebViewError) {
+        try checkInterceptable()
         guard let shim else { throw .closed }
+        nw_view_set_proxy(shim, (proxy ?? configuration.networkProxy)?.absoluteString)
+    }
+
+    /// Throws what `interceptRequests(through:)` would, changing nothing.
+    package func checkInterceptable() throws(WebViewError) {
+        guard shim != nil else { throw .closed }
         guard ownsContext else {
             throw .invalidConfiguration(
                 "routes need a view with storage of its own (WebViewConfiguration.Storage.isolated, as .testing has); set them on the view that opened a popup")
         }
-        nw_view_set_proxy(shim, (proxy ?? configuration.networkProxy)?.absoluteString)
     }
 
     /// Makes the view accept `certificatePEM` for `host` (as URLs write it,

@@ -81,7 +81,7 @@ extension WebView {
     private func router() async throws(RouteError) -> Router {
         if let router = interception as? Router { return router }
         do {
-            try interceptRequests(through: nil)  // whether it can, before starting anything
+            try checkInterceptable()  // before starting anything
         } catch {
             throw .cannotRoute(error.description)
         }
