@@ -359,6 +359,8 @@ nw_view *nw_view_new(nw_context *context, nw_view *related, const nw_settings *s
     nw_live_user_contexts++;
 
     view->show_error_pages = settings->show_error_pages;
+    // A web view takes the display's scale when it is made, and keeps it.
+    nw_prepare_window_scale(settings->scale_factor);
     view->content_manager = webkit_user_content_manager_new();
     // No scrollbars, as in headless Chromium: an overlay scrollbar of a page
     // taller than the view repaints it continuously while the page is idle

@@ -50,16 +50,19 @@ struct ScreenshotTests {
         // A JPEG screenshot after each load, the device's viewport (412x839).
         let images = html.components(separatedBy: "src=\"data:image/jpeg;base64,").dropFirst()
             .map { Data(base64Encoded: String($0.prefix { $0 != "\"" })).flatMap(imageKind) }
-        #expect(images == ["jpeg 412x839", "jpeg 412x839"])
+        // (412x839 at the device's scale factor, 3, scaled to the trace's 800 pixels wide.)
+        #expect(images == ["jpeg 800x1629", "jpeg 800x1629"])
         // Each HAR page says what its view emulated.
         let log = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any])
         let pages = try #require((log["log"] as? [String: Any])?["pages"] as? [[String: Any]])
         let pixel = try #require(Device.named("Pixel 7"))
-        #expect(pages.map { $0["_emulation"] as? [String: String] }
+        let emulations = pages.map { $0["_emulation"] as? [String: Any] }
+        #expect(emulations.map { $0?.filter { $0.key != "device_scale_factor" } as? [String: String] }
                     == Array(repeating: ["viewport": "412x839", "device": "Pixel 7", "user_agent": pixel.userAgent], count: 2))
+        #expect(emulations.map { $0?["device_scale_factor"] as? Int } == [3, 3])
     }
 
-    @Test("--viewport sizes the page and its screenshot; crawl --timezone sets the clock its pages read, and each report says so")
+    @Test("--viewport sizes the page and its screenshot; crawl --timezone, --locale, --color-scheme and --reduced-motion set what its pages read, and each report says so")
     func viewportAndTimeZone() async throws {
         let server = try await site.value
         let shot = temporaryPath("phone.png")
@@ -70,15 +73,19 @@ struct ScreenshotTests {
 
         let db = temporaryPath("clock.db"), script = temporaryPath("clock.js")
         defer { removeSQLiteDatabase(atPath: db); try? FileManager.default.removeItem(atPath: script) }
-        try "return [Intl.DateTimeFormat().resolvedOptions().timeZone, innerWidth]"
-            .write(toFile: script, atomically: true, encoding: .utf8)
+        try """
+            return [Intl.DateTimeFormat().resolvedOptions().timeZone, innerWidth, navigator.language,
+                    String(matchMedia('(prefers-color-scheme: dark)').matches), String(matchMedia('(prefers-reduced-motion: reduce)').matches)]
+            """.write(toFile: script, atomically: true, encoding: .utf8)
         let crawl = try await NavwatchProcess.run(["crawl", "--db", db, "--max-depth", "0", "--timezone", "Asia/Tokyo",
-                                                   "--viewport", "800x600", "--extract", script, server.url("/rich").absoluteString])
+                                                   "--viewport", "800x600", "--locale", "fr-FR", "--color-scheme", "dark",
+                                                   "--reduced-motion", "reduce", "--extract", script, server.url("/rich").absoluteString])
         #expect(crawl.status == 0)
         let reports = try crawl.stdout.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         let report = try #require(reports.first { $0["url"] as? String == server.url("/rich").absoluteString })
-        #expect(report["data"] as? [AnyHashable] == ["Asia/Tokyo", 800])
-        #expect(report["emulation"] as? [String: String] == ["viewport": "800x600", "time_zone": "Asia/Tokyo"])
+        #expect(report["data"] as? [AnyHashable] == ["Asia/Tokyo", 800, "fr-FR", "true", "true"])
+        #expect(report["emulation"] as? [String: String] == ["viewport": "800x600", "time_zone": "Asia/Tokyo", "locale": "fr-FR",
+                                                            "color_scheme": "dark", "reduced_motion": "reduce"])
     }
 
     @Test("navwatch crawl --screenshots names each finished page's PNG in its report")

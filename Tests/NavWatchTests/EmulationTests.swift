@@ -43,7 +43,7 @@ struct EmulationTests {
         #expect(!["Europe/Berlin", "America/New_York"].contains(plain.first))
     }
 
-    @Test("a named device: its viewport and User-Agent reach the page and its requests; its scale factor does not")
+    @Test("a named device: its viewport, User-Agent and scale factor reach the page and its requests")
     func device() async throws {
         let seen = Mutex<[String]>([])
         let server = try await LoopbackServer.start(route: { request in
@@ -59,7 +59,7 @@ struct EmulationTests {
         await fold.wait(until: { $0.isEnded })
         try #require(fold.state.stage == .finished)
         let read = try await view.evaluateJavaScript("[innerWidth + 'x' + innerHeight, navigator.userAgent, devicePixelRatio].join(' | ')")
-        #expect(read.stringValue == "390x664 | \(iPhone.userAgent) | 1")
+        #expect(read.stringValue == "390x664 | \(iPhone.userAgent) | 3")
         #expect(seen.withLock { $0 } == [iPhone.userAgent])
     }
 

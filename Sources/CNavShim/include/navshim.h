@@ -276,6 +276,7 @@ typedef struct {
     int can_open_windows_automatically;        // window.open without a gesture reaches decide-policy
     int show_error_pages;                      // 0: load-failed is handled, WebKit loads no error page
     int width, height;                         // the offscreen window's size
+    int scale_factor;                          // the window's scale (devicePixelRatio); 0 or 1: 1
     /// A script run in every top-level document at document start, in the
     /// isolated script world `script_world`, where `message_handler` is a
     /// script message handler (`webkit.messageHandlers[message_handler]`)
@@ -405,6 +406,38 @@ void nw_view_snapshot(nw_view *view, int full_document, int max_width, nw_image_
                       void (*done)(void *_Nullable context, const unsigned char *_Nullable bytes, size_t length,
                                    const char *_Nullable error),
                       void *_Nullable context);
+
+// MARK: - Preferences of the process (preferences.c)
+
+/// The colour scheme pages see (`prefers-color-scheme`).
+typedef enum {
+    NW_COLOR_SCHEME_SYSTEM = 0,   // GTK's own settings, as they were before any change
+    NW_COLOR_SCHEME_LIGHT,
+    NW_COLOR_SCHEME_DARK,
+} nw_color_scheme;
+
+/// Sets the colour scheme of every page of every view of the process, at
+/// once (WebKitGTK reads it from GTK's settings, which the process shares).
+void nw_set_color_scheme(nw_color_scheme scheme);
+
+/// `prefers-reduced-motion` of every page of the process, at once: 1
+/// `reduce`, 0 `no-preference`, -1 GTK's own setting as it was.
+void nw_set_reduced_motion(int reduce);
+
+/// The language WebKit gives pages when none is set (`en-US` under the C
+/// locale); free it with nw_free.
+char *nw_default_language(void);
+
+/// The one preferred language (`de-DE`) of every view of the process:
+/// `navigator.language` and `Intl` of the documents loaded after, and the
+/// `Accept-Language` of the requests made after.
+void nw_set_preferred_language(const char *language);
+
+/// The scale factor (`devicePixelRatio`) of the next view nw_view_new
+/// makes (nw_view_new calls it): a web view keeps the display's scale of
+/// when it was made. 1 leaves the display's own (GDK_SCALE) until a scale
+/// other than 1 was asked for.
+void nw_prepare_window_scale(int scale);
 
 // MARK: - Interception (interception.c)
 

@@ -1,8 +1,8 @@
 /// A device as Playwright's device list names and defines it (its
-/// `deviceDescriptorsSource.json`): the viewport and User-Agent its pages
-/// get with `WebViewConfiguration.emulating(_:)`, and the scale factor, touch
-/// and mobile layout that WebKitGTK cannot give one view (so a page on an
-/// emulated phone still reads `devicePixelRatio` 1 and no touch points).
+/// `deviceDescriptorsSource.json`): the viewport, User-Agent and scale
+/// factor its pages get with `WebViewConfiguration.emulating(_:)`, and the
+/// touch and mobile layout that WebKitGTK cannot give a view (so a page on
+/// an emulated phone sees no touch points).
 public struct Device: Sendable, Hashable {
     /// Playwright's name for it (`iPhone 13`).
     public let name: String
@@ -12,7 +12,8 @@ public struct Device: Sendable, Hashable {
     public let viewportHeight: Int
     /// The User-Agent its browser sends.
     public let userAgent: String
-    /// What Playwright gives `devicePixelRatio` (not emulated here).
+    /// What Playwright gives `devicePixelRatio`; `emulating(_:)` rounds it
+    /// to a whole number (WebKitGTK scales by whole numbers: 2.625 is 3).
     public let deviceScaleFactor: Double
     /// Whether it lays pages out as a phone or tablet does (not emulated here).
     public let isMobile: Bool
@@ -55,11 +56,13 @@ public struct Device: Sendable, Hashable {
 }
 
 extension WebViewConfiguration {
-    /// This configuration with `device`'s viewport and User-Agent, and its name as `deviceName`.
+    /// This configuration with `device`'s viewport, User-Agent and scale
+    /// factor (rounded to a whole number), and its name as `deviceName`.
     public func emulating(_ device: Device) -> WebViewConfiguration {
         var configuration = self
         (configuration.viewportWidth, configuration.viewportHeight) = (device.viewportWidth, device.viewportHeight)
         configuration.userAgent = device.userAgent
+        configuration.deviceScaleFactor = max(1, Int(device.deviceScaleFactor.rounded()))
         configuration.deviceName = device.name
         return configuration
     }

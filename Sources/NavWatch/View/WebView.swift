@@ -168,6 +168,8 @@ public final class WebView {
         ShimContext.trace("new view")
         try WebKitRuntime.checkAvailable()
         try configuration.check()
+        // Held until destroy(_:), which runs once the shim's view exists.
+        try ProcessPreferences.hold(configuration)
         self.configuration = configuration
         self.userAgent = configuration.userAgent
         self.javaScriptEnabled = configuration.javaScriptEnabled
@@ -176,7 +178,12 @@ public final class WebView {
         if let other, other.shim != nil {
             webContext = (other.webContext, false)
         } else {
-            webContext = try WebContextPool.context(for: configuration)
+            do {
+                webContext = try WebContextPool.context(for: configuration)
+            } catch {
+                ProcessPreferences.release(configuration)
+                throw error
+            }
         }
         self.webContext = webContext.context
         ownedContext = webContext.owned ? webContext.context : nil
@@ -203,6 +210,7 @@ public final class WebView {
         nw_view_destroy(shim)
         if let ownedContext { nw_context_free(ownedContext) }
         ownedContext = nil
+        ProcessPreferences.release(configuration)
     }
 
     // MARK: Loading

@@ -20,6 +20,7 @@ extension WebViewConfiguration {
                         settings.show_error_pages = 0
                         settings.width = Int32(viewportWidth)
                         settings.height = Int32(viewportHeight)
+                        settings.scale_factor = Int32(deviceScaleFactor)
                         settings.document_script = script
                         settings.script_world = world
                         settings.message_handler = handler

@@ -97,10 +97,32 @@ public struct WebViewConfiguration: Sendable, Hashable {
     /// zones can run at once. `check()` refuses a name the system's time
     /// zone database does not know.
     public var timeZone: String?
-    /// The name of the device whose viewport and User-Agent `emulating(_:)`
-    /// set, for reports to say what was emulated; nil when none was.
-    /// Changing the viewport or User-Agent afterwards keeps it.
+    /// The name of the device whose viewport, User-Agent and scale factor
+    /// `emulating(_:)` set, for reports to say what was emulated; nil when
+    /// none was. Changing those afterwards keeps it.
     public var deviceName: String?
+    /// How many device pixels the view paints for one CSS pixel
+    /// (`devicePixelRatio`), a whole number from 1 to `largestScaleFactor`
+    /// (WebKitGTK scales by whole numbers); 1 by default. Its screenshots
+    /// are this many times the viewport's size. Views of different scale
+    /// factors can run at once.
+    public var deviceScaleFactor: Int
+    /// The language of the view's pages (`navigator.language`, the default
+    /// locale of `Intl`) and of its requests' `Accept-Language`, a language
+    /// tag (`de-DE`); nil keeps WebKit's (from the process's locale, `en-US`
+    /// under C). WebKitGTK keeps one for the whole process: every view's
+    /// documents and requests take it from when a view that sets it opens
+    /// until the last such view closes, and a view that asks for another
+    /// while one is open is refused (`WebViewError.invalidConfiguration`).
+    public var locale: String?
+    /// The colour scheme the view's pages see (`prefers-color-scheme`); nil
+    /// keeps GTK's (light unless the desktop's theme is dark). One for the
+    /// whole process, as `locale` is.
+    public var colorScheme: ColorScheme?
+    /// Whether the view's pages see `prefers-reduced-motion: reduce`; nil
+    /// keeps GTK's setting (`no-preference` unless the desktop turned
+    /// animations off). One for the whole process, as `locale` is.
+    public var reducedMotion: ReducedMotion?
 
     /// The default `webProcessMemoryLimit`: 1,024 MB, some five times what a
     /// large documentation page takes, and a quarter of a 7 GB CI runner's
@@ -126,7 +148,11 @@ public struct WebViewConfiguration: Sendable, Hashable {
         webProcessMemoryLimit: Int = WebViewConfiguration.defaultWebProcessMemoryLimit,
         unansweredDialogs: ScriptDialogResponse = .accept,
         timeZone: String? = nil,
-        storageState: StorageState? = nil
+        storageState: StorageState? = nil,
+        deviceScaleFactor: Int = 1,
+        locale: String? = nil,
+        colorScheme: ColorScheme? = nil,
+        reducedMotion: ReducedMotion? = nil
     ) {
         self.userAgent = userAgent
         self.javaScriptEnabled = javaScriptEnabled
@@ -145,5 +171,9 @@ public struct WebViewConfiguration: Sendable, Hashable {
         self.unansweredDialogs = unansweredDialogs
         self.timeZone = timeZone
         self.storageState = storageState
+        self.deviceScaleFactor = deviceScaleFactor
+        self.locale = locale
+        self.colorScheme = colorScheme
+        self.reducedMotion = reducedMotion
     }
 }

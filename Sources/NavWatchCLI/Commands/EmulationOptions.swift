@@ -1,12 +1,14 @@
 import ArgumentParser
 import NavWatch
 
-/// `--device`, `--viewport` and `--timezone`: what the pages of `navwatch URL` and
-/// `navwatch crawl` see of the screen and the clock
-/// (`WebViewConfiguration.emulating(_:)`, `viewportWidth`, `viewportHeight` and `timeZone`).
+/// `--device`, `--viewport`, `--timezone`, `--locale`, `--color-scheme` and
+/// `--reduced-motion`: what the pages of `navwatch URL` and `navwatch crawl`
+/// see of the screen, the clock and the user's preferences
+/// (`WebViewConfiguration.emulating(_:)`, `viewportWidth`, `viewportHeight`,
+/// `timeZone`, `locale`, `colorScheme` and `reducedMotion`).
 package struct EmulationOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "A device's viewport and User-Agent, as Playwright names it: \(Device.all.map(\.name).joined(separator: ", ")). --viewport and --user-agent override its own.",
+        "A device's viewport, User-Agent and scale factor, as Playwright names it: \(Device.all.map(\.name).joined(separator: ", ")). --viewport and --user-agent override its own.",
         valueName: "name"))
     package var device: String?
 
@@ -24,6 +26,19 @@ package struct EmulationOptions: ParsableArguments {
         "The time zone of the pages' Date and Intl, an IANA name (such as Europe/Berlin); the system's by default.",
         valueName: "name"))
     package var timeZone: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The language of the pages (navigator.language, Intl) and of the requests' Accept-Language, a language tag (such as de-DE); WebKit's by default.",
+        valueName: "tag"))
+    package var locale: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The colour scheme the pages see (prefers-color-scheme): light or dark; GTK's by default.", valueName: "scheme"))
+    package var colorScheme: ColorScheme?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "What the pages see of prefers-reduced-motion: reduce or no-preference; GTK's by default.", valueName: "value"))
+    package var reducedMotion: ReducedMotion?
 
     package init() {}
 
@@ -60,6 +75,12 @@ package struct EmulationOptions: ParsableArguments {
         }
         if let viewport { (configuration.viewportWidth, configuration.viewportHeight) = (viewport.width, viewport.height) }
         if let timeZone { configuration.timeZone = timeZone }
+        if let locale { configuration.locale = locale }
+        if let colorScheme { configuration.colorScheme = colorScheme }
+        if let reducedMotion { configuration.reducedMotion = reducedMotion }
         return configuration
     }
 }
+
+extension ColorScheme: ExpressibleByArgument {}
+extension ReducedMotion: ExpressibleByArgument {}

@@ -364,7 +364,8 @@ extension PageLoadReport {
 
     /// What a rendered page's view emulated (`emulation` in the report):
     /// set when its viewport is not `WebViewConfiguration`'s default, or it
-    /// has a User-Agent, a time zone or a device of its own.
+    /// has a User-Agent, a time zone, a device, a scale factor, a locale, a
+    /// colour scheme or a reduced-motion setting of its own.
     public struct EmulationInfo: Codable, Sendable, Equatable {
         /// The viewport, `WIDTHxHEIGHT` in CSS pixels.
         public var viewport: String
@@ -374,11 +375,22 @@ extension PageLoadReport {
         public var userAgent: String?
         /// The time zone its pages see, an IANA name; nil for the system's.
         public var timeZone: String?
+        /// Its `devicePixelRatio`; nil for 1.
+        public var deviceScaleFactor: Int?
+        /// The language its pages and requests have (`de-DE`); nil for WebKit's own.
+        public var locale: String?
+        /// The colour scheme its pages see; nil for GTK's own.
+        public var colorScheme: ColorScheme?
+        /// Whether its pages see reduced motion; nil for GTK's own.
+        public var reducedMotion: ReducedMotion?
 
         enum CodingKeys: String, CodingKey {
-            case viewport, device
+            case viewport, device, locale
             case userAgent = "user_agent"
             case timeZone = "time_zone"
+            case deviceScaleFactor = "device_scale_factor"
+            case colorScheme = "color_scheme"
+            case reducedMotion = "reduced_motion"
         }
 
         /// What `configuration` emulates; nil when it keeps every default.
@@ -387,11 +399,17 @@ extension PageLoadReport {
             guard configuration.viewportWidth != defaults.viewportWidth
                 || configuration.viewportHeight != defaults.viewportHeight
                 || configuration.userAgent != nil || configuration.timeZone != nil || configuration.deviceName != nil
+                || configuration.deviceScaleFactor != defaults.deviceScaleFactor || configuration.locale != nil
+                || configuration.colorScheme != nil || configuration.reducedMotion != nil
             else { return nil }
             viewport = "\(configuration.viewportWidth)x\(configuration.viewportHeight)"
             device = configuration.deviceName
             userAgent = configuration.userAgent
             timeZone = configuration.timeZone
+            deviceScaleFactor = configuration.deviceScaleFactor == defaults.deviceScaleFactor ? nil : configuration.deviceScaleFactor
+            locale = configuration.locale
+            colorScheme = configuration.colorScheme
+            reducedMotion = configuration.reducedMotion
         }
     }
 }
