@@ -66,6 +66,24 @@ struct DialogTests {
         #expect(try await press("prompt", on: watching) == "prompt:Ada")
     }
 
+    @Test("a page that asks 1,200 times in a loop: each dialog is dismissed in turn and the test goes on; the page's report keeps the first 1,000")
+    func thousandDialogs() async throws {
+        let view = try WebView(configuration: .testing)
+        defer { view.close() }
+        let reported = Reported()
+        view.navigationDelegate = reported
+        let fold = try view.loadFolding(try await LocatorPages.server.value.url("/dialogs"), timeout: .seconds(20))
+        await fold.wait(until: { $0.isEnded })
+        try #require(fold.state.stage == .finished)
+        try await view.locator("#thousand").click(timeout: .seconds(30))
+        try await expect(view.locator("#out")).toHaveText("1200 dismissed", timeout: .seconds(30))
+        #expect(reported.dialogs.count == 1200)
+        #expect(reported.dialogs.first == "confirm #0 dismissed" && reported.dialogs.last == "confirm #1199 dismissed")
+        #expect(WebView.retainedConsoleEntries == 1000)
+        #expect(fold.state.dialogs.map(\.message) == (0..<1000).map { "#\($0)" })
+        #expect(try await view.evaluateJavaScript("document.title", as: String.self) == "Dialogs")
+    }
+
     @Test("a beforeunload prompt reaches the handler when the page is left; accepted, the page goes")
     func beforeUnload() async throws {
         let view = try await open("/dialogs")

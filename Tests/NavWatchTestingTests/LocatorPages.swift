@@ -36,7 +36,7 @@ enum LocatorPages {
         <!doctype html><title>Popups</title>
         <a id="blank" href="/form" target="_blank">Open the form</a>
         <button id="open" onclick="localStorage.setItem('shared', 'yes'); window.open('/dialogs', 'named')">Open</button>
-        <button id="many" onclick="for (let i = 0; i < 30; i++) window.open('/form', 'w' + i)">Open 30</button>
+        <button id="many" onclick="for (let i = 0; i < 1000; i++) window.open('/form', 'w' + i)">Open 1,000</button>
         """
 
     /// Links to an attachment, and to one whose suggested name climbs out of any directory.
@@ -54,6 +54,7 @@ enum LocatorPages {
         <button id="confirm" onclick="out.textContent = 'confirm:' + confirm('Delete?')">Confirm</button>
         <button id="prompt" onclick="out.textContent = 'prompt:' + prompt('Name?', 'Ada')">Prompt</button>
         <button id="leave" onclick="onbeforeunload = e => { e.preventDefault(); e.returnValue = 'Leave?' }">Guard</button>
+        <button id="thousand" onclick="let n = 0; for (let i = 0; i < 1200; i++) if (!confirm('#' + i)) n++; out.textContent = n + ' dismissed'">Ask 1,200 times</button>
         <p id="out"></p>
         """
 

@@ -79,7 +79,7 @@ struct PopupTests {
         let deadline = ContinuousClock.now + .seconds(10)
         while seen.count < WebView.popupLimit && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         try await Task.sleep(for: .milliseconds(200))
-        #expect(seen.count == WebView.popupLimit)  // 30 asked for, the limit opened
+        #expect(seen.count == WebView.popupLimit)  // 1,000 asked for, the limit opened
         let popup = try #require(seen.first)
         seen = []
         try await expect(popup).toHaveTitle("Form")
