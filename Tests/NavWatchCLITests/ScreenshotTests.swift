@@ -31,7 +31,7 @@ struct ScreenshotTests {
         #expect(!FileManager.default.fileExists(atPath: numbered[1]))  // it never finished
     }
 
-    @Test("navwatch URL --trace: a step per load, each with its screenshot and why it failed; --device sizes them, and the HAR names it")
+    @Test("navwatch URL --trace: a step per load, each with its screenshot and why it failed, as Chromium shows it; --device sizes them, and the HAR names it")
     func watchTrace() async throws {
         let server = try await site.value
         let trace = temporaryPath("trace.html"), har = temporaryPath("trace.har")
@@ -52,6 +52,15 @@ struct ScreenshotTests {
             .map { Data(base64Encoded: String($0.prefix { $0 != "\"" })).flatMap(imageKind) }
         // (412x839 at the device's scale factor, 3, scaled to the trace's 800 pixels wide.)
         #expect(images == ["jpeg 800x1629", "jpeg 800x1629"])
+        // The file opens in a browser as it is, from the disk: Chromium's document of it (Scripts/test installs Chromium).
+        let chromium = try await NavwatchProcess(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                                                  URL(fileURLWithPath: trace).absoluteString],
+                                                 executable: "/usr/bin/chromium").finish(within: .seconds(60))
+        #expect(chromium.status == 0)
+        let dom = chromium.stdout.joined(separator: "\n")
+        #expect(dom.components(separatedBy: "<li><span class=\"step\">").dropFirst().map { String($0.prefix { $0 != "<" }) }
+                    == ["goto \(server.url("/rich").absoluteString)", "goto \(failing)"])
+        #expect(dom.components(separatedBy: "<img alt=\"the page after this step\" src=\"data:image/jpeg;base64,").count == 3)
         // Each HAR page says what its view emulated.
         let log = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any])
         let pages = try #require((log["log"] as? [String: Any])?["pages"] as? [[String: Any]])
