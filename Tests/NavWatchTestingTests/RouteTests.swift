@@ -263,7 +263,7 @@ struct RouteTests {
         }
     }
 
-    @Test("bad input: a glob that does not parse, a view that shares its storage, a closed one, a handler that throws")
+    @Test("bad input: a glob that does not parse, a view that shares its storage, a closed one, a handler that throws, a status that is none")
     func badInput() async throws {
         #expect(throws: RouteError.invalidPattern("**/{a,b", "a { without its }")) { try RoutePattern(glob: "**/{a,b") }
         #expect(RouteError.invalidPattern("**/{a,b", "a { without its }").description
@@ -290,6 +290,15 @@ struct RouteTests {
             #expect(try await results(view)[2] == "api failed")
         } matching: { issue in
             issue.comments.map(\.rawValue) == ["route **/api/items threw for GET \(app.server.url("/api/items").absoluteString): OutOfStock()"]
+        }
+        view.unrouteAll()
+        try await withKnownIssue {
+            try await view.route("**/api/items") { _ in .fulfill(status: 1000, contentType: "application/json", body: "{}") }
+            try await view.goto(app.server.url("/page"))
+            #expect(try await results(view)[2] == "api failed")
+        } matching: { issue in
+            issue.comments.map(\.rawValue) == ["route **/api/items fulfilled GET \(app.server.url("/api/items").absoluteString) "
+                                                + "with status 1000, which is not a final HTTP status (200 to 599)"]
         }
     }
 }

@@ -10,7 +10,9 @@ public typealias RouteHandler = nonisolated(nonsending) @Sendable (RouteRequest)
 /// Playwright's `route.fulfill`, `route.abort` and `route.continue`.
 public enum RouteAction: Sendable, Equatable {
     /// Answers the request with this response; nothing reaches the network.
-    /// `Content-Length` is set from `body`.
+    /// `Content-Length` is set from `body`. A status outside
+    /// `fulfilledStatuses` fails the request, as `abort()` does, and is an
+    /// issue of the test that set the route.
     case fulfill(status: Int = 200, headers: [String: String] = [:], body: Data = Data())
     /// Fails the request as the network would (the connection closes
     /// without an answer): a `fetch` rejects, an image fires `error`, a
@@ -19,6 +21,9 @@ public enum RouteAction: Sendable, Equatable {
     /// Sends the request on to its server, changed by `overrides`, and
     /// gives the page the server's response as it came.
     case `continue`(RouteOverrides = RouteOverrides())
+
+    /// The statuses `fulfill` answers with: final HTTP statuses, 200 to 599.
+    public static let fulfilledStatuses = 200...599
 
     /// Answers with `body` as text of `contentType` (`text/html`, `application/json`, ...).
     public static func fulfill(status: Int = 200, contentType: String, body: String) -> RouteAction {

@@ -144,6 +144,10 @@ final class Router: Sendable {
             action = .abort(.failed)
         }
         switch action {
+        case .fulfill(let status, _, _) where !RouteAction.fulfilledStatuses.contains(status):
+            route.failures.yield("route \(route.pattern) fulfilled \(request.method) \(url) with status \(status), "
+                + "which is not a final HTTP status (\(RouteAction.fulfilledStatuses.lowerBound) to \(RouteAction.fulfilledStatuses.upperBound))")
+            return .fail
         case .fulfill(let status, let headers, let body):
             let fields = headers.filter { $0.key.lowercased() != "content-length" }.sorted { $0.key < $1.key }
             return .respond(status: status, headers: fields.map { ($0.key, $0.value) }, body: ByteBuffer(bytes: body))
