@@ -22,13 +22,18 @@ struct FuzzTarget: Sendable {
     var oracles: [@Sendable (inout FuzzRandom) -> (bytes: [UInt8], expect: @Sendable ([UInt8]) throws -> Void)] = []
     /// The largest input the mutations make.
     var maximumSize = 16 << 10
+    /// Inputs of the bounded pass (`Scripts/test`) for a parser whose inputs
+    /// are slow to check; nil: `FuzzSettings`'s. `NAVWATCH_FUZZ_ITERATIONS`
+    /// (`Scripts/fuzz`) sets every parser's.
+    var boundedIterations: Int?
     /// Throws `PropertyFailure` when the parser's answer to an input breaks a
     /// property; returns whether the parser accepted the input (rather than refused it).
     var check: @Sendable ([UInt8]) throws -> Bool
 
     /// Runs the pass and records a test issue per failing input (ten at most).
     func run() {
-        let settings = FuzzSettings.current
+        var settings = FuzzSettings.current
+        if !settings.iterationsGiven, let boundedIterations { settings.iterations = boundedIterations }
         let corpus = Corpus.inputs(name)
         #expect(!corpus.isEmpty, "no seed corpus for \(name)")
         var random = FuzzRandom(seed: settings.seed ^ FuzzRandom.hash(name))
@@ -107,13 +112,16 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(Pro
 struct FuzzSettings: Sendable {
     /// Mutated or generated inputs per parser, besides the corpus.
     var iterations: Int
+    /// Whether `NAVWATCH_FUZZ_ITERATIONS` set `iterations`.
+    var iterationsGiven: Bool
     var seed: UInt64
     /// How long one input may run before the pass is declared hung.
     var hangSeconds: Int
 
     static let current: FuzzSettings = {
         let environment = ProcessInfo.processInfo.environment
-        return FuzzSettings(iterations: environment["NAVWATCH_FUZZ_ITERATIONS"].flatMap { Int($0) } ?? 4_000,
+        let given = environment["NAVWATCH_FUZZ_ITERATIONS"].flatMap { Int($0) }
+        return FuzzSettings(iterations: given ?? 4_000, iterationsGiven: given != nil,
                             seed: environment["NAVWATCH_FUZZ_SEED"].flatMap { UInt64($0) } ?? 1,
                             hangSeconds: environment["NAVWATCH_FUZZ_HANG_SECONDS"].flatMap { Int($0) } ?? 20)
     }()
