@@ -93,11 +93,26 @@ package enum HTMLParser {
         return document
     }
 
-    /// `bytes`, UTF-8, parsed.
+    /// `bytes`, UTF-8, parsed: read from its tokens when its tree is their
+    /// plain nesting (`HTMLTokenReader`), else from Gumbo's tree.
     private static func parseUTF8(_ bytes: [UInt8], url: URL) throws(HTMLParseError) -> HTMLDocument {
         let withinLimit = bytes.withUnsafeBufferPointer { NestingScan.isWithinLimit($0) }
         guard withinLimit else { throw .tooDeep }
-        return bytes.withUnsafeBufferPointer { buffer in
+        if let document = bytes.withUnsafeBufferPointer({ HTMLTokenReader.read($0, url: url) }) { return document }
+        return readTree(bytes, url: url)
+    }
+
+    /// `bytes`, UTF-8, read from Gumbo's tree, whatever the tokens could
+    /// say: what `HTMLTokenReader`'s answers are compared with.
+    package static func parseTree(_ bytes: [UInt8], url: URL) throws(HTMLParseError) -> HTMLDocument {
+        guard bytes.count <= maximumBytes else { throw .tooLarge(bytes: bytes.count) }
+        let withinLimit = bytes.withUnsafeBufferPointer { NestingScan.isWithinLimit($0) }
+        guard withinLimit else { throw .tooDeep }
+        return readTree(bytes, url: url)
+    }
+
+    private static func readTree(_ bytes: [UInt8], url: URL) -> HTMLDocument {
+        bytes.withUnsafeBufferPointer { buffer in
             var options = kGumboDefaultOptions
             options.max_errors = 0  // each error copies the stack of open elements: quadratic memory
             let arena = buffer.count <= ParseArena.largestDocument ? ParseArena() : nil
@@ -115,17 +130,7 @@ package enum HTMLParser {
 
 /// Walks Gumbo's tree once, without recursion, reading what `HTMLDocument` holds.
 private struct DocumentReader {
-    private var document: HTMLDocument
-    /// Link elements in document order, and frames; their URLs resolve once
-    /// the base URL is known (a `<base>` may come after a link).
-    private var anchors: [UnsafeMutablePointer<GumboNode>] = []
-    private var frames: [UnsafeMutablePointer<GumboNode>] = []
-    private var ids: [String] = [], names: [String] = []
-    private var baseHref: String?
-    private var sources: Set<String> = [], inline: Set<Int> = []
-    private var scriptSources: [String] = []
-    /// Elements with a resource's URL, in document order, each with the attribute.
-    private var embeds: [(node: UnsafeMutablePointer<GumboNode>, attribute: String)] = []
+    private var facts = DocumentFacts()
     private let url: URL
     /// The UTF-8 bytes parsed, which Gumbo's source positions count in.
     private let source: UnsafeRawBufferPointer
@@ -135,7 +140,6 @@ private struct DocumentReader {
     init(url: URL, source: UnsafeRawBufferPointer) {
         self.url = url
         self.source = source
-        document = HTMLDocument(baseURL: url)
     }
 
     consuming func read(_ root: UnsafeMutablePointer<GumboNode>) -> HTMLDocument {
@@ -168,8 +172,7 @@ private struct DocumentReader {
                 stack.append(children.data[index]!.assumingMemoryBound(to: GumboNode.self))
             }
         }
-        finish()
-        return document
+        return facts.document(url: url)
     }
 
     /// Where a raw text element's text that starts at `start` ends in
@@ -196,95 +199,64 @@ private struct DocumentReader {
             let attribute = attributes.data[index]!.assumingMemoryBound(to: GumboAttribute.self)
             let name = attribute.pointee.name!
             if name[0] == CChar(UInt8(ascii: "i")), name[1] == CChar(UInt8(ascii: "d")), name[2] == 0 {
-                ids.append(String(cString: attribute.pointee.value))  // the tokenizer lower-cases names and drops repeats
+                facts.ids.append(String(cString: attribute.pointee.value))  // the tokenizer lower-cases names and drops repeats
             } else if element.tag_namespace == GUMBO_NAMESPACE_HTML, name[0] == CChar(UInt8(ascii: "o")),
                       name[1] == CChar(UInt8(ascii: "n")) {
-                document.scripts.handlers = true
+                facts.handlers = true
             }
         }
         switch (element.tag, element.tag_namespace) {
         case (GUMBO_TAG_A, GUMBO_NAMESPACE_HTML), (GUMBO_TAG_AREA, GUMBO_NAMESPACE_HTML):
-            if element.tag == GUMBO_TAG_A, let name = attributes.attribute("name") { names.append(name) }
-            if attributes.attribute("href") != nil { anchors.append(node) }
+            if element.tag == GUMBO_TAG_A, let name = attributes.attribute("name") { facts.names.append(name) }
+            if let href = attributes.attribute("href") { facts.anchors.append(link(node, value: href)) }
         case (GUMBO_TAG_A, _):
-            if let name = attributes.attribute("name") { names.append(name) }
+            if let name = attributes.attribute("name") { facts.names.append(name) }
         case (GUMBO_TAG_IFRAME, GUMBO_NAMESPACE_HTML), (GUMBO_TAG_FRAME, GUMBO_NAMESPACE_HTML):
             if let source = attributes.attribute("src") {
-                frames.append(node)
+                facts.frames.append(link(node, value: source))
                 if source.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("javascript:") {
-                    document.scripts.handlers = true
+                    facts.handlers = true
                 }
             }
         case (GUMBO_TAG_BASE, GUMBO_NAMESPACE_HTML):
-            if baseHref == nil, let href = attributes.attribute("href") { baseHref = href }
+            if facts.baseHref == nil, let href = attributes.attribute("href") { facts.baseHref = href }
         case (GUMBO_TAG_TITLE, GUMBO_NAMESPACE_HTML):
-            if document.title == nil { document.title = Self.childText(of: element).collapsingASCIIWhitespace }
+            facts.readTitle(Self.childText(of: element))
         case (GUMBO_TAG_META, GUMBO_NAMESPACE_HTML):
-            readMeta(&attributes)
+            facts.readMeta(charset: attributes.attribute("charset"), httpEquiv: attributes.attribute("http-equiv"),
+                           content: attributes.attribute("content"))
         case (GUMBO_TAG_SCRIPT, _):
-            guard HTMLDocument.Scripts.runs(type: attributes.attribute("type")) else { break }
-            if let source = attributes.attribute("src") {
-                scriptSources.append(source)
-                embeds.append((node, "src"))
-            } else {
-                inline.insert(ScriptShape.of(Self.childText(of: element)).hashValue)
+            facts.readScript(type: attributes.attribute("type"), source: attributes.attribute("src")) {
+                Self.childText(of: element)
             }
         case (GUMBO_TAG_IMG, GUMBO_NAMESPACE_HTML), (GUMBO_TAG_SOURCE, GUMBO_NAMESPACE_HTML):
-            if attributes.attribute("src") != nil { embeds.append((node, "src")) }
-            if attributes.attribute("srcset") != nil { embeds.append((node, "srcset")) }
+            let name = element.tag == GUMBO_TAG_IMG ? "img" : "source"
+            let alt = element.tag == GUMBO_TAG_IMG ? attributes.attribute("alt") ?? "" : ""
+            if let source = attributes.attribute("src") {
+                facts.embeds.append(.init(element: name, attribute: "src", value: source, alt: alt))
+            }
+            if let set = attributes.attribute("srcset") {
+                facts.embeds.append(.init(element: name, attribute: "srcset", value: set, alt: alt))
+            }
         case (GUMBO_TAG_VIDEO, GUMBO_NAMESPACE_HTML), (GUMBO_TAG_AUDIO, GUMBO_NAMESPACE_HTML):
-            if attributes.attribute("src") != nil { embeds.append((node, "src")) }
+            if let source = attributes.attribute("src") {
+                facts.embeds.append(.init(element: element.tag == GUMBO_TAG_VIDEO ? "video" : "audio", attribute: "src",
+                                          value: source, alt: ""))
+            }
         case (GUMBO_TAG_LINK, GUMBO_NAMESPACE_HTML):
-            if attributes.attribute("href") != nil, EmbeddedResource.isResourceLink(rel: attributes.attribute("rel") ?? "") {
-                embeds.append((node, "href"))
+            if let href = attributes.attribute("href"), EmbeddedResource.isResourceLink(rel: attributes.attribute("rel") ?? "") {
+                facts.embeds.append(.init(element: "link", attribute: "href", value: href, alt: ""))
             }
         default:
             break
         }
     }
 
-    private mutating func readMeta(_ attributes: inout GumboVector) {
-        if document.declaredCharset == nil, let charset = attributes.attribute("charset") {
-            document.declaredCharset = charset.trimmingCharacters(in: .whitespaces).lowercased()
-        }
-        guard let equiv = attributes.attribute("http-equiv")?.lowercased(),
-              let content = attributes.attribute("content") else { return }
-        if equiv == "refresh", document.refresh == nil {
-            document.refresh = content
-        } else if equiv == "content-type", document.declaredCharset == nil,
-                  let range = content.range(of: "charset=", options: .caseInsensitive) {
-            document.declaredCharset = content[range.upperBound...]
-                .trimmingCharacters(in: CharacterSet(charactersIn: "\"' ;")).lowercased()
-        }
-    }
-
-    private mutating func finish() {
-        if let baseHref, let base = DocumentURL.resolve(baseHref, against: url).flatMap(URL.init(string:)) {
-            document.baseURL = base
-        }
-        let resolver = DocumentURL.Resolver(base: document.baseURL)
-        document.links = anchors.map { link($0, attribute: "href", resolver) } + frames.map { link($0, attribute: "src", resolver) }
-        document.embedded = embeds.flatMap { node, attribute in
-            let element = node.pointee.v.element
-            var attributes = element.attributes
-            let name = String(cString: gumbo_normalized_tagname(element.tag))
-            return EmbeddedResource.resources(element: name, attribute: attribute, value: attributes.attribute(attribute) ?? "",
-                                              text: name == "img" ? attributes.attribute("alt") ?? "" : "", resolver: resolver)
-        }
-        var seen: Set<String> = []
-        document.anchors = (ids + names).filter { seen.insert($0).inserted }
-        document.scripts.sources = Set(scriptSources.map { resolver.resolve($0) ?? $0 }).sorted()
-        document.scripts.inline = inline.sorted()
-    }
-
-    private func link(_ node: UnsafeMutablePointer<GumboNode>, attribute name: String,
-                      _ resolver: DocumentURL.Resolver) -> HTMLDocument.Link {
+    private func link(_ node: UnsafeMutablePointer<GumboNode>, value: String) -> DocumentFacts.LinkElement {
         let element = node.pointee.v.element
         var attributes = element.attributes
-        let value = attributes.attribute(name) ?? ""
-        return HTMLDocument.Link(url: resolver.resolve(value) ?? value, href: value,
-                                 text: LinkText.of(node), rel: attributes.attribute("rel") ?? "",
-                                 element: String(cString: gumbo_normalized_tagname(element.tag)))
+        return DocumentFacts.LinkElement(value: value, text: LinkText.of(node), rel: attributes.attribute("rel") ?? "",
+                                         element: String(cString: gumbo_normalized_tagname(element.tag)))
     }
 
     /// The text of an element's own text children (a `<title>`'s, a `<script>`'s).
@@ -300,13 +272,5 @@ private struct DocumentReader {
             }
         }
         return text
-    }
-}
-
-extension String {
-    /// The string with ASCII white space stripped from both ends and each run of it made one space.
-    fileprivate var collapsingASCIIWhitespace: String {
-        split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" || $0 == "\r\n" })
-            .joined(separator: " ")
     }
 }

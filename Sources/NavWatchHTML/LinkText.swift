@@ -15,12 +15,18 @@ enum LinkText {
     static let maximumNodes = 10_000
 
     static func of(_ node: UnsafeMutablePointer<GumboNode>) -> String {
-        var text = collapsed(textContent(of: node))
+        var attributes = node.pointee.v.element.attributes
+        return of(textContent: textContent(of: node), imageAlt: { firstImageAlt(in: node) },
+                  ariaLabel: attributes.attribute("aria-label"), title: attributes.attribute("title"))
+    }
+
+    /// The text of a link whose text content is `textContent`, with the
+    /// `alt` of its first image that has one, and its `aria-label` and `title`.
+    static func of(textContent: String, imageAlt: () -> String?, ariaLabel: String?, title: String?) -> String {
+        var text = collapsed(textContent)
         if text.isEmpty {
-            var attributes = node.pointee.v.element.attributes
-            let alt = firstImageAlt(in: node) ?? ""
-            let fallback = !alt.isEmpty ? alt : attributes.attribute("aria-label")
-                .flatMap { $0.isEmpty ? nil : $0 } ?? attributes.attribute("title") ?? ""
+            let alt = imageAlt() ?? ""
+            let fallback = !alt.isEmpty ? alt : ariaLabel.flatMap { $0.isEmpty ? nil : $0 } ?? title ?? ""
             text = collapsed(fallback)
         }
         var units = Array(text.utf16.prefix(maximumLength))
