@@ -96,9 +96,9 @@ package enum HTMLParser {
     /// `bytes`, UTF-8, parsed: read from its tokens when its tree is their
     /// plain nesting (`HTMLTokenReader`), else from Gumbo's tree.
     private static func parseUTF8(_ bytes: [UInt8], url: URL) throws(HTMLParseError) -> HTMLDocument {
+        if let document = bytes.withUnsafeBufferPointer({ HTMLTokenReader.read($0, url: url) }) { return document }
         let withinLimit = bytes.withUnsafeBufferPointer { NestingScan.isWithinLimit($0) }
         guard withinLimit else { throw .tooDeep }
-        if let document = bytes.withUnsafeBufferPointer({ HTMLTokenReader.read($0, url: url) }) { return document }
         return readTree(bytes, url: url)
     }
 

@@ -20,9 +20,13 @@ import Foundation
 ///   `<body>` with attributes, `<select>`, frames, a `<noscript>` with
 ///   elements other than empty ones, a comment or reference it does not
 ///   read the way the standard does, a NUL byte, text that is not UTF-8.
-/// - Linear in the document's size; the depth is bounded by `NestingScan`,
-///   which `HTMLParser` runs first.
+/// - Linear in the document's size: past `maximumDepth` open elements it
+///   gives up (the tree builder's path, which `NestingScan` bounds, decides),
+///   so that its looks down the stack of open elements stay short.
 package enum HTMLTokenReader {
+    /// The most elements open at once in a document this reader reads (generated pages nest a few dozen deep).
+    package static let maximumDepth = 256
+
     /// The document in `bytes` (UTF-8), served at `url`, or nil when its tree is not the nesting of its tags.
     package static func read(_ bytes: UnsafeBufferPointer<UInt8>, url: URL) -> HTMLDocument? {
         guard bytes.count > 0, let base = bytes.baseAddress else { return HTMLDocument(baseURL: url) }
@@ -220,7 +224,7 @@ private struct TokenWalk {
             }
             guard less < count else { break }
             position = less
-            guard markup() else { return false }
+            guard markup(), stack.count <= HTMLTokenReader.maximumDepth else { return false }
         }
         return true
     }
@@ -242,7 +246,8 @@ private struct TokenWalk {
         }
         if next == UInt8(ascii: "/") {
             guard start + 2 < bytes.count, isLetter(bytes[start + 2]) else { return false }
-            guard let tag = readTag(nameStart: start + 2) else { return false }
+            // An end tag with attributes is an error Gumbo does not always read as the standard does.
+            guard let tag = readTag(nameStart: start + 2), tag.attributes.isEmpty else { return false }
             dropLineFeed = false
             sawStructure = true
             return endTag(tag)
@@ -761,7 +766,7 @@ private struct TokenWalk {
                 content = content.dropFirst()
             }
         }
-        guard readTag(nameStart: end + 2) != nil else { return nil }
+        guard readTag(nameStart: end + 2)?.attributes.isEmpty == true else { return nil }
         guard let text = escapable ? decoded(content, inAttribute: false) : rawText(content) else { return nil }
         return text
     }
@@ -808,8 +813,7 @@ private struct TokenWalk {
                 index = less + 1
             }
         }
-        guard readTag(nameStart: end + 2) != nil else { return false }
-        return true
+        return readTag(nameStart: end + 2)?.attributes.isEmpty == true
     }
 
     // MARK: End tags

@@ -72,6 +72,10 @@ struct LinkClassifier: Sendable {
         // a kilobyte, and a page can have a skipped link per link.
         var skipped = SkippedLinks()
         var seen: Set<String> = [], inGraph: Set<PageLink> = []
+        // Room for them all at once: a page of documentation has hundreds.
+        seen.reserveCapacity(links.count + embedded.count)
+        inGraph.reserveCapacity(links.count + embedded.count)
+        graph.reserveCapacity(links.count + embedded.count)
         for link in links {
             let hash = link.url.utf8.firstIndex(of: UInt8(ascii: "#"))  // by byte: no grapheme breaking
             let withoutFragment = String(link.url[..<(hash ?? link.url.endIndex)])
