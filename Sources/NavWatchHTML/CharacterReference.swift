@@ -7,6 +7,8 @@ enum CharacterReference {
         case decoded(String, end: Int)
         /// The `&` is itself: no reference starts there.
         case literal
+        /// A number past Unicode's last code point, which Gumbo reads modulo 2³²: not read here.
+        case outOfRange
     }
 
     /// Reads the reference that starts with the `&` at `start` in `bytes`.
@@ -55,6 +57,7 @@ enum CharacterReference {
             index += 1
         }
         guard index > digitsStart else { return .literal }
+        guard value <= 0x10FFFF else { return .outOfRange }
         if index < bytes.count, bytes[index] == UInt8(ascii: ";") { index += 1 }
         return .decoded(String(Character(scalar(for: value))), end: index)
     }

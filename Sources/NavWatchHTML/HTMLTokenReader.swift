@@ -137,6 +137,11 @@ private enum Tags {
         GUMBO_TAG_SPAN, GUMBO_TAG_STRONG, GUMBO_TAG_STRIKE, GUMBO_TAG_SUB, GUMBO_TAG_SUP, GUMBO_TAG_TABLE,
         GUMBO_TAG_TT, GUMBO_TAG_U, GUMBO_TAG_UL, GUMBO_TAG_VAR, GUMBO_TAG_FONT,
     ])
+    /// Start tags inside a `<template>` that this reader leaves to the tree builder.
+    static let unreadInTemplate = TagSet([
+        GUMBO_TAG_SVG, GUMBO_TAG_MATH, GUMBO_TAG_PLAINTEXT, GUMBO_TAG_TD, GUMBO_TAG_TH, GUMBO_TAG_CAPTION,
+        GUMBO_TAG_OBJECT, GUMBO_TAG_APPLET, GUMBO_TAG_MARQUEE, GUMBO_TAG_SELECT,
+    ])
     static let tableContext = TagSet([GUMBO_TAG_TABLE, GUMBO_TAG_TBODY, GUMBO_TAG_THEAD, GUMBO_TAG_TFOOT, GUMBO_TAG_TR])
     static let sections = TagSet([GUMBO_TAG_TBODY, GUMBO_TAG_THEAD, GUMBO_TAG_TFOOT])
     static let cells = TagSet([GUMBO_TAG_TD, GUMBO_TAG_TH])
@@ -189,6 +194,10 @@ private struct TokenWalk {
     /// The open elements, `<html>` first; raw text and empty elements are never on it.
     private var stack: [GumboTag] = [GUMBO_TAG_HTML]
     private var bodyStarted = false, headStarted = false, sawStructure = false
+    /// For formatting elements on `stack`, at the same index: their attributes, sorted (`signature(of:)`).
+    private var signatures: [String] = []
+    /// Whether `</head>` came before the body: a `<noscript>` then starts the body.
+    private var afterHead = false
     private var formOpen = false
     /// How many `<template>`s are open: inside one, nothing is read.
     private var templateDepth = 0
@@ -358,6 +367,8 @@ private struct TokenWalk {
         var range = range
         if dropLineFeed {
             dropLineFeed = false
+            // Gumbo drops a line feed written as a reference too.
+            if bytes[range.lowerBound] == UInt8(ascii: "&") { return false }
             if bytes[range.lowerBound] == 0x0D {
                 range = range.dropFirst()
                 if let first = range.first, bytes[first] == 0x0A { range = range.dropFirst() }
@@ -422,6 +433,8 @@ private struct TokenWalk {
                 case .literal:
                     output.append(byte)
                     index += 1
+                case .outOfRange:
+                    return nil
                 }
             } else if byte == 0x0D {
                 output.append(0x0A)
@@ -465,15 +478,21 @@ private struct TokenWalk {
         if templateDepth > 0 {
             // A template's content is not read, but its raw text is still raw text.
             if name == GUMBO_TAG_TEMPLATE { templateDepth += 1 }
-            if name == GUMBO_TAG_SVG || name == GUMBO_TAG_MATH || name == GUMBO_TAG_PLAINTEXT { return false }
+            // Foreign content and plain text tokenize otherwise; a cell, an object or a select
+            // left open keeps formatting elements alive past the template's end.
+            if Tags.unreadInTemplate.contains(name) { return false }
             return skipRawText(of: name) != nil
         }
         if !foreign.isEmpty { return foreignStart(tag) }
         let first = !sawStructure
         sawStructure = true
         if name == GUMBO_TAG_HTML {
-            // A later `<html>` adds its attributes to the first.
-            return first ? record(tag) : tag.attributes.isEmpty
+            // A later `<html>` adds its attributes to the first (and starts the head).
+            guard first else {
+                headStarted = true
+                return tag.attributes.isEmpty
+            }
+            return record(tag)
         }
         if stack.last == GUMBO_TAG_COLGROUP {
             if name == GUMBO_TAG_COL { return record(tag) }
@@ -499,7 +518,7 @@ private struct TokenWalk {
                 startBody()
                 return record(tag)
             }
-            if Tags.head.contains(name) {
+            if Tags.head.contains(name), !(name == GUMBO_TAG_NOSCRIPT && afterHead) {
                 headStarted = true
                 return inHead(tag)
             }
@@ -551,6 +570,16 @@ private struct TokenWalk {
             guard inScope(GUMBO_TAG_BUTTON, Tags.scope) == nil else { return false }
         case GUMBO_TAG_A:
             guard !stack.contains(GUMBO_TAG_A) else { return false }
+        case _ where Tags.formatting.contains(name):
+            // A fourth one open with the same attributes drops the first from the active formatting elements.
+            guard let signature = signature(of: tag) else { return false }
+            var alike = 0
+            for index in stack.indices where stack[index] == name && index < signatures.count && signatures[index] == signature {
+                alike += 1
+            }
+            guard alike < 3 else { return false }
+            if signatures.count < stack.count + 1 { signatures += Array(repeating: "", count: stack.count + 1 - signatures.count) }
+            signatures[stack.count] = signature
         case GUMBO_TAG_SVG:
             if !tag.selfClosing { foreign = [[UInt8]("svg".utf8)] }
             return recordForeign(tag)
@@ -759,6 +788,7 @@ private struct TokenWalk {
         if tag == GUMBO_TAG_SCRIPT, find("<!--", from: start, before: end) != nil { return nil }
         var content = start..<end
         if tag == GUMBO_TAG_TEXTAREA, let first = content.first {
+            if bytes[first] == UInt8(ascii: "&") { return nil }  // a line feed written as a reference is dropped too
             if bytes[first] == 0x0D {
                 content = content.dropFirst()
                 if let next = content.first, bytes[next] == 0x0A { content = content.dropFirst() }
@@ -822,7 +852,8 @@ private struct TokenWalk {
         let name = tag.tag
         if !foreign.isEmpty {
             // Only the end tag of the element open closes it.
-            guard let open = foreign.last, open.count == tag.name.count,
+            // Gumbo compares the end tag as written, `>` right after the name.
+            guard let open = foreign.last, open.count == tag.name.count, position == tag.name.upperBound + 1,
                   zip(tag.name, open).allSatisfy({ lower(bytes[$0]) == $1 }) else { return false }
             foreign.removeLast()
             return true
@@ -844,15 +875,18 @@ private struct TokenWalk {
         }
         if Tags.tableContext.contains(stack.last!) { return endTagInTable(name) }
         if !bodyStarted {
+            headStarted = true
+            if name == GUMBO_TAG_HEAD { afterHead = true }
             guard name == GUMBO_TAG_BODY || name == GUMBO_TAG_HTML || name == GUMBO_TAG_BR else { return true }
-            sawStructure = true
             startBody()
         }
         switch name {
-        case GUMBO_TAG_TEMPLATE, GUMBO_TAG_BODY, GUMBO_TAG_HTML, GUMBO_TAG_BR, GUMBO_TAG_HEAD:
+        case GUMBO_TAG_TEMPLATE, GUMBO_TAG_BODY, GUMBO_TAG_HTML, GUMBO_TAG_HEAD:
             return true
+        case GUMBO_TAG_BR:
+            return countNode()  // a <br> element
         case GUMBO_TAG_P:
-            guard inScope(GUMBO_TAG_P, Tags.buttonScope) != nil else { return true }
+            guard inScope(GUMBO_TAG_P, Tags.buttonScope) != nil else { return countNode() }  // an empty <p>
             return close(GUMBO_TAG_P)
         case GUMBO_TAG_LI:
             guard inScope(GUMBO_TAG_LI, Tags.listScope) != nil else { return true }
@@ -1044,6 +1078,16 @@ private struct TokenWalk {
     private func optionalValue(_ name: String, of tag: Tag) -> String?? {
         guard let attribute = attribute(name, of: tag) else { return .some(nil) }
         return value(attribute).map { .some($0) }
+    }
+
+    /// A tag's attributes, names and values, sorted: equal for elements the tree builder counts as alike.
+    private func signature(of tag: Tag) -> String? {
+        var pairs: [String] = []
+        for attribute in tag.attributes {
+            guard let value = value(attribute) else { return nil }
+            pairs.append(String(decoding: attribute.name.map { lower(bytes[$0]) }, as: UTF8.self) + "=" + value)
+        }
+        return pairs.sorted().joined(separator: "\u{0}")
     }
 
     private func sameName(_ a: Range<Int>, _ b: Range<Int>) -> Bool {

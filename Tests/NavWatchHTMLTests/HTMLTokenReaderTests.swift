@@ -65,6 +65,13 @@ import Testing
         "<noscript><p>text</p></noscript>",
         "<!--> comment",
         "<a href=\"x\u{0}y\">nul</a>",
+        "<nav><svg><use href=\"#l\"></use></svg\n><a href=\"/about\">About</a></nav>",  // Gumbo compares </svg\n> as written
+        "<html><html><head id=hh><title>t</title>",  // the head started without its tag
+        "</head><noscript></noscript><meta id=m><body id=b>",  // a noscript after the head starts the body
+        "<a href=\"&#x100000041;\">x</a>",  // Gumbo reads the number modulo 2^32
+        "<template><a href=x>t<object></template><p>z",  // the link is rebuilt after the template
+        "<b><b><b><b></b></b></b><span></b><a href=u>t</span>z</a>",  // the fourth <b> drops the first
+        "<a href=x>a<pre>&#10;b</pre></a>",  // the line feed dropped after <pre>, written as a reference
         "<a href=x>unfinished",
     ])
     func leftToTheTree(_ html: String) throws {
@@ -80,9 +87,9 @@ import Testing
     @Test("character references: named with and without their ;, numeric, in text and in attributes")
     func references() throws {
         let document = try #require(try Self.read("""
-            <a href="a?x=1&copy=2&lt3&amp;y&#38;&#x26;z">&copy; &copy &notit; &#128; &#0; &#x110000; &#xD800; &frac12;</a>
+            <a href="a?x=1&copy=2&lt3&amp;y&#38;&#x26;z">&copy; &copy &notit; &#128; &#0; &#xD800; &frac12;</a>
             """))
         #expect(document.links.map(\.href) == ["a?x=1&copy=2&lt3&y&&z"])
-        #expect(document.links.map(\.text) == ["\u{A9} \u{A9} \u{AC}it; \u{20AC} \u{FFFD} \u{FFFD} \u{FFFD} \u{BD}"])
+        #expect(document.links.map(\.text) == ["\u{A9} \u{A9} \u{AC}it; \u{20AC} \u{FFFD} \u{FFFD} \u{BD}"])
     }
 }

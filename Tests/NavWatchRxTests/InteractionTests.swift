@@ -97,8 +97,9 @@ struct InteractionTests {
         let view = try await loaded("/form")
         defer { view.close() }
         try await view.fill("#user", "grace")
-        guard case .finished(_, let response, "Welcome")? = try await view.submit("#user") else {
-            Issue.record("the submission did not finish"); return
+        let outcome = try await view.submit("#user")
+        guard case .finished(_, let response, "Welcome")? = outcome else {
+            Issue.record("the submission did not finish: \(String(describing: outcome))"); return
         }
         #expect(response?.url.query == "user=grace")
     }

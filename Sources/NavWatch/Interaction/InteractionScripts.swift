@@ -89,8 +89,9 @@ enum InteractionScripts {
         \(find(selector))
         const form = element instanceof HTMLFormElement ? element : element.form;
         if (!form) return { error: 'not-interactable', message: 'it is not a form or in one' };
-        window.navwatchInputHandled = new Promise(resolve => setTimeout(() => setTimeout(resolve, 0), 0));
         form.requestSubmit();
+        // After the submission is planned, so that its navigation is asked for first.
+        window.navwatchInputHandled = new Promise(resolve => setTimeout(() => setTimeout(resolve, 0), 0));
         return {};
         """
     }
