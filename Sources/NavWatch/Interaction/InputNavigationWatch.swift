@@ -10,6 +10,9 @@ import WebKitThread
 /// - The input has been handled when the page's own `settled` script
 ///   answers (two tasks after the input event, so that a navigation the
 ///   input scheduled has been asked for), or when a navigation starts first.
+/// - A form the input submitted is asked about only after the UI process
+///   has seen the submission, which may come after that answer: the watch
+///   then waits up to `startGrace` for the navigation to be asked for.
 /// - A navigation started after the input is the input's. Otherwise, if the
 ///   page asked for main-frame navigations after the input, the watch waits
 ///   for one to start, for a same-document navigation, or for every one of
@@ -47,12 +50,12 @@ final class InputNavigationWatch {
     ///   input, or the navigation it started did not start or end, in time;
     ///   `.script(.cancelled)` when the task is cancelled (the navigation goes on).
     func follow(timeout: Duration, input what: String,
-                settled: @escaping @WebKitActor () async -> Void) async throws(InteractionError) -> PageLoadOutcome? {
+                settled: @escaping @WebKitActor () async -> Bool) async throws(InteractionError) -> PageLoadOutcome? {
         defer { stop() }
         let deadline = ContinuousClock.now + timeout
-        var isSettled = false
+        var isSettled = false, submitted = false
         let settling = Task { @WebKitActor [fold] in
-            await settled()
+            submitted = await settled()
             isSettled = true
             fold.stopWaiting()
         }
@@ -71,9 +74,16 @@ final class InputNavigationWatch {
         while !isSettled, !fold.hasStarted {
             try await wait(for: "the page to handle \(what)")
         }
-        var allAnsweredAt: ContinuousClock.Instant?
+        var allAnsweredAt: ContinuousClock.Instant?, submittedAt: ContinuousClock.Instant?
         while !fold.hasStarted {
             let askedSince = view.navigationActionsAsked - asked
+            if askedSince == 0, submitted, !fold.sawSameDocumentNavigation {
+                let since = submittedAt ?? .now
+                submittedAt = since
+                if ContinuousClock.now >= since + Self.startGrace { return nil }
+                try await wait(for: "the navigation \(what) started", until: since + Self.startGrace)
+                continue
+            }
             if askedSince == 0 || view.navigationActionsRefused - refused == askedSince || fold.sawSameDocumentNavigation {
                 return nil
             }

@@ -33,12 +33,29 @@ enum InteractionScripts {
 
     private static func armStatement(_ event: String) -> String {
         """
+        \(watchSubmission)
         window.navwatchInputHandled = new Promise(resolve => addEventListener(\(JavaScriptValue.literal(event)),
           () => setTimeout(() => setTimeout(resolve, 0), 0), { capture: true, once: true }));
         """
     }
 
-    static let inputHandled = "await window.navwatchInputHandled; return true;"
+    /// Notes a form's submission from now on (one listener per page): WebKit
+    /// asks about its navigation only once the UI process has seen the
+    /// submission, which can come after the input has been handled.
+    static let watchSubmission = """
+        window.navwatchSubmission = null;
+        if (!window.navwatchWatchesSubmissions) {
+          window.navwatchWatchesSubmissions = true;
+          addEventListener('submit', event => { window.navwatchSubmission = event; }, true);
+        }
+        """
+
+    /// Answers once the input has been handled: whether it submitted a form (a submission not prevented).
+    static let inputHandled = """
+        await window.navwatchInputHandled;
+        const submission = window.navwatchSubmission;
+        return !!(submission && !submission.defaultPrevented);
+        """
 
     /// Scrolls the element into view and answers the viewport point at its
     /// centre, if that point hits it; arms `inputHandled` for `event`.
@@ -89,6 +106,7 @@ enum InteractionScripts {
         \(find(selector))
         const form = element instanceof HTMLFormElement ? element : element.form;
         if (!form) return { error: 'not-interactable', message: 'it is not a form or in one' };
+        \(watchSubmission)
         form.requestSubmit();
         // After the submission is planned, so that its navigation is asked for first.
         window.navwatchInputHandled = new Promise(resolve => setTimeout(() => setTimeout(resolve, 0), 0));

@@ -123,8 +123,9 @@ extension WebView {
 
     /// Returns once the page has handled the input armed with `InteractionScripts.arm`
     /// (or the document went away).
-    func inputHandled() async {
-        _ = try? await evaluateForJSON(InteractionScripts.inputHandled, kind: .asyncFunction(world: DocumentScript.world))
+    func inputHandled() async -> Bool {
+        let answer = try? await evaluateForJSON(InteractionScripts.inputHandled, kind: .asyncFunction(world: DocumentScript.world))
+        return answer == "true"
     }
 
     /// Runs one of `InteractionScripts` as an async function in `world` and

@@ -262,12 +262,13 @@ extension Locator {
             try send(point, clicks: clicks, modifiers: modifiers)
             var missed: String?
             let outcome = try await watch.follow(timeout: remaining(timeout, since: start), input: what) {
-                await view.inputHandled()
+                let submitted = await view.inputHandled()
                 let answer = await view.evaluateForJSON("""
                     \(LocatorEngine.prelude)
                     return engine.missedHit();
                     """, kind: .asyncFunction(world: DocumentScript.world), backstop: .seconds(5))
                 missed = ((try? answer.get()) ?? nil).flatMap { try? JSONDecoder().decode(String.self, from: Data($0.utf8)) }
+                return submitted
             }
             guard let missed else { return outcome }
             if ContinuousClock.now - start >= timeout {

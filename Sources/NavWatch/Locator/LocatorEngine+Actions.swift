@@ -169,6 +169,7 @@ extension LocatorEngine {
         // for `mouseup`, `pointerup`: a page that cancels `pointerdown`
         // suppresses the mouse events but not the click).
         const armInput = event => {
+          \#(InteractionScripts.watchSubmission)
           const events = event === 'mouseup' ? ['pointerup', 'mouseup', 'click'] : [event];
           window.navwatchInputHandled = new Promise(done => {
             const handled = () => {
