@@ -80,7 +80,6 @@ extension PostgresCrawlStore {
         }
         for (index, definition) in [
             ("navwatch_frontier_ready", "navwatch_frontier (state, depth, seq)"),
-            ("navwatch_links_target", "navwatch_links (target)"),
             // `lease` counts the loaded pages for `maxPages` every time.
             ("navwatch_reports_counted", "navwatch_reports (outcome, kind)"),
         ] {
@@ -89,5 +88,9 @@ extension PostgresCrawlStore {
                 try await connection.query("CREATE INDEX IF NOT EXISTS \(unescaped: index) ON \(unescaped: definition)", logger: logger)
             }
         }
+        // No statement reads links by their target (the link graph is read
+        // whole); keeping such an index up to date was most of the cost of
+        // storing a page's links.
+        try await connection.query("DROP INDEX IF EXISTS navwatch_links_target", logger: logger)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 @testable import NavWatchCrawler
 @testable import NavWatchPostgres
@@ -408,6 +409,49 @@ struct CrawlStoreTests {
                                          skipped: [], links: links)
             #expect(try await store.linkGraph().links == links)
         }
+    }
+
+    @Test("the links' table has no index beside its rows' order, in a new crawl and one stored by version 11 of the schema")
+    func noIndexOfLinkTargets() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).db").path
+        defer { removeSQLiteDatabase(atPath: path) }
+        let indexes = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'links' ORDER BY name"
+        let old = try DatabaseQueue(path: path)
+        try SQLiteCrawlStore.migrator.migrate(old, upTo: "v11: resources pages embed")
+        #expect(try await old.read { try String.fetchAll($0, sql: indexes) } == ["links_target"])
+        try old.close()
+
+        let store = try SQLiteCrawlStore(path: path)
+        _ = try await store.enqueue([entry("/")])
+        let migrated = try DatabaseQueue(path: path)
+        #expect(try await migrated.read { try String.fetchAll($0, sql: indexes) } == [])
+        try migrated.close()
+
+        // PostgreSQL: the index an earlier version made is dropped when a store opens the crawl.
+        let admin = try #require(ProcessInfo.processInfo.environment["NAVWATCH_TEST_POSTGRES"],
+                                 "NAVWATCH_TEST_POSTGRES is not set: run the tests with Scripts/test, which starts a server")
+        let address = try await PostgresScratchDatabase.create(admin: admin)
+        let logger = Logger(label: "navwatch.postgres")
+        let session = PostgresSession(configuration: try PostgresAddress(address).connectionConfiguration(), logger: logger)
+        func postgresIndexes() async throws -> [String] {
+            try await session.transaction { connection in
+                try await connection.query("SELECT indexname FROM pg_indexes WHERE tablename = 'navwatch_links' ORDER BY 1",
+                                           logger: logger).collect().map { try $0.decode(String.self) }
+            }
+        }
+        do {
+            try await PostgresCrawlStore(address: try PostgresAddress(address), logger: logger).close()
+            _ = try await session.transaction { connection in
+                try await connection.query("CREATE INDEX navwatch_links_target ON navwatch_links (target)", logger: logger)
+            }
+            #expect(try await postgresIndexes() == ["navwatch_links_pkey", "navwatch_links_target"])
+            try await PostgresCrawlStore(address: try PostgresAddress(address), logger: logger).close()
+            #expect(try await postgresIndexes() == ["navwatch_links_pkey"])
+        } catch {
+            Issue.record(error)
+        }
+        await session.close()
+        try await PostgresScratchDatabase.drop(address, admin: admin)
     }
 
     @Test("text fragments of links to loaded pages, by the page's report (redirects followed), and what their match found",

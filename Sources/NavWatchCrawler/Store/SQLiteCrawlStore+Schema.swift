@@ -99,6 +99,13 @@ extension SQLiteCrawlStore {
         migrator.registerMigration("v11: resources pages embed") { db in
             try db.execute(sql: "ALTER TABLE links ADD COLUMN resource TEXT")
         }
+        migrator.registerMigration("v12: no index of the links' targets") { db in
+            // No statement reads links by their target: the link graph is read
+            // whole. Keeping the index up to date was two thirds of the time
+            // of storing a page's links (each commit rewrote the index pages
+            // its links' targets are scattered over).
+            try db.execute(sql: "DROP INDEX IF EXISTS links_target")
+        }
         return migrator
     }
 }
