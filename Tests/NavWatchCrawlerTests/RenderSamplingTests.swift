@@ -199,6 +199,49 @@ struct RenderSamplingTests {
         #expect(auto.graph.anchors == full.graph.anchors)
     }
 
+    /// `/` links to `/late/0` … `/late/19`, whose script adds the same menu
+    /// link (`/from-menu/1`) when the document is parsed and, in a task the
+    /// page's `load` listener queues, a link of the page's own
+    /// (`/late-extra/N`): as a navigation tree that opens at the page once
+    /// its index has come does, but always before a read after the load.
+    static func lateRoute(_ request: LoopbackRequest) -> LoopbackResponse {
+        switch request.path {
+        case "/":
+            return .html("<!doctype html><title>Home</title>" + (0..<20).map { "<a href=\"/late/\($0)\">\($0)</a>" }.joined())
+        case "/late.js":
+            return .text("""
+                document.addEventListener('DOMContentLoaded', () => {
+                  document.body.insertAdjacentHTML('afterbegin', '<nav><a href="/from-menu/1">one</a></nav>');
+                });
+                addEventListener('load', () => setTimeout(() => {
+                  document.body.insertAdjacentHTML('beforeend', `<a href="/late-extra/${location.pathname.split('/').pop()}">own</a>`);
+                }, 0));
+                """, contentType: "text/javascript")
+        case let path where path.hasPrefix("/late/"):
+            return .html("<!doctype html><title>Late</title><a href=\"/\">home</a><script src=\"/late.js\"></script>")
+        default:
+            return .html("<!doctype html><title>Elsewhere</title><a href=\"/\">home</a>")
+        }
+    }
+
+    @Test("links a script adds in a task after the load event do not decide a kind: its renders are compared as the load left them")
+    func linksAfterTheLoadEvent() async throws {
+        let server = try await LoopbackServer.start(route: Self.lateRoute)
+        defer { Task { await server.shutdown() } }
+        let auto = try await Self.crawl(server, .auto)
+        let late = (0..<20).map { (url: server.url("/late/\($0)").absoluteString, reason: auto.report("/late/\($0)", server)?.renderReason?.rawValue) }
+        #expect(late.count { $0.reason == "sample" } == RenderSampler.sampleSize, "\(late)")
+        let samples = Set(late.filter { $0.reason == "sample" }.map(\.url))
+        for page in late where page.reason != "sample" {
+            #expect(page.reason == (RenderSampler.isSpotChecked(page.url) ? "spot-check" : "sample-agreed"), "\(page.url)")
+            guard page.reason == "sample-agreed" else { continue }
+            // The menu the samples' scripts added is learned; the page's own late link is not.
+            let links = auto.graph.links.filter { $0.source == page.url && $0.resource == nil }
+            #expect(links.map { "\($0.target.dropFirst(server.baseURL.absoluteString.count)) \(Set($0.learnedFrom ?? []) == samples)" }
+                        .sorted() == ["/ false", "/from-menu/1 true"], "\(page.url)")
+        }
+    }
+
     @Test("never: the menu's links are not found, nothing is rendered")
     func never() async throws {
         let server = try await LoopbackServer.start(route: Self.route)

@@ -16,12 +16,27 @@ import Foundation
 ///   `pushState` (both add a history entry; only the first fires it).
 /// - It lets Resource Timing keep every request of the page (browsers keep 250
 ///   by default).
+/// - It keeps the URLs of the page's links (`<a href>`, `<area href>`,
+///   frames) as the `load` event left them, once the event's last listener
+///   has run (`linksAtLoadScript`): links that scripts add later, from the
+///   answers to requests they made, are not among them.
 ///
 /// Its messages cross from the web process on the same connection as the
 /// load events, so they arrive in order with them (the title ahead of the finish).
 enum DocumentScript {
     static let world = NW_SCRIPT_WORLD
     static let messageHandler = "navwatch"
+    /// The name, in the script's world, of the links kept at the `load` event.
+    private static let linksAtLoad = "navwatchLinksAtLoad"
+    /// The URLs of the document's links as the crawl's facts have them: `<a href>`, `<area href>`, frames.
+    private static let linksNow = """
+        Array.from(document.links, a => a.href).concat(
+          Array.from(document.querySelectorAll('iframe[src], frame[src]'), f => f.src))
+        """
+    /// An async function's body, run in the script's world, that answers the
+    /// JSON text of the URLs of the links kept at the `load` event; of the
+    /// links now, when the page has not reached it or its task has not run.
+    static let linksAtLoadScript = "return JSON.stringify(globalThis.\(linksAtLoad) || \(linksNow));"
     static let source = """
         (() => {
           // The page's id, which the web process extension puts in this world (0 if it did not).
@@ -39,6 +54,10 @@ enum DocumentScript {
           }, true);
           addEventListener('load', () => {
             post({ event: 'load', title: document.title });
+            // The links as the load event left them, once all its listeners
+            // have run: a task queued now runs before any answer to a
+            // request they made. Kept in this world only.
+            setTimeout(() => { globalThis.\(linksAtLoad) = \(linksNow); }, 0);
           }, { capture: true, once: true });
           addEventListener('error', event => {
             if (event.target !== window || !event.isTrusted) return;  // a resource's error, or the page's own

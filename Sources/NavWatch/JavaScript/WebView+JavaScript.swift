@@ -68,6 +68,14 @@ extension WebView {
         return (try? answer.get()) ?? nil
     }
 
+    /// An async function's body for `evaluateForJSONInOwnWorld` that answers
+    /// the JSON text of the URLs of the page's links (`<a href>`, `<area
+    /// href>`, frames) as its `load` event left them, once the event's last
+    /// listener had run; of its links now when it has not got that far.
+    /// Links that scripts add later, from answers to requests they made, are
+    /// not among them.
+    package nonisolated static var linksAtLoadScript: String { DocumentScript.linksAtLoadScript }
+
     /// Evaluates `script` as `evaluateForJSON(_:kind:)` does, but answers
     /// `.failure(.cancelled)` as soon as the awaiting task is cancelled or
     /// `backstop` has passed, and cancels the evaluation then: WebKit answers

@@ -134,9 +134,16 @@ extension Crawler {
             sampler.abandon(kind, reason: job.reason)  // no page to compare: a failure, a crash
             return
         }
+        // The links as the load event left them: what scripts add later, from
+        // answers to their own requests, comes in a race with the read, and
+        // differs from one render of a page to the next (a navigation tree
+        // opened at the page once its index has come).
+        let renderedLinks = result.linksAtLoad.map { urls in
+            urls.map { PageFacts.Link(url: $0, href: $0, text: "", rel: "", element: "a") }
+        } ?? result.links
         let comparison = RenderComparison(
             html: (linkKeys(job.page.links, of: job.entry), Set(html.anchors), html.title),
-            rendered: (linkKeys(result.links, of: job.entry), Set(result.report.anchors), result.report.title))
+            rendered: (linkKeys(renderedLinks, of: job.entry), Set(result.report.anchors), result.report.title))
         // The links the render added, each once, as the render had them.
         var added: [PageFacts.Link] = [], keys: Set<String> = []
         for link in result.links {

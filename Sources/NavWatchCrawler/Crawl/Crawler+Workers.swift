@@ -108,7 +108,9 @@ extension Crawler {
             let loader: PageLoader
             if let made { loader = made } else { loader = try await preparedLoader() }
             made = loader
-            guard var result = try await renderInTurn(entry, loader, http) else { break }
+            // A render that speaks for its kind reads its links as the load event left them too (`compare`).
+            let comparing = job.reason == .sample || job.reason == .spotCheck
+            guard var result = try await renderInTurn(entry, loader, http, readingLinksAtLoad: comparing) else { break }
             compare(job, result)
             result.renderReason = job.reason
             let decided = decideAwaiting(job.page.kind)
@@ -141,12 +143,15 @@ extension Crawler {
     /// `entry` rendered in `loader`'s view when it is its host's turn
     /// (`waitForTurn`): the view is made ready first, so that the request
     /// leaves as the turn comes. Nil when the task was cancelled meanwhile.
-    func renderInTurn(_ entry: FrontierEntry, _ loader: PageLoader, _ http: HTTPChecker) async throws -> PageResult? {
+    func renderInTurn(_ entry: FrontierEntry, _ loader: PageLoader, _ http: HTTPChecker,
+                      readingLinksAtLoad: Bool = false) async throws -> PageResult? {
         let timeout = configuration.timeout
         try await Task { @WebKitActor in try await loader.ready(for: entry) }.value
         await waitForTurn(entry)
         if Task.isCancelled { return nil }
-        let result = try await Task { @WebKitActor in try await loader.load(entry, timeout: timeout) }.value
+        let result = try await Task { @WebKitActor in
+            try await loader.load(entry, timeout: timeout, readingLinksAtLoad: readingLinksAtLoad)
+        }.value
         return await confirmingRedirects(result, of: entry, http)
     }
 

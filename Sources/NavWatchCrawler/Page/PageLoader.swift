@@ -14,6 +14,9 @@ package struct PageResult: Sendable {
     var links: [PageFacts.Link] = []
     /// The resources the page embeds, in document order.
     var embedded: [EmbeddedResource] = []
+    /// For a rendered page loaded `readingLinksAtLoad`: the URLs of its
+    /// links as its `load` event left them (`WebView.linksAtLoadScript`).
+    var linksAtLoad: [String]?
     /// For a rendered page: the answers to its own requests for its
     /// subresources, by canonical URL (`PageResourceAnswer`).
     var resourceAnswers: [String: PageResourceAnswer] = [:]
@@ -221,8 +224,9 @@ package final class PageLoader {
 
     /// Loads `entry` and reports on it, in the view `ready(for:)` made ready
     /// for it if it was the last one asked for, else in a free view. Never
-    /// throws: every failure is in the report.
-    package func load(_ entry: FrontierEntry, timeout: Duration) async throws -> PageResult {
+    /// throws: every failure is in the report. With `readingLinksAtLoad`, the
+    /// result also has the page's links as its `load` event left them.
+    package func load(_ entry: FrontierEntry, timeout: Duration, readingLinksAtLoad: Bool = false) async throws -> PageResult {
         let url = URL(string: entry.url)!
         let slot = try await slot(for: url)
         let view = slot.view
@@ -243,6 +247,9 @@ package final class PageLoader {
         await fold.wait(until: { $0.isEnded })
         let finished = fold.state.stage == .finished
         let facts = finished ? await PageFacts.read(from: view) : nil
+        if finished, readingLinksAtLoad {
+            result.linksAtLoad = await PageFacts.readInOwnWorld(WebView.linksAtLoadScript, from: view)
+        }
         if finished, let screenshotDirectory {
             let name = PageLoadReport.screenshotName(for: entry.url)
             if (try? await view.writeScreenshot(to: screenshotDirectory.appendingPathComponent(name).path)) != nil {
