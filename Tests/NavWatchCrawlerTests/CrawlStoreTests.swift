@@ -255,6 +255,23 @@ struct CrawlStoreTests {
         }
     }
 
+    @Test("max pages counts the pages loaded before a crawl was opened again, as a resume opens it")
+    func maxPagesResumed() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).db").path
+        defer { removeSQLiteDatabase(atPath: path) }
+        let first = try SQLiteCrawlStore(path: path)
+        _ = try await first.enqueue((0..<4).map { entry("/p\($0)") })
+        let a = try #require(try await first.lease(request("w0", maxPages: 2)).leasedEntry)
+        _ = try await first.complete(a, worker: "w0", report: loaded(a), aliases: [], discovered: [], skipped: [], links: [])
+        await first.close()
+
+        let resumed = try SQLiteCrawlStore(path: path)
+        let b = try #require(try await resumed.lease(request("w0", maxPages: 2)).leasedEntry)
+        #expect(try await resumed.lease(request("w1", maxPages: 2)) == .wait(until: nil))
+        _ = try await resumed.complete(b, worker: "w0", report: loaded(b), aliases: [], discovered: [], skipped: [], links: [])
+        #expect(try await resumed.lease(request("w0", maxPages: 2)) == .finished)
+    }
+
     @Test("a host's pause holds across workers; other hosts are not held up", arguments: StoreKind.allCases)
     func hostDelay(_ kind: StoreKind) async throws {
         try await unlessStalled(kind, workers: 2) { stores in

@@ -41,12 +41,22 @@ package struct FrontierSQL: Sendable {
     /// - Pages loaded: reports of pages `Tally.loaded` (not links or resources checked, not skipped or blocked).
     /// - Pages leased: entries that are not links or resources to check, leased until `now` or later.
     /// - Links and resources to check left: entries queued or leased.
-    package func pageCounts(now: Double) -> SQLStatement {
-        """
-        SELECT (SELECT COUNT(*) FROM \(reports) WHERE outcome \(Self.loadedOutcomes) AND kind = 'page'),
+    ///
+    /// Without `countingLoaded`, `loaded` is 0: a store that keeps the count
+    /// itself (`loadedPageCount` once, then its own completions) spares the
+    /// count, which takes time in proportion to the pages loaded.
+    package func pageCounts(now: Double, countingLoaded: Bool = true) -> SQLStatement {
+        let loaded: SQLStatement = countingLoaded ? "(\(loadedPageCount))" : "0"
+        return """
+        SELECT \(loaded),
                (SELECT COUNT(*) FROM \(frontier) WHERE state = 'leased' AND lease_until >= \(now) AND NOT \(Self.isCheck)),
                (SELECT COUNT(*) FROM \(frontier) WHERE \(Self.isCheck) AND state IN ('queued', 'leased'))
         """
+    }
+
+    /// The reports of pages loaded: `Tally.loaded`, stored for an entry of kind `page`.
+    package var loadedPageCount: SQLStatement {
+        "SELECT COUNT(*) FROM \(reports) WHERE outcome \(Self.loadedOutcomes) AND kind = 'page'"
     }
 
     /// The entry to lease next, as the columns of a `FrontierEntry`, then

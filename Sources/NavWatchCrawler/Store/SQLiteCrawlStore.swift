@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// A crawl's frontier and reports in one SQLite file (WAL mode), for the
 /// crawlers of one process; what `navwatch crawl --db FILE` writes, and
@@ -11,6 +12,11 @@ import GRDB
 public final class SQLiteCrawlStore: CrawlStore {
     private let database: DatabaseQueue
     private let cpu = CPUTimeCounter()
+    /// The reports of pages loaded (`FrontierSQL.loadedPageCount`): counted
+    /// from the reports at the first lease under `maxPages`, then kept by
+    /// `complete`, as this store is the only writer of its file. Counting
+    /// them at every lease took time in proportion to the pages loaded.
+    private let loadedPages = Mutex<Int?>(nil)
 
     package var isShared: Bool { false }
 
@@ -116,8 +122,12 @@ public final class SQLiteCrawlStore: CrawlStore {
         return try await write { db in
             var budget = FrontierRules.PageBudget.open
             if let maxPages = request.maxPages {
-                let counts = try Self.fetchOne(Self.frontier.pageCounts(now: now), in: db)
-                budget = FrontierRules.pageBudget(maxPages: maxPages, loaded: counts[0], leased: counts[1], externalLeft: counts[2])
+                let loaded = try self.loadedPages.withLock { count in
+                    if count == nil { count = try Self.fetchOne(Self.frontier.loadedPageCount, in: db)[0] }
+                    return count ?? 0
+                }
+                let counts = try Self.fetchOne(Self.frontier.pageCounts(now: now, countingLoaded: false), in: db)
+                budget = FrontierRules.pageBudget(maxPages: maxPages, loaded: loaded, leased: counts[1], externalLeft: counts[2])
                 if case .spent(let outcome) = budget { return outcome }
             }
             let ready = Self.frontier.nextReady(now: now, onlyExternal: budget == .onlyExternal,
@@ -148,8 +158,10 @@ public final class SQLiteCrawlStore: CrawlStore {
                          discovered: [FrontierEntry], skipped: SkippedLinks, links: [PageLink]) async throws -> CompletionReports {
         try await write { db in
             var stored = CompletionReports(skipped: skipped)
+            var loadedPage = false
             if try Self.store(report, kind: entry.kind, worker: worker, in: db) {
                 stored.storedPage(report)
+                loadedPage = entry.kind == .page && PageLoadReport.Tally(outcome: report.outcome, isCheck: false) == .loaded
                 let insertLink = try db.cachedStatement(sql: """
                     INSERT INTO links (source, target, href, fragment, text, rel, element, route, learned_from, resource)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -171,6 +183,7 @@ public final class SQLiteCrawlStore: CrawlStore {
             for (position, skip, kind) in completion.skippedReports(among: added) {
                 if try Self.store(skip, kind: kind, worker: worker, in: db) { stored.storedSkipped(at: position) }
             }
+            if loadedPage { self.loadedPages.withLock { count in count = count.map { $0 + 1 } } }
             return stored
         }
     }
