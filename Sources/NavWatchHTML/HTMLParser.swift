@@ -97,9 +97,7 @@ package enum HTMLParser {
     /// plain nesting (`HTMLTokenReader`), else from Gumbo's tree.
     private static func parseUTF8(_ bytes: [UInt8], url: URL) throws(HTMLParseError) -> HTMLDocument {
         if let document = bytes.withUnsafeBufferPointer({ HTMLTokenReader.read($0, url: url) }) { return document }
-        let withinLimit = bytes.withUnsafeBufferPointer { NestingScan.isWithinLimit($0) }
-        guard withinLimit else { throw .tooDeep }
-        return readTree(bytes, url: url)
+        return try parseTree(bytes, url: url)
     }
 
     /// `bytes`, UTF-8, read from Gumbo's tree, whatever the tokens could
@@ -179,17 +177,8 @@ private struct DocumentReader {
     /// `source`: at its first end tag (`</tag` then white space, `/` or `>`,
     /// in any case), or at the end.
     static func endOfText(in source: UnsafeRawBufferPointer, from start: Int, tag: String) -> Int {
-        let name = Array(tag.utf8)
-        var index = start
-        while index + name.count + 2 < source.count {
-            if source[index] == UInt8(ascii: "<"), source[index + 1] == UInt8(ascii: "/"),
-               name.indices.allSatisfy({ source[index + 2 + $0] | 0x20 == name[$0] }),
-               [0x09, 0x0A, 0x0C, 0x0D, 0x20, UInt8(ascii: "/"), UInt8(ascii: ">")].contains(source[index + 2 + name.count]) {
-                return index
-            }
-            index += 1
-        }
-        return source.count
+        HTMLBytes.endOfRawText(named: Array(tag.utf8), in: source.assumingMemoryBound(to: UInt8.self), from: start)
+            ?? source.count
     }
 
     private mutating func visit(_ node: UnsafeMutablePointer<GumboNode>, _ element: GumboElement) {

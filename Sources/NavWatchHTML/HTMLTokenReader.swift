@@ -254,14 +254,14 @@ private struct TokenWalk {
             return comment()
         }
         if next == UInt8(ascii: "/") {
-            guard start + 2 < bytes.count, isLetter(bytes[start + 2]) else { return false }
+            guard start + 2 < bytes.count, HTMLBytes.isLetter(bytes[start + 2]) else { return false }
             // An end tag with attributes is an error Gumbo does not always read as the standard does.
             guard let tag = readTag(nameStart: start + 2), tag.attributes.isEmpty else { return false }
             dropLineFeed = false
             sawStructure = true
             return endTag(tag)
         }
-        guard isLetter(next) else {
+        guard HTMLBytes.isLetter(next) else {
             position += 1
             return text(start..<start + 1)
         }
@@ -300,7 +300,7 @@ private struct TokenWalk {
     private mutating func readTag(nameStart: Int) -> Tag? {
         let count = bytes.count
         var index = nameStart
-        while index < count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: ">") {
+        while index < count, !HTMLBytes.isSpace(bytes[index]), bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: ">") {
             index += 1
         }
         let tag = UnsafeBufferPointer(rebasing: bytes[nameStart..<index]).withMemoryRebound(to: CChar.self) {
@@ -310,7 +310,7 @@ private struct TokenWalk {
         var slash = false
         while index < count {
             let byte = bytes[index]
-            if isSpace(byte) || byte == UInt8(ascii: "/") {
+            if HTMLBytes.isSpace(byte) || byte == UInt8(ascii: "/") {
                 slash = byte == UInt8(ascii: "/")
                 index += 1
                 continue
@@ -324,17 +324,17 @@ private struct TokenWalk {
             // An attribute's name: a first `=` is part of it.
             let nameStart = index
             index += 1
-            while index < count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "/"),
+            while index < count, !HTMLBytes.isSpace(bytes[index]), bytes[index] != UInt8(ascii: "/"),
                   bytes[index] != UInt8(ascii: ">"), bytes[index] != UInt8(ascii: "=") {
                 index += 1
             }
             let name = nameStart..<index
-            while index < count, isSpace(bytes[index]) { index += 1 }
+            while index < count, HTMLBytes.isSpace(bytes[index]) { index += 1 }
             guard index < count else { return nil }
             var value: Range<Int>?
             if bytes[index] == UInt8(ascii: "=") {
                 index += 1
-                while index < count, isSpace(bytes[index]) { index += 1 }
+                while index < count, HTMLBytes.isSpace(bytes[index]) { index += 1 }
                 guard index < count else { return nil }
                 let quote = bytes[index]
                 if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
@@ -345,7 +345,7 @@ private struct TokenWalk {
                     value = index..<index
                 } else {
                     let start = index
-                    while index < count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">") { index += 1 }
+                    while index < count, !HTMLBytes.isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">") { index += 1 }
                     value = start..<index
                 }
             }
@@ -659,12 +659,12 @@ private struct TokenWalk {
         guard countNode() else { return false }
         for attribute in tag.attributes {
             let name = attribute.name
-            if name.count == 2, lower(bytes[name.lowerBound]) == UInt8(ascii: "i"),
-               lower(bytes[name.lowerBound + 1]) == UInt8(ascii: "d") {
+            if name.count == 2, HTMLBytes.lowercased(bytes[name.lowerBound]) == UInt8(ascii: "i"),
+               HTMLBytes.lowercased(bytes[name.lowerBound + 1]) == UInt8(ascii: "d") {
                 guard let id = value(attribute) else { return false }
                 facts.ids.append(id)
-            } else if name.count >= 2, lower(bytes[name.lowerBound]) == UInt8(ascii: "o"),
-                      lower(bytes[name.lowerBound + 1]) == UInt8(ascii: "n") {
+            } else if name.count >= 2, HTMLBytes.lowercased(bytes[name.lowerBound]) == UInt8(ascii: "o"),
+                      HTMLBytes.lowercased(bytes[name.lowerBound + 1]) == UInt8(ascii: "n") {
                 facts.handlers = true
             }
         }
@@ -751,7 +751,7 @@ private struct TokenWalk {
               tag.tag != GUMBO_TAG_MATH else { return false }
         // An SVG <title> or <desc> holds HTML: text alone is read the same.
         if let open = foreign.last, open == Array("title".utf8) || open == Array("desc".utf8) { return false }
-        if !tag.selfClosing { foreign.append(tag.name.map { lower(bytes[$0]) }) }
+        if !tag.selfClosing { foreign.append(tag.name.map { HTMLBytes.lowercased(bytes[$0]) }) }
         return recordForeign(tag)
     }
 
@@ -803,19 +803,7 @@ private struct TokenWalk {
 
     /// Where the first `</name` followed by white space, `/` or `>` starts, from `start`.
     private func endOfRawText(named name: String, from start: Int) -> Int? {
-        let name = Array(name.utf8)
-        var index = start
-        while let less = find(UInt8(ascii: "<"), from: index) {
-            let after = less + 2 + name.count
-            guard after < bytes.count else { return nil }
-            if bytes[less + 1] == UInt8(ascii: "/"),
-               name.indices.allSatisfy({ lower(bytes[less + 2 + $0]) == name[$0] }),
-               isSpace(bytes[after]) || bytes[after] == UInt8(ascii: "/") || bytes[after] == UInt8(ascii: ">") {
-                return less
-            }
-            index = less + 1
-        }
-        return nil
+        HTMLBytes.endOfRawText(named: Array(name.utf8), in: bytes, from: start)
     }
 
     /// A `<noscript>`'s content, which the document's reading leaves out:
@@ -835,7 +823,7 @@ private struct TokenWalk {
             if !bodyStarted, !isAllSpace(index..<less) { return false }
             let next = bytes[less + 1]
             if next == UInt8(ascii: "!") || next == UInt8(ascii: "/") || next == UInt8(ascii: "?") { return false }
-            if isLetter(next) {
+            if HTMLBytes.isLetter(next) {
                 guard let tag = readTag(nameStart: less + 1), allowed.contains(tag.tag), position <= end else { return false }
                 index = position
             } else {
@@ -854,7 +842,7 @@ private struct TokenWalk {
             // Only the end tag of the element open closes it.
             // Gumbo compares the end tag as written, `>` right after the name.
             guard let open = foreign.last, open.count == tag.name.count, position == tag.name.upperBound + 1,
-                  zip(tag.name, open).allSatisfy({ lower(bytes[$0]) == $1 }) else { return false }
+                  zip(tag.name, open).allSatisfy({ HTMLBytes.lowercased(bytes[$0]) == $1 }) else { return false }
             foreign.removeLast()
             return true
         }
@@ -1064,7 +1052,7 @@ private struct TokenWalk {
     private func attribute(_ name: String, of tag: Tag) -> Tag.Attribute? {
         let name = Array(name.utf8)
         return tag.attributes.first { attribute in
-            attribute.name.count == name.count && zip(attribute.name, name).allSatisfy { lower(bytes[$0]) == $1 }
+            attribute.name.count == name.count && zip(attribute.name, name).allSatisfy { HTMLBytes.lowercased(bytes[$0]) == $1 }
         }
     }
 
@@ -1085,13 +1073,13 @@ private struct TokenWalk {
         var pairs: [String] = []
         for attribute in tag.attributes {
             guard let value = value(attribute) else { return nil }
-            pairs.append(String(decoding: attribute.name.map { lower(bytes[$0]) }, as: UTF8.self) + "=" + value)
+            pairs.append(String(decoding: attribute.name.map { HTMLBytes.lowercased(bytes[$0]) }, as: UTF8.self) + "=" + value)
         }
         return pairs.sorted().joined(separator: "\u{0}")
     }
 
     private func sameName(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { lower(bytes[$0]) == lower(bytes[$1]) }
+        a.count == b.count && zip(a, b).allSatisfy { HTMLBytes.lowercased(bytes[$0]) == HTMLBytes.lowercased(bytes[$1]) }
     }
 
     // MARK: Bytes
@@ -1118,7 +1106,7 @@ private struct TokenWalk {
     private func matches(_ text: String, at index: Int, ignoringCase: Bool = false) -> Bool {
         let needle = Array(text.utf8)
         guard index + needle.count <= bytes.count else { return false }
-        return needle.indices.allSatisfy { ignoringCase ? lower(bytes[index + $0]) == needle[$0] : bytes[index + $0] == needle[$0] }
+        return needle.indices.allSatisfy { ignoringCase ? HTMLBytes.lowercased(bytes[index + $0]) == needle[$0] : bytes[index + $0] == needle[$0] }
     }
 
     private func matches(_ needle: [UInt8], at index: Int) -> Bool {
@@ -1126,18 +1114,6 @@ private struct TokenWalk {
     }
 
     private func isAllSpace(_ range: Range<Int>) -> Bool {
-        range.allSatisfy { isSpace(bytes[$0]) }
+        range.allSatisfy { HTMLBytes.isSpace(bytes[$0]) }
     }
-}
-
-private func isSpace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0C || byte == 0x0D
-}
-
-private func isLetter(_ byte: UInt8) -> Bool {
-    (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-}
-
-private func lower(_ byte: UInt8) -> UInt8 {
-    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
 }

@@ -54,7 +54,7 @@ package enum NestingScan {
             let isEnd = next == UInt8(ascii: "/")
             let nameStart = isEnd ? i + 2 : i + 1
             // A tag name starts with a letter; `<` before anything else is text.
-            guard nameStart < n, isLetter(bytes[nameStart]) else { i += 1; continue }
+            guard nameStart < n, HTMLBytes.isLetter(bytes[nameStart]) else { i += 1; continue }
             var nameEnd = nameStart
             while nameEnd < n, isNameByte(bytes[nameEnd]) { nameEnd += 1 }
             let name = hash(of: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]))
@@ -246,12 +246,8 @@ package enum NestingScan {
     /// are compared by it (a collision only merges two names' counts).
     private static func hash(of name: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name { hash = (hash ^ UInt64(lowercased(byte))) &* 0x100_0000_01b3 }
+        for byte in name { hash = (hash ^ UInt64(HTMLBytes.lowercased(byte))) &* 0x100_0000_01b3 }
         return hash
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
     /// What HTML's tokenizer takes into a tag name (up to white space, `/` or `>`).
@@ -260,10 +256,6 @@ package enum NestingScan {
         case 0x09, 0x0A, 0x0C, 0x0D, 0x20, UInt8(ascii: "/"), UInt8(ascii: ">"): return false
         default: return true
         }
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 
     /// Just past the `>` that ends a tag whose name ends at `start`, minding
@@ -287,19 +279,12 @@ package enum NestingScan {
         return (bytes.count, false)
     }
 
-    /// Just past `</name` (any case) at or after `start`; the end of `bytes` without one.
+    /// Just past `</name` (any case, then white space, `/` or `>`) at or
+    /// after `start`; the end of `bytes` without one.
     private static func endOfRawText(named name: Slice<UnsafeBufferPointer<UInt8>>, in bytes: UnsafeBufferPointer<UInt8>,
                                      from start: Int) -> Int {
-        var i = start
-        while let lt = find("</", in: bytes, from: i) {
-            let nameStart = lt + 2, nameEnd = nameStart + name.count
-            if nameEnd <= bytes.count,
-               zip(bytes[nameStart..<nameEnd], name).allSatisfy({ lowercased($0) == lowercased($1) }) {
-                return nameEnd
-            }
-            i = lt + 2
-        }
-        return bytes.count
+        HTMLBytes.endOfRawText(named: name.map(HTMLBytes.lowercased), in: bytes, from: start).map { $0 + 2 + name.count }
+            ?? bytes.count
     }
 
     /// Where `needle` next starts in `bytes`, at or after `start`.

@@ -19,7 +19,10 @@ import NavWatchSupport
 /// - A render agrees when it kept every link and id of the page's HTML and
 ///   its title (`RenderComparison`), and added the same links as the kind's
 ///   first agreeing render did, compared as resolved URLs: none, or the same
-///   menu on every page.
+///   menu on every page. Its links are those the page's `load` event left
+///   (`PageResult.linksAtLoad`): what scripts add in later tasks comes in a
+///   race with any reading, and would make one page agree on one run and
+///   disagree on the next.
 /// - A link written relative to its page (`menu.html`, `../../menu.html`,
 ///   not `RenderComparison.isLearnable`) leads to the same place from other
 ///   directories only when the script writes it for each page (as Doxygen's
