@@ -104,10 +104,15 @@ public final class PostgresCrawlStore: CrawlStore {
                 budget = FrontierRules.pageBudget(maxPages: maxPages, loaded: loaded, leased: leased, externalLeft: externalLeft)
                 if case .spent(let outcome) = budget { return outcome }
             }
-            let ready = Self.frontier.nextReady(now: now, onlyExternal: budget == .onlyExternal,
-                                                hostConcurrency: request.hostConcurrency)
-            if let row = try await self.run(ready, connection).first {
-                let (url, depth, parent, attempts, kind, host, interval) = try row.decode((String, Int, String?, Int, String, String, Double).self)
+            var candidates: [(String, Int, String?, Int, String, String, Double, Int64)] = []
+            for entries in FrontierSQL.ReadyEntries.allCases {
+                let ready = Self.frontier.nextReady(entries, now: now, onlyExternal: budget == .onlyExternal,
+                                                    hostConcurrency: request.hostConcurrency)
+                if let row = try await self.run(ready, connection).first {
+                    candidates.append(try row.decode((String, Int, String?, Int, String, String, Double, Int64).self))
+                }
+            }
+            if let (url, depth, parent, attempts, kind, host, interval, _) = FrontierRules.earliest(candidates, by: { (depth: $0.1, seq: $0.7) }) {
                 var entry = FrontierEntry(url: url, depth: depth, parent: parent, attempts: attempts, storedKind: kind)
                 let delay = request.hostDelay(for: entry.kind)
                 entry.spacing = max(delay, interval)

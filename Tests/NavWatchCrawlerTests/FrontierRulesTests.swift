@@ -19,18 +19,27 @@ struct FrontierRulesTests {
 
     @Test("the dialect spells only what differs: the lease's lock and the host's pause")
     func dialects() {
-        let lease = { (dialect: SQLDialect) in dialect.spell(FrontierSQL(dialect).nextReady(now: 1, onlyExternal: false,
+        let lease = { (dialect: SQLDialect) in dialect.spell(FrontierSQL(dialect).nextReady(.queued, now: 1, onlyExternal: false,
                                                                                            hostConcurrency: nil)).sql }
         #expect(lease(.postgreSQL).hasSuffix("LIMIT 1 FOR UPDATE SKIP LOCKED"))
         #expect(!lease(.sqlite).contains("FOR UPDATE"))
         #expect(!lease(.sqlite).contains("HAVING") && !lease(.sqlite).contains("kind IN"))
-        let limited = SQLDialect.sqlite.spell(FrontierSQL(.sqlite).nextReady(now: 1, onlyExternal: true, hostConcurrency: 2))
+        let limited = SQLDialect.sqlite.spell(FrontierSQL(.sqlite).nextReady(.expiredLeases, now: 1, onlyExternal: true, hostConcurrency: 2))
         #expect(limited.sql.contains("HAVING COUNT(*) >= ?") && limited.sql.contains("AND kind IN ('external', 'resource', 'external-resource')"))
         #expect(limited.arguments.contains(.integer(2)))
         #expect(SQLText(in: PageLoadReport.Outcome.self, where: \.isFailure).sql == "IN ('failed', 'timeout', 'crashed')")
         let paused = { (dialect: SQLDialect) in dialect.spell(FrontierSQL(dialect).pause("a.test", until: 5)).sql }
         #expect(paused(.sqlite) == "UPDATE hosts SET next_at = MAX(next_at, ?) WHERE host = ?")
         #expect(paused(.postgreSQL) == "UPDATE navwatch_hosts SET next_at = GREATEST(next_at, $1) WHERE host = $2")
+    }
+
+    @Test("of the entries ready, the shallowest is leased, then the oldest, whether queued or with an expired lease")
+    func earliestReady() {
+        let order = { (entry: (name: String, depth: Int, seq: Int64)) in (depth: entry.depth, seq: entry.seq) }
+        #expect(FrontierRules.earliest([("queued", 2, 5), ("expired", 1, 9)], by: order)?.name == "expired")
+        #expect(FrontierRules.earliest([("queued", 1, 5), ("expired", 1, 9)], by: order)?.name == "queued")
+        #expect(FrontierRules.earliest([("expired", 3, 1)], by: order)?.name == "expired")
+        #expect(FrontierRules.earliest([(name: String, depth: Int, seq: Int64)](), by: order) == nil)
     }
 
     @Test("max pages: loaded plus leased pages reach it, then only links to check; none left: over once no page is leased")

@@ -24,6 +24,14 @@ package enum FrontierRules {
         return .spent(leased == 0 ? .finished : .wait(until: nil))
     }
 
+    /// Of the entries ready to lease, one found by each of
+    /// `FrontierSQL.ReadyEntries`, the one to lease: the shallowest, then
+    /// the oldest (`depth`, then `seq`); nil when there is none.
+    package static func earliest<Candidate>(_ candidates: [Candidate],
+                                            by order: (Candidate) -> (depth: Int, seq: Int64)) -> Candidate? {
+        candidates.min { order($0) < order($1) }
+    }
+
     /// The lease's outcome when no entry is ready, from
     /// `FrontierSQL.nothingReady` (`earliest` on the worker's clock):
     /// - the crawl is over when nothing is queued or leased;

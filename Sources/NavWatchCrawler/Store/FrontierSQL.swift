@@ -59,17 +59,31 @@ package struct FrontierSQL: Sendable {
         "SELECT COUNT(*) FROM \(reports) WHERE outcome \(Self.loadedOutcomes) AND kind = 'page'"
     }
 
-    /// The entry to lease next, as the columns of a `FrontierEntry`, then
-    /// `host` and its `HostPacing.interval` (0 for a host not slowed down);
-    /// no row when none is ready. The entry:
-    /// - is ready: queued and due (`not_before` reached), or leased with its
-    ///   lease expired (its worker died);
+    /// Where an entry ready to lease is found: queued and due (`not_before`
+    /// reached), or leased with its lease expired (its worker died).
+    package enum ReadyEntries: CaseIterable, Sendable {
+        case queued, expiredLeases
+    }
+
+    /// The entry of `entries` to lease next, as the columns of a
+    /// `FrontierEntry`, then `host`, its `HostPacing.interval` (0 for a host
+    /// not slowed down) and `seq`; no row when none is ready. The entry:
     /// - is on a host that may be asked again (its `next_at` reached);
     /// - is a link or resource to check, when `onlyExternal` (past `maxPages`);
     /// - is on a host with fewer than `hostConcurrency` live leases, when set;
     /// - is the shallowest, and the oldest of those (`depth`, then `seq`);
     /// - is locked for the transaction, passing over rows other workers hold.
-    package func nextReady(now: Double, onlyExternal: Bool, hostConcurrency: Int?) -> SQLStatement {
+    ///
+    /// One statement for each of `ReadyEntries`, the store leasing the
+    /// earlier of their answers (`FrontierRules.earlier`): each reads the
+    /// `(state, depth, seq)` index in order and stops at the first entry
+    /// ready, where one statement for both would sort every queued entry
+    /// at every lease.
+    package func nextReady(_ entries: ReadyEntries, now: Double, onlyExternal: Bool, hostConcurrency: Int?) -> SQLStatement {
+        let ready: SQLStatement = switch entries {
+        case .queued: "state = 'queued' AND not_before <= \(now)"
+        case .expiredLeases: "state = 'leased' AND lease_until < \(now)"
+        }
         let external: SQLStatement = onlyExternal ? "AND \(Self.isCheck)" : ""
         let hostsFull: SQLStatement = hostConcurrency.map { limit in
             """
@@ -79,8 +93,8 @@ package struct FrontierSQL: Sendable {
         } ?? ""
         return """
             SELECT \(Self.entryColumns), host,
-                   COALESCE((SELECT backoff FROM \(hosts) WHERE \(hosts).host = \(frontier).host), 0) FROM \(frontier)
-            WHERE ((state = 'queued' AND not_before <= \(now)) OR (state = 'leased' AND lease_until < \(now)))
+                   COALESCE((SELECT backoff FROM \(hosts) WHERE \(hosts).host = \(frontier).host), 0), seq FROM \(frontier)
+            WHERE \(ready)
               AND NOT EXISTS (SELECT 1 FROM \(hosts) WHERE \(hosts).host = \(frontier).host AND \(hosts).next_at > \(now))
               \(external)
               \(hostsFull)

@@ -130,9 +130,11 @@ public final class SQLiteCrawlStore: CrawlStore {
                 budget = FrontierRules.pageBudget(maxPages: maxPages, loaded: loaded, leased: counts[1], externalLeft: counts[2])
                 if case .spent(let outcome) = budget { return outcome }
             }
-            let ready = Self.frontier.nextReady(now: now, onlyExternal: budget == .onlyExternal,
-                                                hostConcurrency: request.hostConcurrency)
-            if let row = try Self.fetchAll(ready, in: db).first {
+            let candidates = try FrontierSQL.ReadyEntries.allCases.compactMap { entries in
+                try Self.fetchAll(Self.frontier.nextReady(entries, now: now, onlyExternal: budget == .onlyExternal,
+                                                          hostConcurrency: request.hostConcurrency), in: db).first
+            }
+            if let row = FrontierRules.earliest(candidates, by: { (depth: $0[1], seq: $0[7]) }) {
                 var (entry, host): (FrontierEntry, String) = (Self.entry(row), row[5])
                 let delay = request.hostDelay(for: entry.kind)
                 entry.spacing = max(delay, row[6])
