@@ -75,7 +75,7 @@ package struct FrontierSQL: Sendable {
     /// - is locked for the transaction, passing over rows other workers hold.
     ///
     /// One statement for each of `ReadyEntries`, the store leasing the
-    /// earlier of their answers (`FrontierRules.earlier`): each reads the
+    /// earlier of their answers (`FrontierRules.earliest`): each reads the
     /// `(state, depth, seq)` index in order and stops at the first entry
     /// ready, where one statement for both would sort every queued entry
     /// at every lease.
