@@ -122,7 +122,8 @@ extension WebView {
     }
 
     /// Returns once the page has handled the input armed with `InteractionScripts.arm`
-    /// (or the document went away).
+    /// (or the document went away): whether the input submitted a form, a
+    /// submission no listener prevented (false when the document went away).
     func inputHandled() async -> Bool {
         let answer = try? await evaluateForJSON(InteractionScripts.inputHandled, kind: .asyncFunction(world: DocumentScript.world))
         return answer == "true"
