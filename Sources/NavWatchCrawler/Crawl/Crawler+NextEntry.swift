@@ -9,6 +9,11 @@ extension Crawler {
         while !Task.isCancelled {
             let changesSeen = changes
             let now = Date()
+            if !store.isShared, case .wait(let until) = leaseGate.turn(now: now) {
+                if try await offerWaitingLinks() { continue }
+                await waitForChange(until: leaseDeadline(until))
+                continue
+            }
             let request = LeaseRequest(worker: configuration.worker, now: now,
                                        until: now.addingTimeInterval(configuration.leaseDuration.seconds),
                                        hostDelay: configuration.delay.seconds,
@@ -16,18 +21,14 @@ extension Crawler {
                                        maxPages: configuration.maxPages, hostConcurrency: configuration.hostConcurrency)
             switch try await store.lease(request) {
             case .finished:
+                leaseGate.finished()
+                wakeAll()  // for the others to hear it
                 return nil
             case .wait(let until):
-                if changes != changesSeen { continue }  // a page finished meanwhile: ask again
+                leaseGate.nothingReady(until: until, stale: changes != changesSeen)
+                if changes != changesSeen { continue }  // the frontier changed meanwhile: ask again
                 if try await offerWaitingLinks() { continue }
-                // Local pages wake us when they finish; other workers' do
-                // not, so a shared store is asked again every poll interval.
-                let poll = store.isShared ? configuration.pollInterval : .seconds(1)
-                var deadline = clock.now + poll
-                if let until {
-                    deadline = min(deadline, clock.now + .milliseconds(Int64(max(0, until.timeIntervalSinceNow) * 1000) + 1))
-                }
-                await waitForChange(until: deadline)
+                await waitForChange(until: leaseDeadline(until))
             case .leased(let entry):
                 leased.insert(entry.url)
                 if configuration.obeyRobots, let url = URL(string: entry.url), let robots, await !robots.allows(url) {
@@ -37,12 +38,26 @@ extension Crawler {
                                                  aliases: [], discovered: [], skipped: [], links: [])
                     }
                     leased.remove(entry.url)
+                    changes += 1
+                    leaseGate.frontierChanged(added: 0)
                     continue
                 }
                 return entry
             }
         }
         return nil
+    }
+
+    /// When a worker told that nothing is ready (until `until`, when given)
+    /// asks again at the latest. Local pages wake it when they finish; other
+    /// workers' do not, so a shared store is asked again every poll interval.
+    func leaseDeadline(_ until: Date?) -> ContinuousClock.Instant {
+        let poll = store.isShared ? configuration.pollInterval : .seconds(1)
+        var deadline = clock.now + poll
+        if let until {
+            deadline = min(deadline, clock.now + .milliseconds(Int64(max(0, until.timeIntervalSinceNow) * 1000) + 1))
+        }
+        return deadline
     }
 
     /// Waits until `entry.spacing` has passed since this crawler's workers

@@ -41,7 +41,7 @@ extension Crawler {
         for (entry, page, guardMark) in waiting {
             switch sampler.decide(kind, url: entry.url) {
             case .readHTML(let reason): read.append((entry, readResult(entry, page, reason, guardMark: guardMark)))
-            case .render(let reason): renderQueue.append(RenderJob(entry: entry, page: page, reason: reason))
+            case .render(let reason): queue(RenderJob(entry: entry, page: page, reason: reason))
             case .wait: awaitingVerdict[kind, default: []].append((entry, page, guardMark))
             }
         }
@@ -120,8 +120,19 @@ extension Crawler {
         while renderQueue.count >= Self.renderQueuedPerView * max(1, configuration.concurrency), !Task.isCancelled {
             await waitForChange(until: clock.now + .seconds(1))
         }
-        renderQueue.append(job)
+        queue(job)
         wakeAll()
+    }
+
+    /// Puts `job` in the render queue: a sample before every job that is
+    /// not one, for the pages of its kind wait for it; the others last.
+    func queue(_ job: RenderJob) {
+        renderingStarted = true
+        if job.reason == .sample, let later = renderQueue.firstIndex(where: { $0.reason != .sample }) {
+            renderQueue.insert(job, at: later)
+        } else {
+            renderQueue.append(job)
+        }
     }
 
     /// Tells the sampler what rendering a page of a sampled kind showed, against its HTML.

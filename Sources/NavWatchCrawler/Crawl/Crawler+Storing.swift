@@ -5,9 +5,11 @@ import Foundation
 // delivered in the order they were stored.
 extension Crawler {
     func finish(_ entry: FrontierEntry, _ result: PageResult) async throws {
+        var added = 0
         defer {
             leased.remove(entry.url)
             changes += 1
+            leaseGate.frontierChanged(added: added)
             wakeAll()
         }
         var entry = entry
@@ -24,6 +26,7 @@ extension Crawler {
         if configuration.runs > 1, store.isShared { loadedHere.insert(entry.url) }
         report.route = routesReached.removeValue(forKey: entry.url)
         let (worker, aliases) = (configuration.worker, result.aliases)
+        added = sorted.discovered.count
         try await storeInOrder { [store, entry, report] in
             try await store.complete(entry, worker: worker, report: report, aliases: aliases,
                                      discovered: sorted.discovered, skipped: sorted.skipped, links: sorted.links)
@@ -93,6 +96,9 @@ extension Crawler {
                 return CompletionReports()
             }
         }.value
+        changes += 1
+        leaseGate.frontierChanged(added: entries.count)
+        wakeAll()  // the other waiting workers may lease them too
         return true
     }
 

@@ -97,17 +97,17 @@ extension Crawler {
 
     /// A render worker: renders the pages the read workers hand over, in its view.
     func render(_ http: HTTPChecker) async throws {
-        // Made for the first page to render: a site whose pages all read from HTML starts no web process.
-        var made: PageLoader?
+        // Made once the crawl has a first page to render, by every render
+        // worker at once: a site whose pages all read from HTML starts no
+        // web process, and the others are not started one render late.
+        guard await rendersNeeded() else { return }
+        let loader = try await preparedLoader()
         var storing = PendingStores(limit: storesWhileLoading)
         // The pages of a kind this worker's renders decided, stored apart from the
         // rendered ones, which wait for their late windows.
         var storingDecided: Task<Void, any Error>?
         while let job = await nextRenderJob() {
             let entry = job.entry
-            let loader: PageLoader
-            if let made { loader = made } else { loader = try await preparedLoader() }
-            made = loader
             // A render that speaks for its kind reads its links as the load event left them too (`compare`).
             let comparing = job.reason == .sample || job.reason == .spotCheck
             guard var result = try await renderInTurn(entry, loader, http, readingLinksAtLoad: comparing) else { break }
@@ -124,7 +124,18 @@ extension Crawler {
         }
         try await storing.drain()
         try await storingDecided?.value
-        if let made { await Task { @WebKitActor in made.close() }.value }
+        await Task { @WebKitActor in loader.close() }.value
+    }
+
+    /// Whether the crawl has had a page to render; false once no read worker
+    /// runs and none was handed over.
+    func rendersNeeded() async -> Bool {
+        while !Task.isCancelled {
+            if renderingStarted { return true }
+            if readWorkersRunning == 0 { return false }
+            await waitForChange(until: clock.now + .seconds(1))
+        }
+        return false
     }
 
     /// The next page to render; nil once no read worker runs and none is left.

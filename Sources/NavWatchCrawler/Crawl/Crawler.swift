@@ -39,9 +39,11 @@ public actor Crawler {
     /// kept apart (`waitForTurn`), by pacing key (`FrontierEntry.host`).
     var hostTurns: [String: ContinuousClock.Instant] = [:]
     var waiters: [CheckedContinuation<Void, Never>] = []
-    /// Counts the pages finished, so that a wait never misses one that
-    /// finished while the store was being asked.
+    /// Counts this crawler's changes to the frontier (pages finished, links
+    /// offered), so that a wait never misses one made while the store was being asked.
     var changes = 0
+    /// Which workers ask the store for the next entry, when it is not shared.
+    var leaseGate = LeaseGate()
     var summary = CrawlSummary()
     var onReport: ReportHandler = { _ in }
     /// The last write of reports to the store; each waits for the one before,
@@ -81,6 +83,8 @@ public actor Crawler {
     var learnedLinksByOrigin: [LearnedOrigin: [(link: PageFacts.Link, key: String?)]] = [:]
     /// Pages read from HTML that are to be rendered, for the render workers, in the order handed over.
     var renderQueue: [RenderJob] = []
+    /// Whether a page was handed to the render workers: each starts its view then.
+    var renderingStarted = false
     struct RenderJob: Sendable {
         var entry: FrontierEntry
         var page: StaticPage

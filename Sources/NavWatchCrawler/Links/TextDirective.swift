@@ -64,7 +64,8 @@ package struct TextDirective: Sendable, Hashable, Codable, CustomStringConvertib
     /// the values of its `text=` directives, as written (still escaped); nil
     /// when the fragment has no directives.
     package static func split(fragment: String) -> (element: String?, values: [String])? {
-        guard let delimiter = fragment.range(of: ":~:") else { return nil }
+        // Most fragments have no `~`: Foundation's search is not asked (it is costly, once per link).
+        guard fragment.utf8.contains(UInt8(ascii: "~")), let delimiter = fragment.range(of: ":~:") else { return nil }
         let element = fragment[..<delimiter.lowerBound]
         let values = fragment[delimiter.upperBound...].split(separator: "&", omittingEmptySubsequences: true)
             .filter { $0.hasPrefix("text=") }.map { String($0.dropFirst(5)) }
