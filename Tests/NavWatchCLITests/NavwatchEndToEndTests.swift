@@ -298,6 +298,32 @@ struct NavwatchEndToEndTests {
         #expect(await allDead(Array(children.keys)), "left behind: \(children)")
     }
 
+    @Test("navwatch runs with the system's allocator (Malloc=1), its web and network processes with WebKit's")
+    func allocators() async throws {
+        let server = try await http.value
+        let process = try NavwatchProcess(["--json", server.url("/hang").absoluteString])
+        try await process.waitForOutput { $0.contains { $0.contains("\"started\"") } }
+        /// The variables a process started with, by name.
+        func environment(of pid: Int32) -> [String: String] {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))) ?? Data()
+            return Dictionary(bytes.split(separator: 0).map { entry in
+                let text = String(decoding: entry, as: UTF8.self)
+                let name = text.prefix { $0 != "=" }
+                return (String(name), String(text.dropFirst(name.count + 1)))
+            }, uniquingKeysWith: { first, _ in first })
+        }
+        #expect(environment(of: process.pid)["Malloc"] == "1")
+        let webKit = descendantProcesses(of: process.pid).filter { ["WebKitWebProces", "WebKitNetworkPr"].contains($0.value) }
+        #expect(Set(webKit.values) == ["WebKitWebProces", "WebKitNetworkPr"])
+        for pid in webKit.keys {
+            let variables = environment(of: pid)
+            #expect(variables["DISPLAY"] != nil && variables["Malloc"] == nil && variables["NAVWATCH_SYSTEM_ALLOCATOR"] == nil,
+                    "\(pid): \(variables.keys.sorted())")
+        }
+        process.signal(SIGINT)
+        #expect(try await process.finish().status == 130)
+    }
+
     @Test("after a normal exit no Xvfb or WebKit process is left")
     func cleanExit() async throws {
         let server = try await http.value

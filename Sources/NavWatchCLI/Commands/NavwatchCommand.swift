@@ -21,6 +21,17 @@ package struct NavwatchCommand: AsyncParsableCommand {
 
     package init() {}
 
+    /// Whether running `arguments` (the program's name left out) may start
+    /// WebKit: `watch` (the default subcommand), `demo` and `crawl` may; the
+    /// commands that read a crawl's database, help and the version do not.
+    package static func mayStartWebKit(_ arguments: [String]) -> Bool {
+        guard let first = arguments.first else { return false }  // help
+        let reading = [StatusCommand.configuration, ExportCommand.configuration, ReportCommand.configuration,
+                       LinksCommand.configuration, BudgetsCommand.configuration, DiffCommand.configuration]
+        let names = reading.compactMap { $0.commandName } + ["help", "--help", "-h", "--version"]
+        return !names.contains(first)
+    }
+
     /// Parses the arguments and runs the command. Errors become one line on
     /// standard error (never a stack trace); help and version go to standard output.
     package static func runAsMain(_ arguments: [String]? = nil) async -> Never {
