@@ -164,8 +164,11 @@ package struct LinkCheckResult: Sendable, Equatable {
             return fate
         }
         // A target takes its report, problem and detail from its first link.
+        // Its links are gathered as their positions in `graph.links`, and
+        // copied once, in order, at the end.
         var targets: [CheckedTarget] = []
-        for link in graph.links {
+        var referrers: [[Int32]] = []
+        for (position, link) in graph.links.enumerated() {
             let fate = fate(of: link.target)
             let report = fate.report >= 0 ? linked[Int(fate.report)] : nil
             var key = link.target
@@ -181,19 +184,30 @@ package struct LinkCheckResult: Sendable, Equatable {
                 (problem, detail) = missing
             }
             if let index = slots[key].flatMap({ $0.target >= 0 ? Int($0.target) : nil }) {
-                targets[index].referrers.append(link)
+                referrers[index].append(Int32(position))
                 // A route's problem is its target's, whichever link came first.
                 if problem == .routeNotLoadable || problem == .routeDiffers {
                     (targets[index].problem, targets[index].detail) = (problem, detail)
                 }
             } else {
                 slots[key, default: Slot()].target = Int32(targets.count)
-                targets.append(CheckedTarget(target: key, report: report, problem: problem, detail: detail, referrers: [link]))
+                targets.append(CheckedTarget(target: key, report: report, problem: problem, detail: detail, referrers: []))
+                referrers.append([Int32(position)])
             }
         }
         slots = [:]
         fates = []
-        for index in targets.indices { targets[index].referrers = Self.ordered(targets[index].referrers) }
+        // Ordering the links is most of the fold on a big crawl: the targets are shared among the cores.
+        // Each iteration writes its own target's links, and only reads the graph.
+        let groups = referrers
+        graph.links.withUnsafeBufferPointer { links in
+            targets.withUnsafeMutableBufferPointer { buffer in
+                nonisolated(unsafe) let (links, targets) = (links, buffer)
+                DispatchQueue.concurrentPerform(iterations: targets.count) { index in
+                    targets[index].referrers = Self.ordered(groups[index], of: links)
+                }
+            }
+        }
         targets.sort { $0.target < $1.target }
         self.targets = targets
         if reports.sitemapPages.isEmpty {
@@ -255,22 +269,27 @@ package struct LinkCheckResult: Sendable, Equatable {
         return nil
     }
 
-    /// `links` by page, then text, then href, each link once.
-    private static func ordered(_ links: [PageLink]) -> [PageLink] {
-        guard links.count > 1 else { return links }
+    /// The links at `positions` of `links` by page, then text, then href, each link once.
+    private static func ordered(_ positions: [Int32], of links: UnsafeBufferPointer<PageLink>) -> [PageLink] {
+        guard positions.count > 1 else { return positions.map { links[Int($0)] } }
         // Sorted on every field (nil before any string), so that equal links
         // end up side by side; positions are sorted, not the links, which are costly to move.
         func rest(_ link: PageLink) -> (String, String, String, String) {
             (link.target, link.fragment.map { "+" + $0 } ?? "", link.rel.map { "+" + $0 } ?? "", link.element)
         }
-        let sorted = links.indices.sorted { i, j in
+        let sorted = positions.sorted { first, second in
+            let (i, j) = (Int(first), Int(second))
             if links[i].source != links[j].source { return links[i].source < links[j].source }
             if links[i].text != links[j].text { return links[i].text < links[j].text }
             if links[i].href != links[j].href { return links[i].href < links[j].href }
             return rest(links[i]) < rest(links[j])
-        }.map { links[$0] }
-        var unique = [sorted[0]]
-        for link in sorted.dropFirst() where link != unique[unique.count - 1] { unique.append(link) }
+        }
+        var unique = [links[Int(sorted[0])]]
+        var last = Int(sorted[0])
+        for position in sorted.dropFirst() where links[Int(position)] != links[last] {
+            last = Int(position)
+            unique.append(links[last])
+        }
         return unique
     }
 
