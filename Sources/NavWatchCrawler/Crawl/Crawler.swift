@@ -81,7 +81,8 @@ public actor Crawler {
     /// The links each kind's renders taught, resolved for the pages of one
     /// origin, with their keys (`learnedLinks`): the same for every such page.
     var learnedLinksByOrigin: [LearnedOrigin: [(link: PageFacts.Link, key: String?)]] = [:]
-    /// Pages read from HTML that are to be rendered, for the render workers, in the order handed over.
+    /// Pages read from HTML that are to be rendered, for the render workers:
+    /// samples first, then the others in the order handed over (`queue`).
     var renderQueue: [RenderJob] = []
     /// Whether a page was handed to the render workers: each starts its view then.
     var renderingStarted = false
