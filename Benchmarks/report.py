@@ -563,6 +563,7 @@ def main():
     crawl_table(r, "docs-", "the real site (python3.11-doc)")
     render_table(r, (("", "generated site"), ("docs-", "real site")))
     link_table(r)
+    doxygen_table(r)
     scripted_table(r)
     breakdown_table(r, (("", "generated site"), ("docs-", "real site")))
     todo_ratio = todo_table(r)
