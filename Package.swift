@@ -112,6 +112,7 @@ let package = Package(
             dependencies: [
                 "NavWatch", "NavWatchRx", "NavWatchHTTP", "NavWatchGuard", "NavWatchHTML", "NavWatchSupport", "WebKitThread",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 
 /// A crawl's frontier and reports in one SQLite file (WAL mode), for the
@@ -164,15 +165,7 @@ public final class SQLiteCrawlStore: CrawlStore {
             if try Self.store(report, kind: entry.kind, worker: worker, in: db) {
                 stored.storedPage(report)
                 loadedPage = entry.kind == .page && PageLoadReport.Tally(outcome: report.outcome, isCheck: false) == .loaded
-                let insertLink = try db.cachedStatement(sql: """
-                    INSERT INTO links (source, target, href, fragment, text, rel, element, route, learned_from, resource)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-                for link in links {
-                    try insertLink.execute(arguments: [link.source, link.target, link.href, link.fragment, link.text,
-                                                       link.rel, link.element, link.routeText, link.learnedFromText,
-                                                       link.resource])
-                }
+                try Self.insert(links, in: db)
             }
             try Self.execute(Self.frontier.complete(entry.url, attempts: report.attempts, worker: worker), in: db)
             if FrontierRules.easesHost(report) {
@@ -256,16 +249,38 @@ public final class SQLiteCrawlStore: CrawlStore {
             var graph = LinkGraph()
             // Exactly as many as there are: a crawl can have millions, and an array grown by appending has room to spare.
             graph.links.reserveCapacity(try Self.fetchOne(Self.reportSQL.linkCount, in: db)[0])
-            let rows = try Self.fetchCursor(Self.reportSQL.allLinks, in: db)
+            // Read with SQLite's own calls: through GRDB's generic rows, decoding took most of the time.
+            let (statement, _) = try Self.prepare(Self.reportSQL.allLinks, in: db)
+            let handle = statement.sqliteStatement
+            sqlite3_reset(handle)
+            defer { sqlite3_reset(handle) }
+            func text(_ column: Int32) -> String? {
+                guard let bytes = sqlite3_column_text(handle, column) else { return nil }
+                return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))),
+                              as: UTF8.self)
+            }
             // A page's links are stored together: they share one copy of its URL.
             var source = "", learnedFrom = PageLink.LearnedFromReader()
-            while let row = try rows.next() {  // by column index: a name is looked up anew in every row
-                let route = PageLink.route(fromText: row[7])
-                let rowSource: String = row[0]
-                if rowSource != source { source = rowSource }
-                graph.links.append(PageLink(source: source, target: row[1], href: row[2], fragment: row[3], text: row[4],
-                                            rel: row[5], element: row[6], reached: route.reached, routeTitle: route.title,
-                                            learnedFrom: learnedFrom.read(row[8]), resource: row[9]))
+            while true {
+                let code = sqlite3_step(handle)
+                guard code == SQLITE_ROW else {
+                    guard code == SQLITE_DONE else {
+                        throw DatabaseError(resultCode: ResultCode(rawValue: code),
+                                            message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                    }
+                    break
+                }
+                let route = PageLink.route(fromText: text(7))
+                let (sourceBytes, sourceCount) = (sqlite3_column_text(handle, 0), Int(sqlite3_column_bytes(handle, 0)))
+                let sameSource = source.utf8.count == sourceCount && source.utf8.withContiguousStorageIfAvailable {
+                    guard let known = $0.baseAddress, let sourceBytes else { return sourceCount == 0 }
+                    return memcmp(known, sourceBytes, sourceCount) == 0
+                } == true
+                if !sameSource { source = text(0) ?? "" }
+                graph.links.append(PageLink(source: source, target: text(1) ?? "", href: text(2) ?? "", fragment: text(3),
+                                            text: text(4) ?? "", rel: text(5), element: text(6) ?? "",
+                                            reached: route.reached, routeTitle: route.title,
+                                            learnedFrom: learnedFrom.read(text(8)), resource: text(9)))
             }
             for row in try Self.fetchAll(Self.reportSQL.aliases, in: db) {
                 graph.aliases[row[0]] = row[1]
@@ -361,6 +376,46 @@ public final class SQLiteCrawlStore: CrawlStore {
     }
 
     /// Stores `report` unless one for its URL exists; returns whether it did.
+    /// The most link rows one statement inserts: a page's links take a few
+    /// statements, not one each (10 arguments a row, within SQLite's 32,766).
+    static let linksPerInsert = 64
+
+    /// Inserts a page's links, in order, `linksPerInsert` rows a statement,
+    /// their values bound with SQLite's own calls: through GRDB's generic
+    /// arguments, binding took most of the time of storing a page.
+    private static func insert(_ links: [PageLink], in db: Database) throws {
+        var start = links.startIndex
+        while start < links.endIndex {
+            let rows = links[start..<min(start + linksPerInsert, links.endIndex)]
+            let statement = try db.cachedStatement(
+                sql: "INSERT INTO links (source, target, href, fragment, text, rel, element, route, learned_from, resource) VALUES "
+                    + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", "))
+            let handle = statement.sqliteStatement
+            // SQLite copies each value (its SQLITE_TRANSIENT, a macro Swift does not import).
+            let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+            sqlite3_reset(handle)
+            var index: Int32 = 0
+            func bind(_ value: String?) {
+                index += 1
+                guard let value else { sqlite3_bind_null(handle, index); return }
+                _ = value.utf8.withContiguousStorageIfAvailable { bytes in
+                    sqlite3_bind_text(handle, index, bytes.baseAddress.map(UnsafeRawPointer.init)?
+                        .assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
+                } ?? value.withCString { sqlite3_bind_text(handle, index, $0, -1, transient) }
+            }
+            for link in rows {
+                bind(link.source); bind(link.target); bind(link.href); bind(link.fragment); bind(link.text)
+                bind(link.rel); bind(link.element); bind(link.routeText); bind(link.learnedFromText); bind(link.resource)
+            }
+            let code = sqlite3_step(handle)
+            sqlite3_reset(handle)
+            guard code == SQLITE_DONE else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            start = rows.endIndex
+        }
+    }
+
     private static func store(_ report: PageLoadReport, kind: FrontierEntry.Kind, worker: String?, in db: Database) throws -> Bool {
         try execute(reportSQL.store(report, kind: kind, worker: worker), in: db)  // its row is not read: counted
         return db.changesCount == 1
