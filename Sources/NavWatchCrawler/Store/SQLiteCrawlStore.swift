@@ -159,10 +159,12 @@ public final class SQLiteCrawlStore: CrawlStore {
 
     package func complete(_ entry: FrontierEntry, worker: String, report: PageLoadReport, aliases: [String],
                          discovered: [FrontierEntry], skipped: SkippedLinks, links: [PageLink]) async throws -> CompletionReports {
-        try await write { db in
+        // The report's JSON is written here, on the caller's thread, not on the store's one writer.
+        let storeReport = Self.reportSQL.store(report, kind: entry.kind, worker: worker)
+        return try await write { db in
             var stored = CompletionReports(skipped: skipped)
             var loadedPage = false
-            if try Self.store(report, kind: entry.kind, worker: worker, in: db) {
+            if try Self.store(storeReport, in: db) {
                 stored.storedPage(report)
                 loadedPage = entry.kind == .page && PageLoadReport.Tally(outcome: report.outcome, isCheck: false) == .loaded
                 try Self.insert(links, in: db)
@@ -417,7 +419,12 @@ public final class SQLiteCrawlStore: CrawlStore {
     }
 
     private static func store(_ report: PageLoadReport, kind: FrontierEntry.Kind, worker: String?, in db: Database) throws -> Bool {
-        try execute(reportSQL.store(report, kind: kind, worker: worker), in: db)  // its row is not read: counted
+        try store(reportSQL.store(report, kind: kind, worker: worker), in: db)
+    }
+
+    /// Runs `ReportSQL.store`'s statement: whether it stored the report.
+    private static func store(_ statement: SQLStatement, in db: Database) throws -> Bool {
+        try execute(statement, in: db)  // its row is not read: counted
         return db.changesCount == 1
     }
 
