@@ -38,8 +38,7 @@ extension Crawler {
                                                  aliases: [], discovered: [], skipped: [], links: [])
                     }
                     leased.remove(entry.url)
-                    changes += 1
-                    leaseGate.frontierChanged(added: 0)
+                    frontierChanged(added: 0)
                     continue
                 }
                 return entry
@@ -52,12 +51,21 @@ extension Crawler {
     /// asks again at the latest. Local pages wake it when they finish; other
     /// workers' do not, so a shared store is asked again every poll interval.
     func leaseDeadline(_ until: Date?) -> ContinuousClock.Instant {
-        let poll = store.isShared ? configuration.pollInterval : .seconds(1)
+        let poll = store.isShared ? configuration.pollInterval : .milliseconds(Int64(leaseGate.poll * 1000))
         var deadline = clock.now + poll
         if let until {
             deadline = min(deadline, clock.now + .milliseconds(Int64(max(0, until.timeIntervalSinceNow) * 1000) + 1))
         }
         return deadline
+    }
+
+    /// The frontier changed: `added` links were added to it, or none (a page
+    /// finished, an entry was skipped). Counts the change, gives the lease
+    /// gate its permits, and wakes every waiting worker to ask.
+    func frontierChanged(added: Int) {
+        changes += 1
+        leaseGate.frontierChanged(added: added)
+        wakeAll()
     }
 
     /// Waits until `entry.spacing` has passed since this crawler's workers

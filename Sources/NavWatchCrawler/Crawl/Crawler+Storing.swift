@@ -8,9 +8,7 @@ extension Crawler {
         var added = 0
         defer {
             leased.remove(entry.url)
-            changes += 1
-            leaseGate.frontierChanged(added: added)
-            wakeAll()
+            frontierChanged(added: added)
         }
         var entry = entry
         entry.attempts = result.report.attempts
@@ -96,9 +94,7 @@ extension Crawler {
                 return CompletionReports()
             }
         }.value
-        changes += 1
-        leaseGate.frontierChanged(added: entries.count)
-        wakeAll()  // the other waiting workers may lease them too
+        frontierChanged(added: entries.count)  // the other waiting workers may lease them too
         return true
     }
 

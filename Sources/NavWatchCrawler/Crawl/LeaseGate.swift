@@ -16,8 +16,8 @@ struct LeaseGate {
     enum Turn: Equatable {
         /// Ask the store.
         case ask
-        /// Wait until the frontier changes, or until `until` (when something may be ready), whichever is first.
-        case wait(until: Date?)
+        /// Wait until the frontier changes, or until `until` (when something may be ready, or `poll` after the last question), whichever is first.
+        case wait(until: Date)
     }
 
     /// The questions the workers may put before the next answer that nothing is ready; nil while unlimited.
@@ -25,6 +25,7 @@ struct LeaseGate {
     /// When the store said something may be ready (a host's pause ends, a retry is due, a lease expires).
     private var readyAt: Date?
     private var lastQuestion = Date.distantPast
+    /// How long after its last question a worker asks again, in seconds, whatever happens meanwhile.
     let poll: TimeInterval
 
     init(poll: TimeInterval = 1) {
