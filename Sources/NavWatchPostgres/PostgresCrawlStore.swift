@@ -266,11 +266,10 @@ public final class PostgresCrawlStore: CrawlStore {
                 let (url, aliasOf) = try row.decode((String, String).self)
                 graph.aliases[url] = aliasOf
             }
-            for row in try await self.run(Self.reportSQL.fragmentTargets, connection) {
-                let (url, text, textFragments) = try row.decode((String, String?, String?).self)
-                graph.anchors[url] = PageLoadReport.anchors(fromText: text)
-                let found = TextFragmentTarget.found(fromText: textFragments)
-                if !found.isEmpty { graph.textFragments[url] = found }
+            let pages = graph.fragmentTargets
+            for row in try await self.run(Self.reportSQL.anchors, connection) {
+                let (url, anchors, textFragments) = try row.decode((String, String?, String?).self)
+                graph.addAnchors(of: url, anchors: anchors, textFragments: textFragments, among: pages)
             }
             return graph
         }

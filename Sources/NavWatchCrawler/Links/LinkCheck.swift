@@ -19,6 +19,24 @@ package struct LinkGraph: Sendable, Equatable {
         self.anchors = anchors
         self.textFragments = textFragments
     }
+
+    /// The pages that links with a fragment point at (through an alias when
+    /// the target is one): the pages whose `anchors` and `textFragments` the graph keeps.
+    package var fragmentTargets: Set<String> {
+        var pages: Set<String> = []
+        for link in links where link.fragment != nil { pages.insert(aliases[link.target] ?? link.target) }
+        return pages
+    }
+
+    /// Keeps the anchors and the text fragments found of the page at `url`,
+    /// as the store's `anchors` and `text_fragments` columns have them, when
+    /// a link with a fragment points at it (`fragmentTargets`).
+    package mutating func addAnchors(of url: String, anchors: String?, textFragments: String?, among pages: Set<String>) {
+        guard pages.contains(url) else { return }
+        self.anchors[url] = PageLoadReport.anchors(fromText: anchors)
+        let found = TextFragmentTarget.found(fromText: textFragments)
+        if !found.isEmpty { self.textFragments[url] = found }
+    }
 }
 
 /// One link target and every link to it, with what became of it.
@@ -168,31 +186,41 @@ package struct LinkCheckResult: Sendable, Equatable {
         // copied once, in order, at the end.
         var targets: [CheckedTarget] = []
         var referrers: [[Int32]] = []
-        for (position, link) in graph.links.enumerated() {
-            let fate = fate(of: link.target)
-            let report = fate.report >= 0 ? linked[Int(fate.report)] : nil
-            var key = link.target
-            var problem = report.flatMap { Self.problem(of: $0, policy: policy, expectingPage: { Self.expectsPage(link) }) }
-            var detail = report?.detail ?? "not checked: the crawl did not get to it"
-            if link.reached != nil, let report,
-               let routeProblem = Self.routeProblem(report, problem: problem, detail: detail, titleInPage: link.routeTitle) {
-                (problem, detail) = routeProblem
-            }
-            if problem == nil, !link.isResource, let anchors = fate.anchors, let fragment = link.fragment,
-               let missing = Self.fragmentProblem(fragment, anchors: anchors, textFragments: fate.textFragments) {
-                key = link.target + "#" + fragment
-                (problem, detail) = missing
-            }
-            if let index = slots[key].flatMap({ $0.target >= 0 ? Int($0.target) : nil }) {
-                referrers[index].append(Int32(position))
-                // A route's problem is its target's, whichever link came first.
-                if problem == .routeNotLoadable || problem == .routeDiffers {
-                    (targets[index].problem, targets[index].detail) = (problem, detail)
+        graph.links.withUnsafeBufferPointer { links in  // a link is read in place, not copied
+            for position in links.indices {
+                let fate = fate(of: links[position].target)
+                let checksFragment = links[position].fragment != nil && !links[position].isResource && fate.anchors != nil
+                // Most links are to a target seen before, and change nothing but its referrers.
+                if links[position].reached == nil, !checksFragment,
+                   let index = slots[links[position].target].flatMap({ $0.target >= 0 ? Int($0.target) : nil }) {
+                    referrers[index].append(Int32(position))
+                    continue
                 }
-            } else {
-                slots[key, default: Slot()].target = Int32(targets.count)
-                targets.append(CheckedTarget(target: key, report: report, problem: problem, detail: detail, referrers: []))
-                referrers.append([Int32(position)])
+                let link = links[position]
+                let report = fate.report >= 0 ? linked[Int(fate.report)] : nil
+                var key = link.target
+                var problem = report.flatMap { Self.problem(of: $0, policy: policy, expectingPage: { Self.expectsPage(link) }) }
+                var detail = report?.detail ?? "not checked: the crawl did not get to it"
+                if link.reached != nil, let report,
+                   let routeProblem = Self.routeProblem(report, problem: problem, detail: detail, titleInPage: link.routeTitle) {
+                    (problem, detail) = routeProblem
+                }
+                if problem == nil, checksFragment, let anchors = fate.anchors, let fragment = link.fragment,
+                   let missing = Self.fragmentProblem(fragment, anchors: anchors, textFragments: fate.textFragments) {
+                    key = link.target + "#" + fragment
+                    (problem, detail) = missing
+                }
+                if let index = slots[key].flatMap({ $0.target >= 0 ? Int($0.target) : nil }) {
+                    referrers[index].append(Int32(position))
+                    // A route's problem is its target's, whichever link came first.
+                    if problem == .routeNotLoadable || problem == .routeDiffers {
+                        (targets[index].problem, targets[index].detail) = (problem, detail)
+                    }
+                } else {
+                    slots[key, default: Slot()].target = Int32(targets.count)
+                    targets.append(CheckedTarget(target: key, report: report, problem: problem, detail: detail, referrers: []))
+                    referrers.append([Int32(position)])
+                }
             }
         }
         slots = [:]
@@ -200,11 +228,12 @@ package struct LinkCheckResult: Sendable, Equatable {
         // Ordering the links is most of the fold on a big crawl: the targets are shared among the cores.
         // Each iteration writes its own target's links, and only reads the graph.
         let groups = referrers
+        let pageRanks = Self.pageRanks(of: graph.links)
         graph.links.withUnsafeBufferPointer { links in
             targets.withUnsafeMutableBufferPointer { buffer in
                 nonisolated(unsafe) let (links, targets) = (links, buffer)
                 DispatchQueue.concurrentPerform(iterations: targets.count) { index in
-                    targets[index].referrers = Self.ordered(groups[index], of: links)
+                    targets[index].referrers = Self.ordered(groups[index], of: links, pageRanks: pageRanks)
                 }
             }
         }
@@ -269,8 +298,36 @@ package struct LinkCheckResult: Sendable, Equatable {
         return nil
     }
 
-    /// The links at `positions` of `links` by page, then text, then href, each link once.
-    private static func ordered(_ positions: [Int32], of links: UnsafeBufferPointer<PageLink>) -> [PageLink] {
+    /// For each link of `links`, the rank of its page's URL among all of
+    /// theirs (equal for equal URLs): ordering by it orders by page, and
+    /// compares two numbers instead of two URLs. A page's links are stored
+    /// together, so its URL is compared once a run of them.
+    private static func pageRanks(of links: [PageLink]) -> [Int32] {
+        var runs: [(source: String, count: Int)] = []
+        for link in links {
+            if let last = runs.last, last.source == link.source {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append((link.source, 1))
+            }
+        }
+        let byURL = runs.indices.sorted { runs[$0].source < runs[$1].source }
+        var runRanks = [Int32](repeating: 0, count: runs.count)
+        var rank: Int32 = 0
+        for (position, run) in byURL.enumerated() {
+            if position > 0, runs[run].source != runs[byURL[position - 1]].source { rank += 1 }
+            runRanks[run] = rank
+        }
+        var ranks: [Int32] = []
+        ranks.reserveCapacity(links.count)
+        for (run, runRank) in zip(runs, runRanks) { ranks.append(contentsOf: repeatElement(runRank, count: run.count)) }
+        return ranks
+    }
+
+    /// The links at `positions` of `links` by page, then text, then href,
+    /// each link once; `pageRanks` orders their pages (`pageRanks(of:)`).
+    private static func ordered(_ positions: [Int32], of links: UnsafeBufferPointer<PageLink>,
+                                pageRanks: [Int32]) -> [PageLink] {
         guard positions.count > 1 else { return positions.map { links[Int($0)] } }
         // Sorted on every field (nil before any string), so that equal links
         // end up side by side; positions are sorted, not the links, which are costly to move.
@@ -279,12 +336,14 @@ package struct LinkCheckResult: Sendable, Equatable {
         }
         let sorted = positions.sorted { first, second in
             let (i, j) = (Int(first), Int(second))
-            if links[i].source != links[j].source { return links[i].source < links[j].source }
+            if pageRanks[i] != pageRanks[j] { return pageRanks[i] < pageRanks[j] }
             if links[i].text != links[j].text { return links[i].text < links[j].text }
             if links[i].href != links[j].href { return links[i].href < links[j].href }
             return rest(links[i]) < rest(links[j])
         }
-        var unique = [links[Int(sorted[0])]]
+        var unique: [PageLink] = []
+        unique.reserveCapacity(sorted.count)
+        unique.append(links[Int(sorted[0])])
         var last = Int(sorted[0])
         for position in sorted.dropFirst() where links[Int(position)] != links[last] {
             last = Int(position)
@@ -318,6 +377,7 @@ package struct LinkCheckResult: Sendable, Equatable {
     }
 
     private static func isCheckable(_ fragment: String) -> Bool {
-        !fragment.isEmpty && fragment.lowercased() != "top" && !fragment.hasPrefix("/") && !fragment.hasPrefix("!")
+        !fragment.isEmpty && !(fragment.utf8.count == 3 && fragment.lowercased() == "top") && !fragment.hasPrefix("/")
+            && !fragment.hasPrefix("!")
     }
 }

@@ -287,10 +287,9 @@ public final class SQLiteCrawlStore: CrawlStore {
             for row in try Self.fetchAll(Self.reportSQL.aliases, in: db) {
                 graph.aliases[row[0]] = row[1]
             }
-            for row in try Self.fetchAll(Self.reportSQL.fragmentTargets, in: db) {
-                graph.anchors[row[0]] = PageLoadReport.anchors(fromText: row[1])
-                let found = TextFragmentTarget.found(fromText: row[2])
-                if !found.isEmpty { graph.textFragments[row[0]] = found }
+            let pages = graph.fragmentTargets
+            for row in try Self.fetchAll(Self.reportSQL.anchors, in: db) {
+                graph.addAnchors(of: row[0], anchors: row[1], textFragments: row[2], among: pages)
             }
             return graph
         }
