@@ -145,4 +145,9 @@ import Testing
         written.record(Self.kind, reason: .sample, elsewhere, url: deeper, added: elsewhereLinks)
         #expect(written.decide(Self.kind, url: Self.page(in: "http://site/")) == .render(.kindDisagreed))
     }
+
+    @Test("a render's late window waits 500 ms of quiet when every page is rendered, 100 ms in the link checker's mode")
+    func defaultSettle() {
+        #expect(RenderMode.allCases.map(\.defaultSettle) == [.milliseconds(500), .milliseconds(100), .milliseconds(500)])
+    }
 }

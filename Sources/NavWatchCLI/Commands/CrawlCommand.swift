@@ -63,8 +63,11 @@ package struct CrawlCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds a page may take before it times out.")
     package var timeout: Double = 30
 
-    @Option(name: .long, help: "Milliseconds with no network activity of a finished page before its report closes (at least this long after its finish).")
-    package var settle = Int(LateWindow.defaultSettle.milliseconds)
+    @Option(name: .long, help: ArgumentHelp(
+        "Milliseconds with no network activity of a finished page before its report closes (at least this long after its finish; "
+            + "default \(Int(RenderMode.always.defaultSettle.milliseconds)), \(Int(RenderMode.auto.defaultSettle.milliseconds)) with --fast).",
+        valueName: "ms"))
+    package var settle: Int?
 
     @Option(name: .long, help: "Milliseconds between two requests to the same host (default 0).")
     package var delay: Int?
@@ -188,7 +191,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         try DurationArgument.validateWait(timeout, option: "--timeout")
         if let delay, delay < 0 { throw ValidationError("--delay must be 0 or more milliseconds") }
         if let hostConcurrency, hostConcurrency < 1 { throw ValidationError("--host-concurrency must be at least 1") }
-        try RunsArgument.validate(runs: runs, settle: settle)
+        try RunsArgument.validate(runs: runs, settle: settle ?? 0)
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
         try MemoryLimitArgument.validate(memoryLimit)
         guard recycleAfter >= 1 else { throw ValidationError("--recycle-after must be at least 1") }
@@ -324,7 +327,6 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.timeout = .milliseconds(Int64(timeout * 1000))
         // A flag wins over the policy file, which wins over the configuration's default.
         if let delay = delay ?? policy.delayMs { configuration.delay = .milliseconds(delay) }
-        configuration.settle = .milliseconds(settle)
         configuration.obeyRobots = !ignoreRobots
         configuration.retries = retries
         configuration.recycleAfter = recycleAfter
@@ -335,6 +337,7 @@ package struct CrawlCommand: AsyncParsableCommand {
         configuration.network = network?.profile ?? policy.network
         configuration.runs = runs
         configuration.render = render?.value ?? (fast ? .auto : .always)
+        configuration.settle = settle.map { .milliseconds($0) } ?? configuration.render.defaultSettle
         if let readConcurrency { configuration.readConcurrency = readConcurrency }
         configuration.allowPrivateAddresses = allowPrivate
         if let externalDelay = externalDelay ?? policy.externalDelayMs { configuration.externalDelay = .milliseconds(externalDelay) }
