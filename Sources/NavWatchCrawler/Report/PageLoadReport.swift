@@ -332,6 +332,10 @@ public struct PageLoadReport: Codable, Sendable, Equatable {
 
     /// A stored report: its JSON line and its requests' JSON (nil: none).
     package init(json: String, requests: String?) throws {
+        if requests == nil, let skipped = SkippedReportJSON.report(fromLine: json) {
+            self = skipped
+            return
+        }
         self = try Self.decoder.decode(PageLoadReport.self, from: Data(json.utf8))
         if let requests {
             self.requests = try Self.decoder.decode([RequestRecord].self, from: Data(requests.utf8))

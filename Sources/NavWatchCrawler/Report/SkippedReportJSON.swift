@@ -65,6 +65,80 @@ enum SkippedReportJSON {
         return line
     }
 
+    /// The report whose line `line` is, when it is the line of a skipped
+    /// report as made, as `line(of:)` writes it (checked by writing it
+    /// again); nil otherwise, for the decoder. Reading a crawl's reports back
+    /// is mostly decoding its skipped links'.
+    static func report(fromLine line: String) -> PageLoadReport? {
+        // Searched as bytes: Foundation's search of a `String` took longer than decoding.
+        let bytes = Array(line.utf8)
+        guard let reason = skipReason(in: bytes) else { return nil }
+        // A plain value has no quote: these texts are keys.
+        let shape = Shape(reason: reason, hasParent: position(of: "\"parent\":\"", in: bytes) != nil,
+                          foundInSitemap: position(of: "\"found_in_sitemap\":true", in: bytes) != nil)
+        let found = templates.withLock { $0[shape] }
+        guard let template = found ?? makeTemplate(shape),
+              let report = read(bytes, as: template, reason: reason, inSitemap: shape.foundInSitemap),
+              Self.line(of: report) == line else { return nil }
+        return report
+    }
+
+    /// The value of the line's `skip_reason`.
+    private static func skipReason(in bytes: [UInt8]) -> PageLoadReport.SkipReason? {
+        let key = "\"skip_reason\":\""
+        guard let start = position(of: key, in: bytes).map({ $0 + key.utf8.count }),
+              let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return PageLoadReport.SkipReason(rawValue: String(decoding: bytes[start..<end], as: UTF8.self))
+    }
+
+    /// Where `text` first is in `bytes`.
+    private static func position(of text: String, in bytes: [UInt8]) -> Int? {
+        let needle = Array(text.utf8)
+        guard let first = needle.first, bytes.count >= needle.count else { return nil }
+        var start = 0
+        while let found = bytes[start...(bytes.count - needle.count)].firstIndex(of: first) {
+            if bytes[found..<found + needle.count].elementsEqual(needle) { return found }
+            start = found + 1
+            if start > bytes.count - needle.count { return nil }
+        }
+        return nil
+    }
+
+    /// The skipped report whose line `bytes` would be if `template` wrote it; nil when its pieces are not there.
+    private static func read(_ bytes: [UInt8], as template: Template, reason: PageLoadReport.SkipReason,
+                             inSitemap: Bool) -> PageLoadReport? {
+        var position = 0
+        func take(_ piece: String) -> Bool {
+            let expected = Array(piece.utf8)
+            guard bytes.count - position >= expected.count, bytes[position..<position + expected.count].elementsEqual(expected) else {
+                return false
+            }
+            position += expected.count
+            return true
+        }
+        guard take(template.pieces[0]) else { return nil }
+        var url: String?, parent: String?, depth: Int?, fetchedAt: Date?
+        for (field, piece) in zip(template.fields, template.pieces.dropFirst()) {
+            // A value ends at the first quote (a string's) or comma (the depth's): none is in a plain value.
+            let stop = UInt8(ascii: field == .depth ? "," : "\"")
+            guard let end = bytes[position...].firstIndex(of: stop) else { return nil }
+            let value = String(decoding: bytes[position..<end], as: UTF8.self)
+            position = end
+            switch field {
+            case .url: url = value
+            case .parent: parent = value
+            case .depth: depth = Int(value)
+            case .fetchedAt: fetchedAt = Timestamp.date(value)
+            }
+            guard take(piece) else { return nil }
+        }
+        guard position == bytes.count, let url, let depth, let fetchedAt, template.fields.contains(.parent) == (parent != nil) else {
+            return nil
+        }
+        return .skipped(FrontierEntry(url: url, depth: depth, parent: parent, kind: inSitemap ? .sitemapPage : .page), reason,
+                        at: fetchedAt)
+    }
+
     /// The template of `shape`, remembered; nil when its line has a stand-in other than once.
     private static func makeTemplate(_ shape: Shape) -> Template? {
         let entry = FrontierEntry(url: Field.url.standIn, depth: Int(Field.depth.standIn)!,
