@@ -65,7 +65,8 @@ package struct CrawlCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "Milliseconds with no network activity of a finished page before its report closes (at least this long after its finish; "
-            + "default \(Int(RenderMode.always.defaultSettle.milliseconds)), \(Int(RenderMode.auto.defaultSettle.milliseconds)) with --fast).",
+            + "default \(Int(RenderMode.always.defaultSettle.milliseconds)), "
+            + "\(Int(RenderMode.auto.defaultSettle.milliseconds)) with --fast or --render auto).",
         valueName: "ms"))
     package var settle: Int?
 
