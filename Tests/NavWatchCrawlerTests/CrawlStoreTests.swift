@@ -412,11 +412,13 @@ struct CrawlStoreTests {
             let store = stores[0]
             _ = try await store.enqueue([entry("/")])
             let home = try #require(try await store.lease(request("w0")).leasedEntry)
-            // Every column set on some rows and not others.
+            // Every column set on some rows and not others; texts empty, short, long and not ASCII;
+            // more rows than one statement inserts (`SQLiteCrawlStore.linksPerInsert`).
             let count = 133
             let links = (0..<count).map { index in
                 PageLink(source: home.url, target: "http://a.test/p\(index % 7)", href: "/p\(index % 7)",
-                         fragment: index % 3 == 0 ? "f\(index)" : nil, text: "Link \(index)",
+                         fragment: index % 3 == 0 ? "f\(index)" : nil,
+                         text: index % 6 == 0 ? "" : index % 9 == 0 ? "Lien n° \(index) — vérifié ✓ 😀" : "Link \(index)",
                          rel: index % 5 == 0 ? "nofollow" : nil, element: index % 2 == 0 ? "a" : "area",
                          reached: index % 11 == 0 ? .push : nil, routeTitle: index % 22 == 0 ? "Title \(index)" : nil,
                          learnedFrom: index % 13 == 0 ? ["http://a.test/s\(index)"] : nil,

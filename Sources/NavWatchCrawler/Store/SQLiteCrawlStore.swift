@@ -376,7 +376,6 @@ public final class SQLiteCrawlStore: CrawlStore {
         return added
     }
 
-    /// Stores `report` unless one for its URL exists; returns whether it did.
     /// The most link rows one statement inserts: a page's links take a few
     /// statements, not one each (10 arguments a row, within SQLite's 32,766).
     static let linksPerInsert = 64
@@ -398,11 +397,14 @@ public final class SQLiteCrawlStore: CrawlStore {
             var index: Int32 = 0
             func bind(_ value: String?) {
                 index += 1
-                guard let value else { sqlite3_bind_null(handle, index); return }
-                _ = value.utf8.withContiguousStorageIfAvailable { bytes in
-                    sqlite3_bind_text(handle, index, bytes.baseAddress.map(UnsafeRawPointer.init)?
-                        .assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
-                } ?? value.withCString { sqlite3_bind_text(handle, index, $0, -1, transient) }
+                guard var value else { sqlite3_bind_null(handle, index); return }
+                value.withUTF8 { bytes in
+                    // An empty string has no address to give: bound as SQLite's own empty text, never as NULL.
+                    guard let start = bytes.baseAddress, !bytes.isEmpty else { sqlite3_bind_text(handle, index, "", 0, transient); return }
+                    start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                        _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), transient)
+                    }
+                }
             }
             for link in rows {
                 bind(link.source); bind(link.target); bind(link.href); bind(link.fragment); bind(link.text)
@@ -417,6 +419,7 @@ public final class SQLiteCrawlStore: CrawlStore {
         }
     }
 
+    /// Stores `report` unless one for its URL exists; returns whether it did.
     private static func store(_ report: PageLoadReport, kind: FrontierEntry.Kind, worker: String?, in db: Database) throws -> Bool {
         try store(reportSQL.store(report, kind: kind, worker: worker), in: db)
     }
