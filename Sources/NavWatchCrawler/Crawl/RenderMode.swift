@@ -14,14 +14,14 @@ public enum RenderMode: String, Sendable, CaseIterable {
     case never
 
     /// How long a rendered page's report waits for its own requests to go
-    /// quiet when no settle time is given (`CrawlConfiguration.settle`,
-    /// `navwatch crawl --settle`): 500 ms when every page is rendered, as
-    /// Playwright's network idle; 100 ms in the link checker's mode, whose
-    /// renders are there for their links (read at the load event) and their
-    /// requests, which keep the window open while they run; the late
-    /// console messages a longer wait catches are no link problems. Only the
-    /// crawl's last renders wait for it in full: a view's next page closes
-    /// the window sooner.
+    /// quiet in a crawl in this mode when `navwatch crawl` is given no
+    /// `--settle` (a `CrawlConfiguration`'s `settle` is 500 ms until set):
+    /// 500 ms when every page is rendered, as Playwright's network idle;
+    /// 100 ms in the link checker's mode, whose renders are there for their
+    /// links (read at the load event) and their requests, which keep the
+    /// window open while they run; the late console messages a longer wait
+    /// catches are no link problems. Only the crawl's last renders wait for
+    /// it in full: a view's next page closes the window sooner.
     package var defaultSettle: Duration {
         self == .auto ? .milliseconds(100) : LateWindow.defaultSettle
     }

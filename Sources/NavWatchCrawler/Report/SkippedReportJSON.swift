@@ -11,6 +11,11 @@ import Synchronization
 /// the URL, the parent, the depth and the time, one per skip reason, with or
 /// without a parent, found in a sitemap or not. A report whose URL or parent
 /// has a character the encoder escapes is left to the encoder.
+///
+/// A stored line is read back the same way (`report(fromLine:)`): its values
+/// are taken from between the template's pieces, and the line is taken only
+/// when writing that report again gives it byte for byte; any other line is
+/// left to the decoder.
 enum SkippedReportJSON {
     /// What a template is for.
     private struct Shape: Hashable {
