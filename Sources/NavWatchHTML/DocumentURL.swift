@@ -25,8 +25,10 @@ package enum DocumentURL {
     /// Foundation gives, without building a `URL`.
     package struct Resolver {
         let base: URL
-        /// `scheme://authority` of the base, its path and its query; nil when the base has no authority.
-        private let prefix: String?, path: String, query: String?
+        /// `scheme://authority` of the base; nil when the base has no authority.
+        private let prefix: [UInt8]?
+        /// The base's path; its path up to its last `/` (`/` for none); its query.
+        private let path: [UInt8], directory: [UInt8], query: [UInt8]?
         private let scheme: String
 
         package init(base: URL) {
@@ -35,55 +37,101 @@ package enum DocumentURL {
             scheme = base.scheme?.lowercased() ?? ""
             if let components, let host = components.percentEncodedHost, !host.isEmpty,
                components.percentEncodedUser == nil, let schemeText = components.scheme {
-                prefix = "\(schemeText)://\(host)" + (components.port.map { ":\($0)" } ?? "")
+                prefix = Array("\(schemeText)://\(host)\(components.port.map { ":\($0)" } ?? "")".utf8)
             } else {
                 prefix = nil
             }
-            path = components?.percentEncodedPath ?? ""
-            query = components?.percentEncodedQuery
+            let path = Array((components?.percentEncodedPath ?? "").utf8)
+            self.path = path
+            // A base with an authority and no path has the directory `/`.
+            directory = path.lastIndex(of: UInt8(ascii: "/")).map { Array(path[...$0]) } ?? [UInt8(ascii: "/")]
+            query = components?.percentEncodedQuery.map { Array($0.utf8) }
         }
 
         /// The absolute URL `value` points at; nil when it does not resolve.
         package func resolve(_ value: String) -> String? {
-            if let prefix, let direct = direct(value, prefix: prefix) { return direct }
+            if let prefix, let direct = value.utf8.withContiguousStorageIfAvailable({ direct($0, of: value, prefix: prefix) }),
+               let direct {
+                return direct
+            }
             return DocumentURL.slowResolve(value, against: base)
         }
 
-        /// RFC 3986 section 5.2.2 for a reference of plain characters and no
-        /// authority of its own; nil for anything else (left to Foundation).
-        private func direct(_ value: String, prefix: String) -> String? {
-            var utf8 = value.utf8[...]
-            guard !utf8.isEmpty, utf8.allSatisfy(Self.isPlain) else { return nil }
-            if let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
-               !utf8[..<colon].contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
-                return nil  // a scheme of its own
+        /// RFC 3986 section 5.2.2 for a reference (`value`, whose UTF-8 is
+        /// `bytes`) of plain characters and no authority of its own, or an
+        /// absolute URL Foundation gives back as written; nil for anything
+        /// else (left to Foundation).
+        private func direct(_ bytes: UnsafeBufferPointer<UInt8>, of value: String, prefix: [UInt8]) -> String? {
+            guard !bytes.isEmpty, bytes.allSatisfy(Self.isPlain) else { return nil }
+            if Self.isPlainAbsolute(bytes) { return value }
+            for byte in bytes {
+                if byte == UInt8(ascii: ":") { return nil }  // a scheme of its own
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
             }
-            if utf8.starts(with: "//".utf8) { return nil }  // an authority of its own
-            var fragment: Substring.UTF8View.SubSequence?
-            if let hash = utf8.firstIndex(of: UInt8(ascii: "#")) {
-                fragment = utf8[utf8.index(after: hash)...]
-                if fragment!.contains(UInt8(ascii: "#")) { return nil }  // a second `#` is escaped
-                utf8 = utf8[..<hash]
+            if bytes.count >= 2, bytes[0] == UInt8(ascii: "/"), bytes[1] == UInt8(ascii: "/") { return nil }  // an authority of its own
+            // The fragment and the query, each from its mark on.
+            var fragment = bytes.count..<bytes.count
+            if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) {
+                if bytes[(hash + 1)...].contains(UInt8(ascii: "#")) { return nil }  // a second `#` is escaped
+                fragment = hash..<bytes.count
             }
-            var ownQuery: Substring.UTF8View.SubSequence?
-            if let mark = utf8.firstIndex(of: UInt8(ascii: "?")) {
-                ownQuery = utf8[utf8.index(after: mark)...]
-                utf8 = utf8[..<mark]
+            var ownQuery = fragment.lowerBound..<fragment.lowerBound
+            if let mark = bytes[..<fragment.lowerBound].firstIndex(of: UInt8(ascii: "?")) {
+                ownQuery = mark..<fragment.lowerBound
             }
-            let ownPath = String(Substring(utf8))
+            let ownPath = bytes[..<ownQuery.lowerBound]
             var result = prefix
+            result.reserveCapacity(prefix.count + directory.count + bytes.count + (query?.count ?? 0) + 1)
             if ownPath.isEmpty {
                 result += path
-                if let ownQuery { result += "?" + String(Substring(ownQuery)) } else if let query { result += "?" + query }
+                if !ownQuery.isEmpty {
+                    result += bytes[ownQuery]
+                } else if let query {
+                    result.append(UInt8(ascii: "?"))
+                    result += query
+                }
             } else {
-                // The base's path up to its last `/` (a base with an authority and no path is `/`).
-                let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "/"
-                let merged = ownPath.hasPrefix("/") ? ownPath : directory + ownPath
+                let merged = ownPath[0] == UInt8(ascii: "/") ? Array(ownPath) : directory + ownPath
                 result += Self.removingDotSegments(merged)
-                if let ownQuery { result += "?" + String(Substring(ownQuery)) }
+                result += bytes[ownQuery]
             }
-            if let fragment { result += "#" + String(Substring(fragment)) }
-            return result
+            result += bytes[fragment]
+            return String(decoding: result, as: UTF8.self)
+        }
+
+        /// Whether `bytes` (plain characters) are an `http` or `https` URL
+        /// whose authority is a host name of letters, digits, `-`, `.`, `_`
+        /// and `~`, with a port of digits or none, and which has at most one
+        /// `#`: Foundation resolves such a URL to itself, as written.
+        private static func isPlainAbsolute(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var rest = bytes[...]
+            if rest.starts(with: "http://".utf8) {
+                rest = rest.dropFirst(7)
+            } else if rest.starts(with: "https://".utf8) {
+                rest = rest.dropFirst(8)
+            } else {
+                return false
+            }
+            var inPort = false, hashes = 0, inAuthority = true
+            for byte in rest {
+                if byte == UInt8(ascii: "#") { hashes += 1 }
+                guard inAuthority else { continue }
+                switch byte {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                    inAuthority = false
+                case UInt8(ascii: ":"):
+                    guard !inPort else { return false }
+                    inPort = true
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    break
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"),
+                     UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                    guard !inPort else { return false }
+                default:
+                    return false
+                }
+            }
+            return hashes <= 1
         }
 
         /// Characters a URL holds as they are: RFC 3986's unreserved and
@@ -103,9 +151,8 @@ package enum DocumentURL {
         }
 
         /// RFC 3986 section 5.2.4, for an absolute path (`/...`): `.` and `..` segments removed.
-        static func removingDotSegments(_ path: String) -> String {
-            let bytes = Array(path.utf8)
-            guard hasDotSegment(bytes) else { return path }
+        static func removingDotSegments(_ bytes: [UInt8]) -> [UInt8] {
+            guard hasDotSegment(bytes) else { return bytes }
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count)
             var kept: [Int] = []  // where each segment kept starts in `output` (at its `/`)
@@ -125,7 +172,7 @@ package enum DocumentURL {
                 }
                 start = end
             }
-            return output.isEmpty ? "/" : String(decoding: output, as: UTF8.self)
+            return output.isEmpty ? [UInt8(ascii: "/")] : output
         }
 
         /// Whether an absolute path has a `.` or `..` segment.

@@ -396,7 +396,7 @@ private struct TokenWalk {
         guard let piece else { return false }
         guard var open = link, open.nonSpace <= LinkText.maximumLength else { return true }
         open.text += piece
-        open.nonSpace += piece.unicodeScalars.reduce(0) { $0 + (LinkText.isJavaScriptSpace($1) ? 0 : $1.utf16.count) }
+        open.nonSpace += LinkText.nonSpaceLength(piece)
         link = open
         return true
     }
@@ -416,7 +416,7 @@ private struct TokenWalk {
     private func decoded(_ range: Range<Int>, inAttribute: Bool) -> String? {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
         if !slice.contains(UInt8(ascii: "&")), !slice.contains(0x0D) {
-            return String(validating: slice, as: UTF8.self).flatMap(readable)
+            return readableText(slice)
         }
         var output: [UInt8] = []
         output.reserveCapacity(range.count)
@@ -445,7 +445,21 @@ private struct TokenWalk {
                 index += 1
             }
         }
-        return output.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }.flatMap(readable)
+        return output.withUnsafeBufferPointer(readableText)
+    }
+
+    /// `bytes` as text, when they are UTF-8 and `readable`; nil otherwise.
+    /// Most text is ASCII, read in one pass over its bytes.
+    private func readableText(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        for byte in bytes {
+            if byte >= 0x80 { return String(validating: bytes, as: UTF8.self).flatMap(readable) }
+            if byte < 0x20 {
+                guard byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D else { return nil }
+            } else if byte == 0x7F {
+                return nil
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `text`, unless it holds a character Gumbo's input stream replaces with
@@ -465,8 +479,7 @@ private struct TokenWalk {
 
     /// The text in `range` as written, its line breaks as the tokenizer makes them; nil when it is not UTF-8.
     private func rawText(_ range: Range<Int>) -> String? {
-        guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-            .flatMap(readable) else { return nil }
+        guard let text = readableText(UnsafeBufferPointer(rebasing: bytes[range])) else { return nil }
         guard text.utf8.contains(0x0D) else { return text }
         return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
     }
@@ -1049,10 +1062,12 @@ private struct TokenWalk {
 
     // MARK: Attributes
 
-    private func attribute(_ name: String, of tag: Tag) -> Tag.Attribute? {
-        let name = Array(name.utf8)
-        return tag.attributes.first { attribute in
-            attribute.name.count == name.count && zip(attribute.name, name).allSatisfy { HTMLBytes.lowercased(bytes[$0]) == $1 }
+    /// The attribute called `name` (in lower case), if the tag has it.
+    private func attribute(_ name: StaticString, of tag: Tag) -> Tag.Attribute? {
+        name.withUTF8Buffer { name in
+            tag.attributes.first { attribute in
+                attribute.name.count == name.count && zip(attribute.name, name).allSatisfy { HTMLBytes.lowercased(bytes[$0]) == $1 }
+            }
         }
     }
 
@@ -1063,7 +1078,7 @@ private struct TokenWalk {
     }
 
     /// The value of `name` if the tag has it: `.some(nil)` when it does not, nil when its value is not UTF-8.
-    private func optionalValue(_ name: String, of tag: Tag) -> String?? {
+    private func optionalValue(_ name: StaticString, of tag: Tag) -> String?? {
         guard let attribute = attribute(name, of: tag) else { return .some(nil) }
         return value(attribute).map { .some($0) }
     }
@@ -1091,26 +1106,27 @@ private struct TokenWalk {
     }
 
     /// The first `text` that starts at `start` or later and ends by `limit` (the end, by default).
-    private func find(_ text: String, from start: Int, before limit: Int? = nil) -> Int? {
-        let needle = Array(text.utf8)
+    private func find(_ text: StaticString, from start: Int, before limit: Int? = nil) -> Int? {
         let limit = limit ?? bytes.count
-        var index = start
-        while let first = find(needle[0], from: index) {
-            guard first + needle.count <= limit else { return nil }
-            if matches(needle, at: first) { return first }
-            index = first + 1
+        return text.withUTF8Buffer { needle in
+            var index = start
+            while let first = find(needle[0], from: index) {
+                guard first + needle.count <= limit else { return nil }
+                if needle.indices.allSatisfy({ bytes[first + $0] == needle[$0] }) { return first }
+                index = first + 1
+            }
+            return nil
         }
-        return nil
     }
 
-    private func matches(_ text: String, at index: Int, ignoringCase: Bool = false) -> Bool {
-        let needle = Array(text.utf8)
-        guard index + needle.count <= bytes.count else { return false }
-        return needle.indices.allSatisfy { ignoringCase ? HTMLBytes.lowercased(bytes[index + $0]) == needle[$0] : bytes[index + $0] == needle[$0] }
-    }
-
-    private func matches(_ needle: [UInt8], at index: Int) -> Bool {
-        needle.indices.allSatisfy { bytes[index + $0] == needle[$0] }
+    /// Whether `text` (in lower case when `ignoringCase`) is written at `index`.
+    private func matches(_ text: StaticString, at index: Int, ignoringCase: Bool = false) -> Bool {
+        text.withUTF8Buffer { needle in
+            guard index + needle.count <= bytes.count else { return false }
+            return needle.indices.allSatisfy {
+                ignoringCase ? HTMLBytes.lowercased(bytes[index + $0]) == needle[$0] : bytes[index + $0] == needle[$0]
+            }
+        }
     }
 
     private func isAllSpace(_ range: Range<Int>) -> Bool {

@@ -29,6 +29,8 @@ enum LinkText {
             let fallback = !alt.isEmpty ? alt : ariaLabel.flatMap { $0.isEmpty ? nil : $0 } ?? title ?? ""
             text = collapsed(fallback)
         }
+        // No longer than the cut in UTF-8, so no longer in UTF-16 either.
+        if text.utf8.count <= maximumLength { return text }
         var units = Array(text.utf16.prefix(maximumLength))
         if let last = units.last, UTF16.isLeadSurrogate(last) { units.removeLast() }
         return units.count == text.utf16.count ? text : String(decoding: units, as: UTF16.self)
@@ -49,7 +51,7 @@ enum LinkText {
                 let piece = String(cString: current.pointee.v.text.text)
                 text += piece
                 // Counted in UTF-16 units that are not white space: once past the cut, the text kept is known.
-                nonSpace += piece.unicodeScalars.reduce(0) { $0 + (isJavaScriptSpace($1) ? 0 : $1.utf16.count) }
+                nonSpace += nonSpaceLength(piece)
             case GUMBO_NODE_ELEMENT:
                 let children = current.pointee.v.element.children
                 for index in stride(from: Int(children.length) - 1, through: 0, by: -1) {
@@ -82,8 +84,21 @@ enum LinkText {
         return nil
     }
 
+    /// How many UTF-16 code units of `piece` are not white space (`isJavaScriptSpace`).
+    static func nonSpaceLength(_ piece: String) -> Int {
+        var count = 0
+        for byte in piece.utf8 {
+            guard byte < 0x80 else {
+                return piece.unicodeScalars.reduce(0) { $0 + (isJavaScriptSpace($1) ? 0 : $1.utf16.count) }
+            }
+            if !isASCIISpace(byte) { count += 1 }
+        }
+        return count
+    }
+
     /// JavaScript's `s.replace(/\s+/g, ' ').trim()`.
     static func collapsed(_ text: String) -> String {
+        if let ascii = collapsedASCII(text) { return ascii }
         var result = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
@@ -96,6 +111,38 @@ enum LinkText {
             }
         }
         return String(result)
+    }
+
+    /// `collapsed(text)` when `text` is ASCII (most link text is), read as
+    /// bytes; `text` itself when nothing in it changes; nil when it is not ASCII.
+    private static func collapsedASCII(_ text: String) -> String? {
+        var unchanged = true, previousWasSpace = true
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return nil }
+            let space = isASCIISpace(byte)
+            // A space first, after another, or other than U+0020 changes the text; so does one last.
+            if space, previousWasSpace || byte != 0x20 { unchanged = false }
+            previousWasSpace = space
+        }
+        if unchanged, !previousWasSpace || text.isEmpty { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if isASCIISpace(byte) {
+                pendingSpace = !output.isEmpty
+            } else {
+                if pendingSpace { output.append(0x20) }
+                pendingSpace = false
+                output.append(byte)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// An ASCII byte that is JavaScript white space (`\t`, `\n`, `\v`, `\f`, `\r`, space).
+    private static func isASCIISpace(_ byte: UInt8) -> Bool {
+        (0x09...0x0D).contains(byte) || byte == 0x20
     }
 
     /// JavaScript's white space and line terminators (`\s`).

@@ -54,7 +54,10 @@ import Testing
                           "a.html?x=1&y=2#frag", "b/", "..", ".", "./", "../", "a/..", "a/.", "sub/./x/../y.html?q#h",
                           "x:y", "mailto:a@b", "https://other.example/p?q#f", "http:same.html", "~user/p", "a;b=c/d",
                           "a@b", "(x)", "*", "$", "+plus", "'quote'", ":colon-later", "p/a:b", "?", "#", "?#", "a.html#",
-                          "a#b#c", "a?b?c"]
+                          "a#b#c", "a?b?c", "https://www.python.org", "https://www.python.org/", "http://h:99999/",
+                          "http://h:abc/", "http://h/p#a#b", "http://@h/", "http://:80/", "http:///p", "http://",
+                          "http://h/./a/../b?q?r#f", "https://u@h/p", "HTTPS://Www.Example/A/../b", "http://h.:1/x",
+                          "http://h:8080", "http://h_~x-y.z/(x)!$'*+,;=:@", "https://h/p?#", "http://h:1:2/"]
         for reference in references {
             #expect(resolver.resolve(reference) == DocumentURL.slowResolve(reference, against: URL(string: base)!),
                     "\(reference) against \(base)")
@@ -68,6 +71,19 @@ import Testing
             """)
         #expect(document.baseURL.absoluteString == "http://127.0.0.1:8080/root/")
         #expect(document.links.map(\.url) == ["http://127.0.0.1:8080/root/early.html", "http://127.0.0.1:8080/root/late.html"])
+    }
+
+    @Test("white space in link text collapses to one space and is trimmed, in ASCII text and other")
+    func collapsedText() {
+        let cases: [(String, String)] = [
+            ("", ""), (" ", ""), ("a", "a"), ("a b", "a b"), (" a", "a"), ("a ", "a"), ("a  b", "a b"), ("a\tb", "a b"),
+            ("\n a \r\n b \u{0B}", "a b"), ("a\u{0C}b", "a b"), ("x\u{1F}y", "x\u{1F}y"), ("é\u{A0} b", "é b"),
+            ("\u{2003}a\u{3000}", "a"),
+        ]
+        for (text, collapsed) in cases { #expect(LinkText.collapsed(text) == collapsed, "\(text.debugDescription)") }
+        #expect(LinkText.nonSpaceLength("a b\tc") == 3)
+        #expect(LinkText.nonSpaceLength("é\u{A0}b") == 2)
+        #expect(LinkText.nonSpaceLength("𝄞 x") == 3)  // a surrogate pair and one unit
     }
 
     @Test("link text: text content with white space collapsed, else an image's alt, an aria-label, a title")
