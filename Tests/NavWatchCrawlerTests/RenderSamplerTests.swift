@@ -15,6 +15,19 @@ import Testing
     static let checked = (0..<1000).map { "http://site/\($0)" }.first(where: RenderSampler.isSpotChecked)!
     static let unchecked = (0..<1000).map { "http://site/\($0)" }.first { !RenderSampler.isSpotChecked($0) }!
 
+    @Test("the spot checks are the pages whose path and query hash below 2 in 100, whatever the host and port")
+    func spotChecksIgnoreTheOrigin() {
+        let paths = (0..<1000).map { "/docs/page\($0).html" }
+        let picked = paths.indices.filter { RenderSampler.isSpotChecked("http://127.0.0.1:8080" + paths[$0]) }
+        #expect(picked == [6, 97, 169, 209, 231, 293, 392, 446, 502, 546, 656, 701, 753, 763, 815, 820, 877, 990])
+        for origin in ["https://example.org", "http://localhost:41234", "http://[::1]:9"] {
+            #expect(paths.indices.filter { RenderSampler.isSpotChecked(origin + paths[$0]) } == picked, "\(origin)")
+        }
+        // The query counts; a URL without an authority is hashed whole.
+        #expect(RenderSampler.isSpotChecked("http://a/docs/page6.html?q=1") == false)
+        #expect(RenderSampler.isSpotChecked("/docs/page6.html") == true)
+    }
+
     @Test("a page with nothing that runs is never rendered")
     func noScripts() {
         var sampler = RenderSampler()

@@ -36,7 +36,8 @@ import NavWatchSupport
 ///   their HTML (`sample-agreed`), with the ids the samples' scripts added
 ///   and the links they added (*learned* links, which say the samples they
 ///   were learned from); but `spotCheckPercent` percent of them, picked by a
-///   hash of the URL (the same pages on every run), are still rendered and
+///   hash of the URL's path and query (the same pages on every run, on any
+///   host and port), are still rendered and
 ///   compared (`spot-check`).
 /// - Any render of a kind that disagrees, a sample or a spot check, makes
 ///   every later page of that kind rendered (`kind-disagreed`). Pages of the
@@ -187,8 +188,20 @@ struct RenderSampler: Sendable {
         }
     }
 
-    /// Whether `url` is among the spot-checked pages: its FNV-1a hash, modulo 100.
+    /// Whether `url` is among the spot-checked pages: the FNV-1a hash of
+    /// its path and query (what follows `scheme://host:port`), modulo 100.
+    /// The same pages whatever host and port serve the site.
     static func isSpotChecked(_ url: String) -> Bool {
-        FNV1a.hash(url.utf8) % 100 < spotCheckPercent
+        FNV1a.hash(pathAndQuery(of: url)) % 100 < spotCheckPercent
+    }
+
+    /// The bytes of `url` from the end of its authority on; all of them when it has none.
+    private static func pathAndQuery(of url: String) -> Substring.UTF8View {
+        let bytes = url.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+              bytes[colon...].starts(with: "://".utf8) else { return url[...].utf8 }
+        let authority = bytes.index(colon, offsetBy: 3)
+        let end = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        return url[(end ?? bytes.endIndex)...].utf8
     }
 }
