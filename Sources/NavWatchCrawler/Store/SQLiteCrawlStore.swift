@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import Synchronization
 
 /// A crawl's frontier and reports in one SQLite file (WAL mode), for the
@@ -251,38 +250,18 @@ public final class SQLiteCrawlStore: CrawlStore {
             var graph = LinkGraph()
             // Exactly as many as there are: a crawl can have millions, and an array grown by appending has room to spare.
             graph.links.reserveCapacity(try Self.fetchOne(Self.reportSQL.linkCount, in: db)[0])
-            // Read with SQLite's own calls: through GRDB's generic rows, decoding took most of the time.
             let (statement, _) = try Self.prepare(Self.reportSQL.allLinks, in: db)
-            let handle = statement.sqliteStatement
-            sqlite3_reset(handle)
-            defer { sqlite3_reset(handle) }
-            func text(_ column: Int32) -> String? {
-                guard let bytes = sqlite3_column_text(handle, column) else { return nil }
-                return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))),
-                              as: UTF8.self)
-            }
+            var rows = RawStatement(statement, in: db)
+            defer { rows.reset() }
             // A page's links are stored together: they share one copy of its URL.
             var source = "", learnedFrom = PageLink.LearnedFromReader()
-            while true {
-                let code = sqlite3_step(handle)
-                guard code == SQLITE_ROW else {
-                    guard code == SQLITE_DONE else {
-                        throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                            message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                    }
-                    break
-                }
-                let route = PageLink.route(fromText: text(7))
-                let (sourceBytes, sourceCount) = (sqlite3_column_text(handle, 0), Int(sqlite3_column_bytes(handle, 0)))
-                let sameSource = source.utf8.count == sourceCount && source.utf8.withContiguousStorageIfAvailable {
-                    guard let known = $0.baseAddress, let sourceBytes else { return sourceCount == 0 }
-                    return memcmp(known, sourceBytes, sourceCount) == 0
-                } == true
-                if !sameSource { source = text(0) ?? "" }
-                graph.links.append(PageLink(source: source, target: text(1) ?? "", href: text(2) ?? "", fragment: text(3),
-                                            text: text(4) ?? "", rel: text(5), element: text(6) ?? "",
-                                            reached: route.reached, routeTitle: route.title,
-                                            learnedFrom: learnedFrom.read(text(8)), resource: text(9)))
+            while try rows.step() {
+                let route = PageLink.route(fromText: rows.text(7))
+                if !rows.text(0, is: source) { source = rows.text(0) ?? "" }
+                graph.links.append(PageLink(source: source, target: rows.text(1) ?? "", href: rows.text(2) ?? "",
+                                            fragment: rows.text(3), text: rows.text(4) ?? "", rel: rows.text(5),
+                                            element: rows.text(6) ?? "", reached: route.reached, routeTitle: route.title,
+                                            learnedFrom: learnedFrom.read(rows.text(8)), resource: rows.text(9)))
             }
             for row in try Self.fetchAll(Self.reportSQL.aliases, in: db) {
                 graph.aliases[row[0]] = row[1]
@@ -363,16 +342,24 @@ public final class SQLiteCrawlStore: CrawlStore {
     /// the indexes in `entries` of those inserted.
     private static func insert(_ entries: [(entry: FrontierEntry, state: FrontierState)], in db: Database) throws -> [Int] {
         guard !entries.isEmpty else { return [] }
-        let insert = try db.cachedStatement(sql: """
+        var insert = RawStatement(try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO frontier (url, depth, parent, state, attempts, host, kind, seq)
             VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM frontier))
-            """)
+            """), in: db)
         var added: [Int] = []
         for (index, (entry, state)) in entries.enumerated() {
-            try insert.execute(arguments: [entry.url, entry.depth, entry.parent, state.rawValue, entry.attempts, entry.host,
-                                           entry.kind.rawValue])
+            insert.reset()
+            insert.bind(entry.url)
+            insert.bind(entry.depth)
+            insert.bind(entry.parent)
+            insert.bind(state.rawValue)
+            insert.bind(entry.attempts)
+            insert.bind(entry.host)
+            insert.bind(entry.kind.rawValue)
+            _ = try insert.step()
             if db.changesCount == 1 { added.append(index) }
         }
+        insert.reset()
         return added
     }
 
@@ -380,41 +367,25 @@ public final class SQLiteCrawlStore: CrawlStore {
     /// statements, not one each (10 arguments a row, within SQLite's 32,766).
     static let linksPerInsert = 64
 
-    /// Inserts a page's links, in order, `linksPerInsert` rows a statement,
-    /// their values bound with SQLite's own calls: through GRDB's generic
-    /// arguments, binding took most of the time of storing a page.
+    /// The statements that insert 0 to `linksPerInsert` link rows, by their number of rows.
+    private static let insertLinksSQL = (0...linksPerInsert).map { count in
+        "INSERT INTO links (source, target, href, fragment, text, rel, element, route, learned_from, resource) VALUES "
+            + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+    }
+
+    /// Inserts a page's links, in order, `linksPerInsert` rows a statement.
     private static func insert(_ links: [PageLink], in db: Database) throws {
         var start = links.startIndex
         while start < links.endIndex {
             let rows = links[start..<min(start + linksPerInsert, links.endIndex)]
-            let statement = try db.cachedStatement(
-                sql: "INSERT INTO links (source, target, href, fragment, text, rel, element, route, learned_from, resource) VALUES "
-                    + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", "))
-            let handle = statement.sqliteStatement
-            // SQLite copies each value (its SQLITE_TRANSIENT, a macro Swift does not import).
-            let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-            sqlite3_reset(handle)
-            var index: Int32 = 0
-            func bind(_ value: String?) {
-                index += 1
-                guard var value else { sqlite3_bind_null(handle, index); return }
-                value.withUTF8 { bytes in
-                    // An empty string has no address to give: bound as SQLite's own empty text, never as NULL.
-                    guard let start = bytes.baseAddress, !bytes.isEmpty else { sqlite3_bind_text(handle, index, "", 0, transient); return }
-                    start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                        _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), transient)
-                    }
-                }
-            }
+            var insert = RawStatement(try db.cachedStatement(sql: insertLinksSQL[rows.count]), in: db)
             for link in rows {
-                bind(link.source); bind(link.target); bind(link.href); bind(link.fragment); bind(link.text)
-                bind(link.rel); bind(link.element); bind(link.routeText); bind(link.learnedFromText); bind(link.resource)
+                insert.bind(link.source); insert.bind(link.target); insert.bind(link.href); insert.bind(link.fragment)
+                insert.bind(link.text); insert.bind(link.rel); insert.bind(link.element); insert.bind(link.routeText)
+                insert.bind(link.learnedFromText); insert.bind(link.resource)
             }
-            let code = sqlite3_step(handle)
-            sqlite3_reset(handle)
-            guard code == SQLITE_DONE else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
+            _ = try insert.step()
+            insert.reset()
             start = rows.endIndex
         }
     }
@@ -442,9 +413,15 @@ public final class SQLiteCrawlStore: CrawlStore {
         return (try db.cachedStatement(sql: sql), StatementArguments(arguments.map(\.databaseValue)))
     }
 
+    /// Runs `statement` to its end (through the rows it returns, unread),
+    /// its arguments bound with SQLite's own calls: a page's skipped links
+    /// each store a report, and GRDB's generic arguments took most of their time.
     private static func execute(_ statement: SQLStatement, in db: Database) throws {
-        let (prepared, arguments) = try prepare(statement, in: db)
-        try prepared.execute(arguments: arguments)
+        let (sql, arguments) = SQLDialect.sqlite.spell(statement)
+        var prepared = RawStatement(try db.cachedStatement(sql: sql), in: db)
+        defer { prepared.reset() }
+        for argument in arguments { prepared.bind(argument) }
+        while try prepared.step() {}
     }
 
     private static func fetchAll(_ statement: SQLStatement, in db: Database) throws -> [Row] {
