@@ -394,21 +394,20 @@ private struct TokenWalk {
     /// Adds `piece` to the open link's text, up to where more cannot change it.
     private mutating func appendToLink(_ piece: String?) -> Bool {
         guard let piece else { return false }
-        guard var open = link, open.nonSpace <= LinkText.maximumLength else { return true }
-        open.text += piece
-        open.nonSpace += LinkText.nonSpaceLength(piece)
-        link = open
+        guard let nonSpace = link?.nonSpace, nonSpace <= LinkText.maximumLength else { return true }
+        // Changed in place: a copy of the link would copy its text.
+        link?.text += piece
+        link?.nonSpace += LinkText.nonSpaceLength(piece)
         return true
     }
 
     /// Counts a node of the open link's text: past `LinkText.maximumNodes`,
     /// its text is read differently, and the tree builder's reading is used.
     private mutating func countNode() -> Bool {
-        guard var open = link, open.nonSpace <= LinkText.maximumLength else { return true }
-        open.nodes += 1
-        link = open
+        guard let nonSpace = link?.nonSpace, nonSpace <= LinkText.maximumLength else { return true }
+        link?.nodes += 1
         // The tree builder's nodes are at most twice these (a raw text element and its text, implied rows).
-        return open.nodes < LinkText.maximumNodes / 2
+        return link!.nodes < LinkText.maximumNodes / 2
     }
 
     /// The text in `range` with its character references read and its line
