@@ -7,5 +7,5 @@ struct NavwatchBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "navwatch-bench",
         abstract: "In-process measurements for Scripts/bench.",
-        subcommands: [BridgeOverhead.self, MemoryOverTime.self, GuardOverhead.self, RouteOverhead.self])
+        subcommands: [BridgeOverhead.self, MemoryOverTime.self, GuardOverhead.self, RouteOverhead.self, HTMLReadingTime.self])
 }
