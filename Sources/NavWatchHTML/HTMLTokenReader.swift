@@ -407,7 +407,7 @@ private struct TokenWalk {
         guard let nonSpace = link?.nonSpace, nonSpace <= LinkText.maximumLength else { return true }
         link?.nodes += 1
         // The tree builder's nodes are at most twice these (a raw text element and its text, implied rows).
-        return link!.nodes < LinkText.maximumNodes / 2
+        return (link?.nodes ?? 0) < LinkText.maximumNodes / 2
     }
 
     /// The text in `range` with its character references read and its line

@@ -69,12 +69,13 @@ struct RawStatement {
 
     /// Runs the statement to its next row: true at a row, false once it is done.
     ///
-    /// - Throws: `DatabaseError`, with SQLite's code and message.
+    /// - Throws: `DatabaseError`, with SQLite's code and message, and the statement.
     func step() throws -> Bool {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
-        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
+        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)),
+                            sql: sqlite3_sql(handle).map { String(cString: $0) })
     }
 
     /// Makes the statement ready to run again, its values to be bound again from the first.
