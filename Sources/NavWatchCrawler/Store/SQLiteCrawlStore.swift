@@ -415,7 +415,7 @@ public final class SQLiteCrawlStore: CrawlStore {
 
     /// Runs `statement` to its end (through the rows it returns, unread),
     /// its arguments bound with SQLite's own calls: a page's skipped links
-    /// each store a report, and GRDB's generic arguments took most of their time.
+    /// each store a report, and GRDB's generic arguments were a large part of their time.
     private static func execute(_ statement: SQLStatement, in db: Database) throws {
         let (sql, arguments) = SQLDialect.sqlite.spell(statement)
         var prepared = RawStatement(try db.cachedStatement(sql: sql), in: db)
