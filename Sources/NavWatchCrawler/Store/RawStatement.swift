@@ -4,8 +4,10 @@ import GRDBSQLite
 
 /// One of GRDB's prepared statements driven with SQLite's own calls, for
 /// the store's statements that run once per link (a page's link rows, its
-/// new frontier entries, the link graph read back): through GRDB's generic
-/// arguments and rows, binding and decoding took most of their time.
+/// new frontier entries, its skipped links' reports, the link graph read
+/// back) and the others it executes: through GRDB's generic arguments and
+/// rows, binding and decoding took most of the time of the link rows and
+/// the graph, and a large part of the others'.
 ///
 /// Made from a statement of the database it is used in, on that
 /// database's thread; it starts reset, and values are bound in the
