@@ -124,7 +124,10 @@ private func status(_ db: String) async throws -> [String: Any] {
 struct WorkerTests {
     @Test("three workers crawl one site together: every page loaded and reported exactly once")
     func threeWorkers() async throws {
-        let site = try await TreeSite()
+        // 100 pages, each answered after 150 ms: the crawl lasts long enough for both
+        // workers to join. With 40, on a busy machine one worker's WebKit once
+        // started after the last page had been leased.
+        let site = try await TreeSite(size: 100)
         defer { Task { await site.server.shutdown() } }
         try await withCrawlDatabase { db in
             let starter = try NavwatchProcess(["crawl", "--db", db, "--concurrency", "1", site.seed])
