@@ -13,8 +13,10 @@ package indirect enum LoopbackResponse: Sendable {
     /// Answers with `response` after `delay`.
     case delayed(Duration, LoopbackResponse)
     /// Sends the status line and headers (`Content-Type: text/html`, chunked),
-    /// `start`, then `chunk` again and again, as fast as the client reads,
-    /// until it closes the connection: a body without end.
+    /// `start`, then `chunk` again and again, one a millisecond at most (as
+    /// fast as the client reads, when it reads slower), until it closes the
+    /// connection: a body without end. The server answers its other
+    /// connections meanwhile.
     case endless(start: [UInt8], chunk: [UInt8])
 
     /// An HTML page.

@@ -173,10 +173,18 @@ private final class RouteHandler: ChannelInboundHandler {
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: start)))), promise: nil)
             let buffer = context.channel.allocator.buffer(bytes: chunk)
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            // The next chunk once the last one is written: as fast as the client reads.
+            let eventLoop = context.eventLoop
+            // A chunk a millisecond (some 64 MB/s), each once the last one is
+            // written. Never sooner: a write the socket takes at once completes
+            // at once, and a next chunk sent from its callback (or queued as a
+            // task, which the loop runs before it looks at its sockets again)
+            // would keep the loop from every other connection, and each
+            // callback one call deeper, until the stack overflowed.
             @Sendable func writeNext() {
                 let (handler, context) = bound.value
-                context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer)))).whenSuccess { writeNext() }
+                context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer)))).whenSuccess {
+                    eventLoop.scheduleTask(in: .milliseconds(1)) { writeNext() }
+                }
             }
             writeNext()
         case .respond(let status, let fields, let body):

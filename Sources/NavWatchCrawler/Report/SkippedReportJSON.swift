@@ -92,19 +92,19 @@ enum SkippedReportJSON {
     private static func skipReason(in bytes: [UInt8]) -> PageLoadReport.SkipReason? {
         let key = "\"skip_reason\":\""
         guard let start = position(of: key, in: bytes).map({ $0 + key.utf8.count }),
-              let end = position(of: "\"", in: Array(bytes[start...])).map({ start + $0 }) else { return nil }
+              let end = position(of: "\"", in: bytes, from: start) else { return nil }
         return PageLoadReport.SkipReason(rawValue: String(decoding: bytes[start..<end], as: UTF8.self))
     }
 
-    /// Where `text` first is in `bytes`. (The C library's searches here
-    /// and in `read`: they are as fast in a debug build, whose tests read
-    /// 100,000 skipped reports, as in a release build.)
-    private static func position(of text: String, in bytes: [UInt8]) -> Int? {
+    /// Where `text` first is in `bytes`, at `from` or after. (The C library's
+    /// searches here and in `read`: they are as fast in a debug build, whose
+    /// tests read 100,000 skipped reports, as in a release build.)
+    private static func position(of text: String, in bytes: [UInt8], from: Int = 0) -> Int? {
         var text = text
         return text.withUTF8 { needle in
             bytes.withUnsafeBytes { haystack -> Int? in
                 guard let base = haystack.baseAddress, let first = needle.first, haystack.count >= needle.count else { return nil }
-                var start = 0
+                var start = from
                 let last = haystack.count - needle.count
                 while start <= last, let found = memchr(base + start, Int32(first), last - start + 1) {
                     let at = base.distance(to: UnsafeRawPointer(found))

@@ -94,8 +94,9 @@ struct RawStatement {
 
     /// Whether the row's value in `column` is the text `known` (an empty text for NULL), compared without making a string.
     func text(_ column: Int32, is known: String) -> Bool {
-        let count = Int(sqlite3_column_bytes(handle, column))
+        // The text first, then its length, as SQLite asks: the length is of the value as the text call left it.
         let bytes = sqlite3_column_text(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
         guard known.utf8.count == count else { return false }
         return known.utf8.withContiguousStorageIfAvailable { knownBytes in
             guard let knownStart = knownBytes.baseAddress, let bytes else { return count == 0 }
