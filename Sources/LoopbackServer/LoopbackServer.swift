@@ -174,12 +174,12 @@ private final class RouteHandler: ChannelInboundHandler {
             let buffer = context.channel.allocator.buffer(bytes: chunk)
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             let eventLoop = context.eventLoop
-            // A chunk a millisecond (some 64 MB/s), each once the last one is
-            // written. Never sooner: a write the socket takes at once completes
-            // at once, and a next chunk sent from its callback (or queued as a
-            // task, which the loop runs before it looks at its sockets again)
-            // would keep the loop from every other connection, and each
-            // callback one call deeper, until the stack overflowed.
+            // At most a chunk a millisecond, each once the last one is written.
+            // A write the socket takes at once completes at once: a next chunk
+            // sent from its callback would go a frame deeper each time, until
+            // the stack overflowed, and one queued as a task would run before
+            // the loop looks at its sockets again. Either way the server would
+            // answer no other connection meanwhile.
             @Sendable func writeNext() {
                 let (handler, context) = bound.value
                 context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer)))).whenSuccess {
