@@ -9,8 +9,8 @@ import WebKitThread
 ///   missed: `WebView.loadFolding(_:timeout:start:)` asks for a load and
 ///   folds it; `WebView.foldNextNavigation(start:)` folds whichever
 ///   navigation starts next (what an input did), from its start.
-/// - Each event is applied right after the view's delegate got it, at its
-///   time on the continuous clock relative to `start`.
+/// - Each event is applied right after the view's delegate got it, at the
+///   time the view emitted it (`WebView.eventInstant`) relative to `start`.
 /// - `wait(until:deadline:)` returns once the condition holds, the deadline
 ///   passes, the view closes or goes away, or `stopWaiting()` is called.
 ///   One caller waits at a time; cancelling the waiting task does not end
@@ -110,9 +110,9 @@ package final class RunningFold {
 
     // MARK: From the view
 
-    /// Applies `event`, which the view has just emitted.
-    func receive(_ event: WebViewEvent) {
-        let time = ContinuousClock.now - start
+    /// Applies `event`, which the view emitted at `instant`.
+    func receive(_ event: WebViewEvent, at instant: ContinuousClock.Instant) {
+        let time = instant - start
         if folded == nil {
             switch event {
             case .navigation(.didStartProvisionalNavigation(let navigation)):

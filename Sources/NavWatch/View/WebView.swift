@@ -142,6 +142,10 @@ public final class WebView {
     /// The folds following this view's navigations (`RunningFold`), fed by
     /// `emit`: those of loads, of inputs' navigations and of the page's own.
     var runningFolds: [ObjectIdentifier: RunningFoldEntry] = [:]
+    /// When the event the view is handing out was emitted, the instant its
+    /// folds record it at: a delegate that times the event reads it, so that
+    /// its time and the folds' are one reading. Nil between events.
+    package private(set) var eventInstant: ContinuousClock.Instant?
     /// How many shim callbacks are on the stack: WebKit must not be asked to
     /// load from inside its own signal handlers.
     var callbackDepth = 0
@@ -375,11 +379,16 @@ public final class WebView {
     }
 
     /// The one way out of the view: hands `event` to the trace being
-    /// recorded (`tracing`), the delegate, then the folds of its navigations (`RunningFold`).
+    /// recorded (`tracing`), the delegate, then the folds of its navigations
+    /// (`RunningFold`), which record it at `eventInstant`.
     func emit(_ event: WebViewEvent) {
+        let outer = eventInstant
+        let now = ContinuousClock.now
+        eventInstant = now
+        defer { eventInstant = outer }
         startedTracing?.receive(event)
         navigationDelegate?.webView(self, didReceive: event)
-        for entry in Array(runningFolds.values) { entry.fold?.receive(event) }
+        for entry in Array(runningFolds.values) { entry.fold?.receive(event, at: now) }
     }
 
     /// The delegate that answers questions: the view's, or the protocol's defaults.

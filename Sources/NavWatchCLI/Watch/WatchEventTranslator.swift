@@ -98,9 +98,12 @@ final class WatchEventTranslator: NavigationDelegate {
         return lastNumber
     }
 
+    /// The time of the event being handled since `navigation` started: the
+    /// reading its fold records too, so a `finished` line's time is the
+    /// load's finish in `--runs`' summary to the tenth of a millisecond.
     private func milliseconds(_ navigation: Navigation?) -> Double {
         guard let navigation, let start = startTimes[navigation.id] else { return 0 }
-        return (clock.now - start).milliseconds
+        return ((view?.eventInstant ?? clock.now) - start).milliseconds
     }
 
     /// Forgets an ended navigation, unless it is the current one (whose
@@ -112,7 +115,7 @@ final class WatchEventTranslator: NavigationDelegate {
     private func handle(_ event: NavigationEvent) {
         switch event {
         case .didStartProvisionalNavigation(let navigation):
-            if startTimes[navigation.id] == nil { startTimes[navigation.id] = clock.now }
+            if startTimes[navigation.id] == nil { startTimes[navigation.id] = view?.eventInstant ?? clock.now }
             emit(WatchEvent(kind: .started, nav: number(navigation), url: navigation.url.absoluteString,
                             milliseconds: milliseconds(navigation)))
 
