@@ -24,7 +24,7 @@ struct ScreenshotTests {
         // The second URL fails at once (nothing listens on its port), on a busy machine too: a timeout short
         // enough to end a page that hangs also ended the first page, which then had no screenshot either.
         let refused = try RefusingPort()
-        let several = try await NavwatchProcess.run([server.url("/page").absoluteString, "http://127.0.0.1:\(refused.port)/",
+        let several = try await NavwatchProcess.run([server.url("/page").absoluteString, refused.url,
                                                      "--screenshot", base])
         #expect(several.status == 1)
         #expect(several.stderr == "")
@@ -39,7 +39,7 @@ struct ScreenshotTests {
         let trace = temporaryPath("trace.html"), har = temporaryPath("trace.har")
         defer { for path in [trace, har] { try? FileManager.default.removeItem(atPath: path) } }
         let refused = try RefusingPort()
-        let failing = "http://127.0.0.1:\(refused.port)/"
+        let failing = refused.url
         let result = try await NavwatchProcess.run([server.url("/rich").absoluteString, failing, "--trace", trace,
                                                     "--device", "Pixel 7", "--har", har])
         #expect(result.status == 1)
