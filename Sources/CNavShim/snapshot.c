@@ -8,6 +8,7 @@ typedef struct {
     int quality;
     void (*done)(void *, const unsigned char *, size_t, const char *);
     void *context;
+    cairo_surface_t *surface;   // the picture WebKit took, once it has
 } nw_snapshot;
 
 static cairo_status_t append_bytes(void *closure, const unsigned char *data, unsigned int length) {
@@ -52,27 +53,59 @@ static char *encode(cairo_surface_t *surface, const nw_snapshot *snapshot, GByte
     return NULL;
 }
 
+// Scales and encodes a snapshot's surface (the task's data) on one of GLib's
+// worker threads: the WebKit thread only receives the picture.
+static void encode_in_thread(GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable) {
+    nw_snapshot *snapshot = task_data;
+    cairo_surface_t *scaled = scaled_down(snapshot->surface, snapshot->max_width);
+    GByteArray *bytes = g_byte_array_new();
+    char *failure = encode(scaled, snapshot, bytes);
+    cairo_surface_destroy(scaled);
+    if (failure) {
+        g_byte_array_unref(bytes);
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", failure);
+        g_free(failure);
+    } else {
+        g_task_return_pointer(task, bytes, (GDestroyNotify)g_byte_array_unref);
+    }
+}
+
+// Back on the WebKit thread (the task's main context): hands the bytes or the
+// error to `done`, and lets the surface go here, where WebKit made it.
+static void on_encoded(GObject *source, GAsyncResult *result, gpointer user_data) {
+    nw_snapshot *snapshot = g_task_get_task_data(G_TASK(result));
+    g_clear_pointer(&snapshot->surface, cairo_surface_destroy);
+    g_autoptr(GError) error = NULL;
+    GByteArray *bytes = g_task_propagate_pointer(G_TASK(result), &error);
+    if (bytes) {
+        snapshot->done(snapshot->context, bytes->data, bytes->len, NULL);
+        g_byte_array_unref(bytes);
+    } else {
+        snapshot->done(snapshot->context, NULL, 0, error ? error->message : "cannot encode the picture");
+    }
+}
+
+static void free_snapshot(gpointer data) {
+    nw_snapshot *snapshot = data;
+    g_clear_pointer(&snapshot->surface, cairo_surface_destroy);
+    g_free(snapshot);
+}
+
 static void on_snapshot_ready(GObject *source, GAsyncResult *result, gpointer user_data) {
     nw_snapshot *snapshot = user_data;
     g_autoptr(GError) error = NULL;
-    cairo_surface_t *surface = webkit_web_view_get_snapshot_finish(WEBKIT_WEB_VIEW(source), result, &error);
-    if (!surface) {
+    snapshot->surface = webkit_web_view_get_snapshot_finish(WEBKIT_WEB_VIEW(source), result, &error);
+    if (!snapshot->surface) {
         snapshot->done(snapshot->context, NULL, 0, error ? error->message : "no snapshot");
-        g_free(snapshot);
+        free_snapshot(snapshot);
         return;
     }
-    cairo_surface_t *scaled = scaled_down(surface, snapshot->max_width);
-    GByteArray *bytes = g_byte_array_new();
-    g_autofree char *failure = encode(scaled, snapshot, bytes);
-    if (failure) {
-        snapshot->done(snapshot->context, NULL, 0, failure);
-    } else {
-        snapshot->done(snapshot->context, bytes->data, bytes->len, NULL);
-    }
-    g_byte_array_unref(bytes);
-    cairo_surface_destroy(scaled);
-    cairo_surface_destroy(surface);
-    g_free(snapshot);
+    // Scaling and encoding take some milliseconds (tens for a PNG): off the
+    // WebKit thread, so that the page's events and the next action go on.
+    GTask *task = g_task_new(NULL, NULL, on_encoded, NULL);
+    g_task_set_task_data(task, snapshot, free_snapshot);
+    g_task_run_in_thread(task, encode_in_thread);
+    g_object_unref(task);
 }
 
 void nw_view_snapshot(nw_view *view, int full_document, int max_width, nw_image_type type, int quality,

@@ -399,9 +399,10 @@ typedef enum {
 /// Takes a picture of the view's visible area (its viewport), or of the
 /// whole document when `full_document` is 1, in memory: scaled down
 /// (bilinear) to `max_width` pixels wide when it is wider (0: not scaled),
-/// encoded as `type` (`quality` 1-100 for JPEG). `done` is called exactly
-/// once, on the WebKit thread, with the image's bytes (borrowed for the call)
-/// or an error message; also when the view is destroyed first.
+/// encoded as `type` (`quality` 1-100 for JPEG) on one of GLib's worker
+/// threads. `done` is called exactly once, on the WebKit thread, with the
+/// image's bytes (borrowed for the call) or an error message; also when the
+/// view is destroyed first.
 void nw_view_snapshot(nw_view *view, int full_document, int max_width, nw_image_type type, int quality,
                       void (*done)(void *_Nullable context, const unsigned char *_Nullable bytes, size_t length,
                                    const char *_Nullable error),

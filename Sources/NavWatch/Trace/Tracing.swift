@@ -16,10 +16,11 @@ import WebKitThread
 /// A step's screenshot (of the viewport, at most `screenshotWidth` pixels
 /// wide) is asked for as the step ends and comes in while the test goes on;
 /// `stop()` waits for the last ones, each at most `screenshotTimeout`. A
-/// screenshot takes a few milliseconds of the WebKit thread and some more of
-/// the web process; with `screenshots: false` a trace costs next to nothing. Under Swift Testing,
-/// an assertion that fails on a traced view attaches the trace so far
-/// (`trace.html`) to the test's issue.
+/// screenshot takes some milliseconds of the web process (which paints it
+/// before it goes on with the page) and is scaled and encoded off the
+/// WebKit thread; with `screenshots: false` a trace costs next to nothing.
+/// Under Swift Testing, an assertion that fails on a traced view attaches
+/// the trace so far (`trace.html`) to the test's issue.
 @WebKitActor
 public final class Tracing {
     private weak var view: WebView?
@@ -45,8 +46,8 @@ public final class Tracing {
 
     /// How wide a step's screenshot is at most, in pixels: a wider viewport's is scaled down.
     public nonisolated static let screenshotWidth = 800
-    /// How a step's screenshot is encoded: JPEG, a few milliseconds of the
-    /// WebKit thread where a PNG takes some tens.
+    /// How a step's screenshot is encoded: JPEG, a few milliseconds where a
+    /// PNG takes some tens.
     public nonisolated static let screenshotType = ScreenshotType.jpeg(quality: 80)
     /// How long a step's screenshot may take (a web process that does not
     /// answer): the step then has none.
